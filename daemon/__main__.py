@@ -1,0 +1,5 @@
+"""`python -m daemon` runs the memvault command line."""
+
+from daemon.cli import main
+
+raise SystemExit(main())

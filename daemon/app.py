@@ -1,0 +1,82 @@
+"""The composition root: build the pipeline context from configuration, and set up vaults."""
+
+from __future__ import annotations
+
+import shutil
+from datetime import datetime, timezone
+from importlib import resources
+from pathlib import Path
+from typing import Callable
+
+from daemon.config import AGENT_KEY, Config
+from daemon.errors import ConfigError, VaultError
+from daemon.models import Distiller
+from daemon.pipeline import Context
+from daemon.state import BaseStore
+from daemon.vault import Vault
+
+VAULT_FOLDERS = ("daily", "session/dialog", "inbox")
+
+
+def make_distiller(config: Config) -> Distiller:
+    """The configured distiller backend (the embedded extractive one by default)."""
+    backend = config.agent["backend"]
+    if backend == "extractive":
+        from daemon.distill import ExtractiveDistiller
+
+        return ExtractiveDistiller()
+    raise ConfigError(
+        f"{AGENT_KEY}.backend={backend!r} is not available in this version yet; "
+        f"use {AGENT_KEY}.backend=extractive"
+    )
+
+
+def build(
+    config: Config,
+    distiller: Distiller | None = None,
+    clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc),
+) -> Context:
+    """A pipeline context for ``config``; the vault must exist."""
+    if not config.vault.is_dir():
+        raise VaultError(f"vault folder not found: {config.vault} (run `memvault init {config.vault}`)")
+    return Context(
+        config=config,
+        vault=Vault(config.vault),
+        distiller=distiller or make_distiller(config),
+        bases=BaseStore(config.state_dir()),
+        clock=clock,
+    )
+
+
+def template_dir() -> Path:
+    """``vault_template/``: inside the installed wheel, or beside the package in a checkout."""
+    packaged = Path(str(resources.files("daemon"))) / "vault_template"
+    if packaged.is_dir():
+        return packaged
+    return Path(__file__).resolve().parent.parent / "vault_template"
+
+
+def init_vault(root: Path, config: Config | None = None) -> list[str]:
+    """Create a vault from the template without overwriting anything; returns what was created."""
+    created: list[str] = []
+    template = template_dir()
+    if root.exists() and not root.is_dir():
+        raise VaultError(f"{root} exists and is not a folder")
+    for source in sorted(template.rglob("*")):
+        rel = source.relative_to(template)
+        target = root / rel
+        if source.is_dir():
+            continue
+        if not target.exists():
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(source, target)
+            created.append(rel.as_posix())
+    folders = VAULT_FOLDERS if config is None else (config.daily_dir, f"{config.session_dir}/dialog")
+    for folder in folders:
+        if not (root / folder).exists():
+            (root / folder).mkdir(parents=True)
+            created.append(folder + "/")
+    if config is not None and config.inbox == root / "inbox" and not config.inbox.exists():
+        config.inbox.mkdir(parents=True)
+        created.append("inbox/")
+    return created

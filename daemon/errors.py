@@ -1,0 +1,31 @@
+"""The error types users see. Only `cli.main` turns them into messages and exit codes."""
+
+from __future__ import annotations
+
+
+class MemvaultError(Exception):
+    """A failure caused by input, configuration or the vault, with a message for the user."""
+
+
+class ConfigError(MemvaultError):
+    """A configuration key or value is wrong; the message names the key."""
+
+
+class InputError(MemvaultError):
+    """A request or message is malformed; the message names the field or message."""
+
+
+class VaultError(MemvaultError):
+    """A vault file could not be read or written safely."""
+
+
+class ConflictError(VaultError):
+    """A vault file changed between reading and writing it; the caller re-plans."""
+
+
+class LockError(MemvaultError):
+    """Another process holds the vault lock."""
+
+
+class DistillError(MemvaultError):
+    """The distiller could not produce a card (for example the model failed)."""

@@ -1,0 +1,84 @@
+"""The nouns of the data flow, as frozen values: Message, Conversation, Card, Skip.
+
+Parsing (``formats``) turns outside JSON into these once; every later stage
+passes them around instead of raw dictionaries.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from datetime import date, datetime, tzinfo
+from typing import Any, Mapping, Protocol
+
+
+@dataclass(frozen=True)
+class Message:
+    """One chat message.
+
+    ``time`` is the parsed timestamp (aware or naive, ``None`` when absent);
+    ``record`` is the JSON object kept in the source record: the original
+    message with its ``id`` and ``created_at`` filled in and with tool results
+    and Base64 data removed. ``blocks`` are the original content blocks (images
+    included), for the stages that need more than text.
+    """
+
+    id: str
+    role: str
+    name: str
+    text: str
+    time: datetime | None = None
+    record: Mapping[str, Any] = field(default_factory=dict, compare=False, repr=False)
+    blocks: tuple[Any, ...] = field(default=(), compare=False, repr=False)
+
+    @property
+    def speaker(self) -> str:
+        return self.name or self.role or "?"
+
+
+@dataclass(frozen=True)
+class Conversation:
+    """A session's messages as parsed from one request or export."""
+
+    session_id: str
+    messages: tuple[Message, ...]
+    source: str = "native"
+
+
+@dataclass(frozen=True)
+class Card:
+    """A memory card's distilled content; the vault adds the bookkeeping keys."""
+
+    name: str
+    description: str
+    body: str
+
+
+@dataclass(frozen=True)
+class Skip:
+    """The distiller's verdict that nothing is worth a card (e.g. pure small talk)."""
+
+    reason: str
+
+
+@dataclass(frozen=True)
+class DistillRequest:
+    """What a distiller receives.
+
+    ``messages`` are the new messages for the card of ``day``; ``existing`` is
+    the card as it is now in the vault (user edits included), or ``None`` when
+    the card is being created. ``timezone`` is the vault's zone (``None``:
+    system local) for turning timestamps into calendar days.
+    """
+
+    session_id: str
+    day: date
+    messages: tuple[Message, ...]
+    existing: Card | None = None
+    hint: str | None = None
+    timezone: tzinfo | None = None
+
+
+class Distiller(Protocol):
+    """Turns new messages (and the existing card) into a card, or decides to skip."""
+
+    def distill(self, request: DistillRequest) -> Card | Skip: ...

@@ -1,0 +1,113 @@
+"""Stage 2: the source record ``<session_dir>/dialog/<session_id>.jsonl``.
+
+A session's messages are merged into its record by message id, ordered by
+parsed time (not by string), so re-sending messages never duplicates a line.
+When the old lines are a prefix of the merged order the new lines are only
+appended; otherwise the record is rewritten. Lines that do not parse are
+never dropped: a rewrite keeps them at the end.
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from datetime import tzinfo
+from typing import Any, Sequence
+
+from daemon.models import Message
+from daemon.timeutil import parse_timestamp, sort_key
+
+
+@dataclass(frozen=True)
+class RecordUpdate:
+    """The merge result: the new file text (None when unchanged) and the messages that were new."""
+
+    text: str | None
+    new: tuple[Message, ...]
+    appended: bool
+
+
+def record_path(session_dir: str, session_id: str) -> str:
+    return f"{session_dir}/dialog/{session_id}.jsonl"
+
+
+def record_link(session_dir: str, session_id: str) -> str:
+    return f"[[{record_path(session_dir, session_id)}]]"
+
+
+def dump_line(record: Any) -> str:
+    return json.dumps(record, ensure_ascii=False, separators=(",", ":"), default=str)
+
+
+def merge_record(existing: str | None, messages: Sequence[Message], tz: tzinfo | None) -> RecordUpdate:
+    """Merge ``messages`` into the record text ``existing``."""
+    old, broken = _parse_lines(existing or "")
+    by_id = {str(rec.get("id")): rec for rec in old}
+    new: list[Message] = []
+    merged = dict(by_id)
+    for message in messages:
+        line = json.loads(dump_line(message.record))
+        if by_id.get(message.id) != line:
+            new.append(message)
+        merged[message.id] = line
+    if not new:
+        return RecordUpdate(text=None, new=(), appended=False)
+    ordered = _ordered(list(by_id.values()), [merged[m.id] for m in new if m.id not in by_id], merged, tz)
+    old_ids = [str(rec.get("id")) for rec in old]
+    appended = [str(r.get("id")) for r in ordered[: len(old_ids)]] == old_ids and all(
+        by_id[i] == merged[i] for i in old_ids
+    )
+    if appended and not broken:
+        tail = "".join(dump_line(rec) + "\n" for rec in ordered[len(old_ids):])
+        base = existing or ""
+        text = base + ("" if not base or base.endswith("\n") else "\n") + tail
+    else:
+        text = "".join(dump_line(rec) + "\n" for rec in ordered) + "".join(line + "\n" for line in broken)
+    return RecordUpdate(text=text, new=tuple(new), appended=appended and not broken)
+
+
+def _parse_lines(text: str) -> tuple[list[dict[str, Any]], list[str]]:
+    records, broken = [], []
+    for line in text.splitlines():
+        if not line.strip():
+            continue
+        try:
+            value = json.loads(line)
+        except ValueError:
+            value = None
+        if isinstance(value, dict) and "id" in value:
+            records.append(value)
+        else:
+            broken.append(line)
+    return records, broken
+
+
+def _ordered(
+    old: list[dict[str, Any]], added: list[dict[str, Any]], merged: dict[str, dict[str, Any]], tz: tzinfo | None
+) -> list[dict[str, Any]]:
+    """Old records (updated in place) then new ones, stably sorted by parsed time.
+
+    A record without a usable time takes the key of the record before it, so
+    it keeps its place next to its neighbour.
+    """
+    sequence = [merged[str(rec.get("id"))] for rec in old] + added
+    keys: list[float] = []
+    previous = float("-inf")
+    for rec in sequence:
+        key = sort_key(_time_of(rec), tz)
+        previous = key if key is not None else previous
+        keys.append(previous)
+    order = sorted(range(len(sequence)), key=lambda i: keys[i])
+    return [sequence[i] for i in order]
+
+
+def _time_of(record: dict[str, Any]) -> Any:
+    try:
+        return parse_timestamp(record.get("created_at"))
+    except ValueError:
+        return None
+
+
+def record_messages(text: str) -> list[dict[str, Any]]:
+    """The parsed records of a record file, in file order (unparsable lines skipped)."""
+    return _parse_lines(text)[0]

@@ -1,0 +1,86 @@
+"""Rebuildable state kept outside the vault: the vault lock and the last-written card bodies.
+
+Deleting the state directory loses nothing but time: without a remembered
+base, the card merge treats every line in the vault as the user's and keeps it.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from daemon.errors import LockError
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows
+    fcntl = None  # type: ignore[assignment]
+
+
+class VaultLock:
+    """An exclusive, process-wide lock on one vault (one writer: the daemon or one CLI process)."""
+
+    def __init__(self, state_dir: Path, role: str) -> None:
+        self.path = state_dir / "vault.lock"
+        self.role = role
+        self._handle: Any = None
+
+    def acquire(self) -> None:
+        """Take the lock or raise LockError naming the process that holds it."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        handle = open(self.path, "a+", encoding="utf-8")
+        try:
+            if fcntl is not None:
+                fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError as exc:
+            handle.seek(0)
+            holder = handle.read().strip() or "another process"
+            handle.close()
+            raise LockError(f"the vault is in use by {holder}; stop it or wait for it to finish") from exc
+        handle.seek(0)
+        handle.truncate()
+        handle.write(f"process {os.getpid()} ({self.role})")
+        handle.flush()
+        self._handle = handle
+
+    def release(self) -> None:
+        if self._handle is not None:
+            self._handle.seek(0)
+            self._handle.truncate()
+            self._handle.close()
+            self._handle = None
+
+    def __enter__(self) -> "VaultLock":
+        self.acquire()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.release()
+
+
+class BaseStore:
+    """The card content memvault last wrote, per session and day (the merge base)."""
+
+    def __init__(self, state_dir: Path) -> None:
+        self.folder = state_dir / "cards"
+
+    def _file(self, session_id: str, day: str) -> Path:
+        key = hashlib.sha256(f"{session_id}\0{day}".encode("utf-8")).hexdigest()[:32]
+        return self.folder / f"{key}.json"
+
+    def get(self, session_id: str, day: str) -> dict[str, str] | None:
+        try:
+            value = json.loads(self._file(session_id, day).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return None
+        return value if isinstance(value, dict) else None
+
+    def put(self, session_id: str, day: str, base: dict[str, str]) -> None:
+        target = self._file(session_id, day)
+        target.parent.mkdir(parents=True, exist_ok=True)
+        temp = target.with_suffix(".tmp")
+        temp.write_text(json.dumps(base, ensure_ascii=False), encoding="utf-8")
+        os.replace(temp, target)

@@ -1,0 +1,161 @@
+"""The only writer of vault files.
+
+Every write is atomic (a temp file in the same folder, then ``os.replace``)
+and compare-and-swap: the caller says what it read (a content digest, or
+``ABSENT`` for a new file) and the write is refused with ConflictError if the
+file changed since. Each write is remembered so the watcher can ignore the
+echo of our own changes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import secrets
+import threading
+from dataclasses import dataclass
+from pathlib import Path, PurePosixPath
+from typing import Iterator
+
+from daemon.errors import ConflictError, VaultError
+
+ABSENT = "absent"
+TEMP_MARK = ".memvault-"
+SKIP_DIRS = {".obsidian", ".git", ".trash", ".stfolder", ".stversions", "node_modules"}
+
+
+def digest(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+@dataclass(frozen=True)
+class Snapshot:
+    """A file as read: its text (undecoded bytes are an error) and the digest of its bytes."""
+
+    path: str
+    text: str
+    digest: str
+
+
+class Vault:
+    """A vault folder. Paths in and out are vault-relative POSIX strings."""
+
+    def __init__(self, root: Path) -> None:
+        self.root = root
+        self._lock = threading.Lock()
+        self._echoes: dict[str, str] = {}
+
+    # -- reading ---------------------------------------------------------
+
+    def abspath(self, rel: str) -> Path:
+        pure = PurePosixPath(rel)
+        if pure.is_absolute() or ".." in pure.parts or not pure.parts:
+            raise VaultError(f"path must stay inside the vault: {rel!r}")
+        return self.root.joinpath(*pure.parts)
+
+    def read(self, rel: str) -> Snapshot | None:
+        """The file's text and digest, or None when it does not exist."""
+        try:
+            data = self.abspath(rel).read_bytes()
+        except FileNotFoundError:
+            return None
+        except IsADirectoryError as exc:
+            raise VaultError(f"{rel}: is a folder, expected a file") from exc
+        except OSError as exc:
+            raise VaultError(f"{rel}: cannot read: {exc.strerror}") from exc
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError as exc:
+            raise VaultError(f"{rel}: not UTF-8 text") from exc
+        return Snapshot(rel, text, digest(data))
+
+    def exists(self, rel: str) -> bool:
+        return self.abspath(rel).exists()
+
+    def listdir(self, rel: str) -> list[str]:
+        """Names of the direct children of a vault folder (empty when missing)."""
+        try:
+            return sorted(os.listdir(self.abspath(rel)))
+        except (FileNotFoundError, NotADirectoryError):
+            return []
+
+    def walk(self, suffix: str = "") -> Iterator[str]:
+        """Every file below the root, skipping dot-folders such as ``.obsidian`` and our temp files."""
+        for dirpath, dirnames, filenames in os.walk(self.root):
+            dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and d not in SKIP_DIRS)
+            base = Path(dirpath).relative_to(self.root).as_posix()
+            for name in sorted(filenames):
+                if TEMP_MARK in name or not name.lower().endswith(suffix):
+                    continue
+                yield name if base == "." else f"{base}/{name}"
+
+    # -- writing ---------------------------------------------------------
+
+    def write(self, rel: str, text: str, expect: str) -> str:
+        """Atomically replace ``rel`` with ``text`` if it still has digest ``expect``; returns the new digest.
+
+        Raises:
+            ConflictError: the file changed (or appeared) since the caller read it.
+            VaultError: the file system refused the write.
+        """
+        data = text.encode("utf-8")
+        target = self.abspath(rel)
+        with self._lock:
+            self._check(rel, target, expect)
+            self._replace(rel, target, data)
+            new = digest(data)
+            self._echoes[rel] = new
+            return new
+
+    def move(self, src: str, dst: str, expect: str) -> None:
+        """Rename a file without ever replacing another one (a case-only rename is allowed)."""
+        source, target = self.abspath(src), self.abspath(dst)
+        with self._lock:
+            self._check(src, source, expect)
+            if target.exists() and not _same_file(source, target):
+                raise ConflictError(f"{dst}: already exists; not overwriting it")
+            try:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                os.rename(source, target)
+            except OSError as exc:
+                raise VaultError(f"cannot move {src} to {dst}: {exc.strerror}") from exc
+            self._echoes[dst] = expect
+            self._echoes[src] = ABSENT
+
+    def is_echo(self, rel: str, current_digest: str) -> bool:
+        """True when ``rel`` holds exactly what this process last wrote there."""
+        with self._lock:
+            return self._echoes.get(rel) == current_digest
+
+    def _check(self, rel: str, target: Path, expect: str) -> None:
+        try:
+            current = digest(target.read_bytes())
+        except FileNotFoundError:
+            current = ABSENT
+        except OSError as exc:
+            raise VaultError(f"{rel}: cannot read before writing: {exc.strerror}") from exc
+        if current != expect:
+            raise ConflictError(f"{rel}: changed since it was read; not overwriting it")
+
+    def _replace(self, rel: str, target: Path, data: bytes) -> None:
+        temp = target.with_name(f".{target.name}{TEMP_MARK}{secrets.token_hex(4)}.tmp")
+        try:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            mode = target.stat().st_mode & 0o777 if target.exists() else None
+            with open(temp, "wb") as handle:
+                handle.write(data)
+                handle.flush()
+                os.fsync(handle.fileno())
+            if mode is not None:
+                os.chmod(temp, mode)
+            os.replace(temp, target)
+        except OSError as exc:
+            temp.unlink(missing_ok=True)
+            raise VaultError(f"{rel}: cannot write: {exc.strerror or exc}") from exc
+
+
+def _same_file(a: Path, b: Path) -> bool:
+    try:
+        return os.path.samefile(a, b)
+    except OSError:
+        return False

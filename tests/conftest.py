@@ -1,0 +1,85 @@
+"""Shared fixtures: every test gets its own home, config, state and vault under tmp_path."""
+
+from __future__ import annotations
+
+import threading
+from dataclasses import dataclass, field
+from datetime import datetime, timezone
+from pathlib import Path
+from typing import Callable, Iterator
+
+import pytest
+
+from daemon.app import build, init_vault
+from daemon.config import Config, load_config
+from daemon.models import Card, DistillRequest, Skip
+from daemon.pipeline import Context
+
+FIXED_NOW = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
+
+
+@pytest.fixture(autouse=True)
+def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    """Point HOME and the XDG folders into tmp_path so nothing touches the real user dirs."""
+    home = tmp_path / "home"
+    home.mkdir()
+    monkeypatch.setenv("HOME", str(home))
+    for var, sub in (("XDG_CONFIG_HOME", ".config"), ("XDG_STATE_HOME", ".local/state"),
+                     ("XDG_DATA_HOME", ".local/share"), ("XDG_CACHE_HOME", ".cache")):
+        monkeypatch.setenv(var, str(home / sub))
+    for name in list(__import__("os").environ):
+        if name.startswith("MEMVAULT_"):
+            monkeypatch.delenv(name)
+    return home
+
+
+@pytest.fixture(autouse=True)
+def no_thread_leaks() -> Iterator[None]:
+    before = {t.ident for t in threading.enumerate()}
+    yield
+    leaked = [t for t in threading.enumerate() if t.ident not in before and t.is_alive()]
+    assert not leaked, f"threads leaked: {leaked}"
+
+
+@pytest.fixture
+def vault_root(tmp_path: Path) -> Path:
+    root = tmp_path / "vault"
+    init_vault(root)
+    return root
+
+
+@pytest.fixture
+def config(vault_root: Path) -> Config:
+    return load_config(overrides=[f"vault={vault_root}", "timezone=UTC"], environ={})
+
+
+@dataclass
+class FakeDistiller:
+    """A scripted distiller: ``make`` builds the card from the request; calls are recorded."""
+
+    make: Callable[[DistillRequest], Card | Skip] | None = None
+    calls: list[DistillRequest] = field(default_factory=list)
+
+    def distill(self, request: DistillRequest) -> Card | Skip:
+        self.calls.append(request)
+        if self.make is not None:
+            return self.make(request)
+        lines = [f"- {m.speaker}: {m.text}" for m in request.messages]
+        body = (request.existing.body.rstrip("\n") + "\n" if request.existing else "## Notes\n") + "\n".join(lines)
+        name = request.existing.name if request.existing else "topic"
+        return Card(name=name, description=f"{len(lines)} new lines", body=body + "\n")
+
+
+@pytest.fixture
+def fake() -> FakeDistiller:
+    return FakeDistiller()
+
+
+@pytest.fixture
+def ctx(config: Config, fake: FakeDistiller) -> Context:
+    return build(config, distiller=fake, clock=lambda: FIXED_NOW)
+
+
+def snapshot_tree(root: Path) -> dict[str, bytes]:
+    """Every file below ``root`` with its bytes, to prove a failure changed nothing."""
+    return {p.relative_to(root).as_posix(): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
