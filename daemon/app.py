@@ -11,7 +11,9 @@ from typing import Callable
 from daemon.config import AGENT_KEY, Config
 from daemon.errors import ConfigError, VaultError
 from daemon.models import Distiller
-from daemon.pipeline import Context
+from daemon.graph import Graph
+from daemon.index import Index
+from daemon.pipeline import Context, reconcile
 from daemon.state import BaseStore
 from daemon.vault import Vault
 
@@ -39,13 +41,28 @@ def build(
     """A pipeline context for ``config``; the vault must exist."""
     if not config.vault.is_dir():
         raise VaultError(f"vault folder not found: {config.vault} (run `memvault init {config.vault}`)")
-    return Context(
+    vault = Vault(config.vault)
+    ctx = Context(
         config=config,
-        vault=Vault(config.vault),
+        vault=vault,
         distiller=distiller or make_distiller(config),
         bases=BaseStore(config.state_dir()),
+        graph=open_graph(config, vault),
         clock=clock,
     )
+    reconcile(ctx)
+    return ctx
+
+
+def open_graph(config: Config, vault: Vault) -> Graph:
+    """The vault's index (in the state folder) with its in-memory path list."""
+    excluded = []
+    try:
+        excluded.append(config.inbox.resolve().relative_to(config.vault.resolve()).as_posix())
+    except ValueError:
+        pass  # the inbox lives outside the vault
+    index = Index(config.state_dir() / "index.sqlite3")
+    return Graph.open(vault, index, excluded=excluded, tag_key=config.get("tagging.key"))
 
 
 def template_dir() -> Path:

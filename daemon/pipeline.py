@@ -23,7 +23,10 @@ from daemon.names import safe_name, validate_component
 from daemon.sessions import merge_record, record_link, record_path
 from daemon.state import BaseStore
 from daemon.timeutil import day_of, parse_day, today
-from daemon.vault import ABSENT, Vault
+from daemon.graph import Changes, Graph, detect_moves
+from daemon.index import target_name
+from daemon.linkplan import plan_moves
+from daemon.vault import ABSENT, Snapshot, Vault
 
 ATTEMPTS = 3
 
@@ -36,6 +39,7 @@ class Context:
     vault: Vault
     distiller: Distiller
     bases: BaseStore
+    graph: Graph
     clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc)
 
 
@@ -69,6 +73,8 @@ def auto_memory(
     hint = str(memory_hint) if memory_hint not in (None, "") else None
     outcome = _remember(ctx, session_id, parsed, day, hint)
     index = refresh_daily(ctx, day.isoformat())
+    touched = [record_path(ctx.config.session_dir, session_id), index["path"]]
+    ctx.graph.sync(touched + ([outcome.path] if outcome.path else []))
     return {
         "success": True,
         "answer": outcome.answer,
@@ -229,48 +235,90 @@ def _one_line(text: str) -> str:
     return " ".join(str(text or "").split())
 
 
-def move_note(ctx: Context, old: str, new: str, digest: str) -> int:
-    """Rename a note and rewrite every link in the vault whose target would change. Returns files rewritten."""
-    from daemon.linkplan import plan_moves
-    from daemon.links import PathIndex
+def move_note(ctx: Context, old: str, new: str, digest: str) -> MoveReport:
+    """Rename a note and rewrite every link in the vault whose target would change.
 
-    vault = ctx.vault
-    paths = list(vault.walk())
-    before = PathIndex(paths)
-    texts = {}
-    for path in paths:
-        if path.lower().endswith(".md"):
-            try:
-                snapshot = vault.read(path)
-            except VaultError:
-                continue  # not UTF-8: no links we could rewrite safely
-            if snapshot is not None:
-                texts[path] = snapshot
-    plan = plan_moves({p: s.text for p, s in texts.items()}, {old: new}, before)
-    vault.move(old, new, digest)
+    The index is caught up first (a stat walk), so links written moments ago,
+    with no watcher event processed yet, are not missed.
+    """
+    reconcile(ctx)
+    return on_moves(ctx, {old: new}, pending={old: digest})
+
+
+@dataclass(frozen=True)
+class MoveReport:
+    moves: dict[str, str]
+    rewritten: tuple[str, ...]
+
+
+def plan_for_moves(ctx: Context, moves: dict[str, str]) -> tuple[dict[str, str], dict[str, Snapshot]]:
+    """The link rewrites ``moves`` need: {path after: new text}, and the snapshots they were planned from.
+
+    Candidates come from the index: notes linking to a moved file, notes with a
+    link asking for a moved file's name (its resolution may change), and the
+    moved notes themselves (their relative links).
+    """
+    graph = ctx.graph
+    names = {target_name(p) for p in list(moves) + list(moves.values())}
+    candidates = graph.index.sources_linking(moves) | graph.index.sources_naming(names) | set(moves)
+    snapshots: dict[str, Snapshot] = {}
+    for source in sorted(candidates):
+        if not source.lower().endswith(".md"):
+            continue
+        try:
+            snapshot = ctx.vault.read(moves.get(source, source)) or ctx.vault.read(source)
+        except VaultError:
+            continue  # not UTF-8: no links we could rewrite safely
+        if snapshot is not None:
+            snapshots[source] = snapshot
+    plan = plan_moves({p: s.text for p, s in snapshots.items()}, moves, graph.paths)
+    return plan, snapshots
+
+
+def on_moves(ctx: Context, moves: dict[str, str], pending: dict[str, str] | None = None) -> MoveReport:
+    """Repair links for ``moves``; ``pending`` holds moves still to make on disk (old → digest)."""
+    plan, snapshots = plan_for_moves(ctx, moves)
+    for old, expect in (pending or {}).items():
+        ctx.vault.move(old, moves[old], expect)
+    inverse = {new: old for old, new in moves.items()}
     for target, text in plan.items():
-        _rewrite_links(vault, target, text, texts[old if target == new else target].digest, old, new, before)
-    return len(plan)
+        source = inverse.get(target, target)
+        _rewrite_links(ctx, target, text, snapshots[source].digest, source, moves)
+    ctx.graph.apply_moves(moves)
+    ctx.graph.sync(plan)
+    return MoveReport(dict(moves), tuple(sorted(plan)))
 
 
-def _rewrite_links(vault: Vault, path: str, text: str, expect: str, old: str, new: str, before: Any) -> None:
+def _rewrite_links(ctx: Context, path: str, text: str, expect: str, source: str, moves: dict[str, str]) -> None:
     """Write one planned rewrite; if the file changed meanwhile, re-plan it from its fresh text."""
     for _ in range(ATTEMPTS):
         try:
-            vault.write(path, text, expect)
+            ctx.vault.write(path, text, expect)
             return
         except ConflictError:
-            fresh = vault.read(path)
+            fresh = ctx.vault.read(path)
             if fresh is None:
                 return
-            from daemon.linkplan import plan_moves
-
-            source = old if path == new else path
-            replanned = plan_moves({source: fresh.text}, {old: new}, before)
+            replanned = plan_moves({source: fresh.text}, moves, ctx.graph.paths)
             if path not in replanned:
                 return
             text, expect = replanned[path], fresh.digest
     raise VaultError(f"{path}: kept changing while its links were being updated; run the rename again")
+
+
+def reconcile(ctx: Context) -> Changes:
+    """Catch the index up with the files: renames made while we were not looking are repaired first."""
+    graph = ctx.graph
+    changes = graph.changes()
+    if not changes:
+        return changes
+    indexed = graph.index.notes()
+    fresh = {p: found[0] for p in changes.added if (found := graph.read(p)) is not None}
+    moves = detect_moves({p: indexed[p] for p in changes.deleted}, fresh)
+    if moves:
+        on_moves(ctx, moves)
+    graph.sync(set(changes.added) | set(changes.modified) | set(changes.deleted) - set(moves) - set(moves.values()))
+    return changes
 
 
 def refresh_daily(ctx: Context, day: str) -> dict[str, Any]:

@@ -15,6 +15,7 @@ from typing import Any, Mapping
 import yaml
 
 _PLAIN = re.compile(r"[^\s\-?:,\[\]{}#&*!|>'\"%@`][^\n]*")
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 # Characters YAML does not allow raw (or reads as line breaks) inside a double-quoted scalar.
 _UNPRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]")
 _KEY_LINE = re.compile(r"^([^\s#:][^:]*?)\s*:(?:\s|$)")
@@ -56,7 +57,7 @@ def read(text: str) -> dict[str, Any]:
     if where is None:
         return {}
     try:
-        value = yaml.safe_load(text[where.yaml_start : where.yaml_end])
+        value = yaml.load(text[where.yaml_start : where.yaml_end], Loader=_LOADER)
     except yaml.YAMLError:
         return {}
     return value if isinstance(value, dict) else {}

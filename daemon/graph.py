@@ -1,0 +1,243 @@
+"""Keeping the index in step with the vault's files, and finding what moved.
+
+``Graph`` pairs the SQLite index with an in-memory ``PathIndex`` of every
+indexed path (for O(1) link resolution). ``sync`` re-reads files into the
+index; ``changes`` compares the files on disk with the index by size and
+mtime (a warm start stats files, it does not read them); ``detect_moves``
+pairs vanished paths with new ones by content hash, then by identity
+(``session_id``), then by similarity for a note renamed *and* edited.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import re
+from dataclasses import dataclass, field
+from typing import Any, Iterable, Mapping
+
+from daemon import props
+from daemon.index import Index, NoteRow, target_name
+from daemon.links import PathIndex, scan
+from daemon.vault import TEMP_MARK, Vault, digest
+
+SIMILARITY = 0.5
+_TAG = re.compile(r"(?:^|(?<=\s))#([^\s#!-/:-@\[-^`{-~][^\s!-,./:-@\[-^`{-~]*(?:[-_/][^\s!-,./:-@\[-^`{-~]+)*)")
+
+
+@dataclass(frozen=True)
+class Changes:
+    """What differs between the files on disk and the index."""
+
+    added: tuple[str, ...] = ()
+    modified: tuple[str, ...] = ()
+    deleted: tuple[str, ...] = ()
+
+    def __bool__(self) -> bool:
+        return bool(self.added or self.modified or self.deleted)
+
+
+@dataclass
+class Graph:
+    vault: Vault
+    index: Index
+    excluded: tuple[str, ...] = ()
+    tag_key: str = "memory_tags"
+    paths: PathIndex = field(default_factory=PathIndex)
+
+    @classmethod
+    def open(cls, vault: Vault, index: Index, excluded: Iterable[str] = (), tag_key: str = "memory_tags") -> "Graph":
+        graph = cls(vault, index, tuple(excluded), tag_key)
+        graph.paths = PathIndex(index.notes())
+        return graph
+
+    def watched(self, rel: str) -> bool:
+        """Whether a vault path belongs in the index (not a dot-folder, temp file or the inbox)."""
+        parts = rel.split("/")
+        if any(p.startswith(".") for p in parts) or TEMP_MARK in parts[-1]:
+            return False
+        return not any(rel == ex or rel.startswith(ex + "/") for ex in self.excluded)
+
+    def disk(self) -> dict[str, tuple[int, int]]:
+        """Every watched file with (size, mtime_ns)."""
+        found = {}
+        for rel in self.vault.walk():
+            if not self.watched(rel):
+                continue
+            try:
+                st = os.stat(self.vault.abspath(rel))
+            except OSError:
+                continue
+            found[rel] = (st.st_size, st.st_mtime_ns)
+        return found
+
+    def changes(self) -> Changes:
+        on_disk = self.disk()
+        indexed = self.index.notes()
+        added = sorted(set(on_disk) - set(indexed))
+        deleted = sorted(set(indexed) - set(on_disk))
+        modified = sorted(p for p in set(on_disk) & set(indexed)
+                          if on_disk[p] != (indexed[p].size, indexed[p].mtime_ns))
+        return Changes(tuple(added), tuple(modified), tuple(deleted))
+
+    def read(self, rel: str) -> tuple[NoteRow, str | None, dict[str, Any]] | None:
+        """A file's index row and, for UTF-8 Markdown, its text and properties; None when it is gone."""
+        path = self.vault.abspath(rel)
+        try:
+            st = os.stat(path)
+            data = path.read_bytes()
+        except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
+            return None
+        text = None
+        if rel.lower().endswith(".md"):
+            try:
+                text = data.decode("utf-8")
+            except UnicodeDecodeError:
+                text = None
+        properties = props.read(text) if text is not None else {}
+        value = properties.get("session_id")
+        identity = str(value).strip() if value not in (None, "") else None
+        row = NoteRow(rel, st.st_size, st.st_mtime_ns, digest(data), identity, signature(text) if text else "")
+        return row, text, properties
+
+    def sync(self, rels: Iterable[str]) -> None:
+        """Re-read these paths into the index (removing the ones that are gone)."""
+        rels = sorted(set(rels))
+        added, removed = [], []
+        with self.index.transaction():
+            for rel in rels:
+                found = self.read(rel) if self.watched(rel) else None
+                if found is None:
+                    if rel in self.paths:
+                        self.index.remove_note(rel)
+                        self.paths.remove(rel)
+                        removed.append(rel)
+                    continue
+                if rel not in self.paths:
+                    self.paths.add(rel)
+                    added.append(rel)
+                self._put(*found)
+            self._reresolve(added + removed)
+
+    def _put(self, row: NoteRow, text: str | None, properties: dict[str, Any]) -> None:
+        links = None
+        if text is not None:
+            links = [(link, self.paths.resolve(link, row.path)) for link in scan(text)]
+        elif row.path.lower().endswith(".md"):
+            links = []
+        self.index.put_note(row, links)
+        if text is not None:
+            self.index.put_tags(row.path, tags_of(text, properties, self.tag_key))
+
+    def _reresolve(self, changed: list[str]) -> None:
+        """Links that ask for a name that appeared or vanished may now resolve differently."""
+        if not changed:
+            return
+        names = {target_name(p) for p in changed}
+        updates = []
+        for rowid, source, kind, target in self.index.links_naming(names):
+            resolved = self.paths.resolve_target(target, source, markdown=kind == "markdown")
+            updates.append((resolved, rowid))
+        self.index.set_resolved(updates)
+
+    def rebuild(self) -> int:
+        """Forget everything and index every file again; returns the number of files."""
+        self.index.clear()
+        self.paths = PathIndex()
+        on_disk = sorted(self.disk())
+        for rel in on_disk:
+            self.paths.add(rel)
+        with self.index.transaction():
+            for rel in on_disk:
+                found = self.read(rel)
+                if found is not None:
+                    self._put(*found)
+        return len(on_disk)
+
+    def apply_moves(self, moves: Mapping[str, str]) -> None:
+        """Record moves already made on disk: rows follow, then the moved files are re-read."""
+        with self.index.transaction():
+            for old, new in moves.items():
+                self.index.rename_note(old, new)
+                self.paths.remove(old)
+            for new in moves.values():
+                self.paths.add(new)
+        self.sync(moves.values())
+        with self.index.transaction():
+            self._reresolve(list(moves) + list(moves.values()))
+
+
+def signature(text: str) -> str:
+    """Short hashes of a note's distinct non-blank lines, for similarity after an edit."""
+    hashes = {hashlib.blake2s(line.strip().encode("utf-8"), digest_size=4).hexdigest()
+              for line in text.splitlines() if line.strip() and line.strip() != "---"}
+    return " ".join(sorted(hashes)[:400])
+
+
+def similarity(a: str, b: str) -> float:
+    left, right = set(a.split()), set(b.split())
+    if not left or not right:
+        return 0.0
+    return len(left & right) / len(left | right)
+
+
+def tags_of(text: str, properties: Mapping[str, Any], key: str) -> list[tuple[str, str]]:
+    """Tags from the configured property and from inline ``#tags`` in the body."""
+    found: list[tuple[str, str]] = []
+    value = properties.get(key)
+    values = value if isinstance(value, list) else [value] if isinstance(value, str) else []
+    for item in values:
+        if isinstance(item, (str, int)) and str(item).strip():
+            found.append((normalize_tag(str(item)), "property"))
+    body = strip_code(props.body(text))
+    found.extend((normalize_tag(m.group(1)), "inline") for m in _TAG.finditer(body))
+    seen: set[str] = set()
+    return [(t, o) for t, o in found if t and not (t in seen or seen.add(t))]
+
+
+def normalize_tag(tag: str) -> str:
+    return "_".join(tag.strip().lstrip("#").split()).casefold()
+
+
+def strip_code(body: str) -> str:
+    body = re.sub(r"(?ms)^([ \t]*)(`{3,}|~{3,}).*?^\1\2[ \t]*$", "", body)
+    return re.sub(r"`[^`\n]*`", "", body)
+
+
+def detect_moves(
+    deleted: Mapping[str, NoteRow], added: Mapping[str, NoteRow]
+) -> dict[str, str]:
+    """Pair vanished paths with new ones: same content, then same identity, then similar content."""
+    moves: dict[str, str] = {}
+    free = dict(added)
+
+    def take(old: str, new: str) -> None:
+        moves[old] = new
+        del free[new]
+
+    for old, row in sorted(deleted.items()):
+        same = [p for p, r in free.items() if r.hash == row.hash]
+        if same:
+            take(old, _closest(old, same))
+    for old, row in sorted(deleted.items()):
+        if old in moves or not row.identity:
+            continue
+        same = [p for p, r in free.items() if r.identity == row.identity and _same_kind(old, p)]
+        if len(same) == 1:
+            take(old, same[0])
+    for old, row in sorted(deleted.items()):
+        if old in moves or not row.signature:
+            continue
+        scored = sorted((similarity(row.signature, r.signature), p) for p, r in free.items() if _same_kind(old, p))
+        if scored and scored[-1][0] >= SIMILARITY and (len(scored) < 2 or scored[-2][0] < scored[-1][0]):
+            take(old, scored[-1][1])
+    return moves
+
+
+def _same_kind(a: str, b: str) -> bool:
+    return os.path.splitext(a)[1].lower() == os.path.splitext(b)[1].lower()
+
+
+def _closest(old: str, candidates: list[str]) -> str:
+    name = old.rpartition("/")[2].lower()
+    return min(candidates, key=lambda p: (p.rpartition("/")[2].lower() != name, len(p), p))
