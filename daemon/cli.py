@@ -11,15 +11,23 @@ import argparse
 import json
 import logging
 import sys
+import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Any, Sequence
+from types import SimpleNamespace
+from typing import Any, Iterator, Sequence
 
 from daemon import __version__
 from daemon.app import build, init_vault
 from daemon.config import Config, load_config, split_assignment
 from daemon.errors import ConfigError, InputError, LockError, MemvaultError
-from daemon.pipeline import auto_memory
+from daemon.graph import Graph
+from daemon.index import Index
+from daemon.names import validate_component
+from daemon.pipeline import auto_memory, on_moves, plan_for_moves
+from daemon.runner import Daemon
 from daemon.state import VaultLock
+from daemon.vault import Vault
 
 JOB_KEYS = ("session_id", "messages", "date", "memory_hint", "include_images")
 log = logging.getLogger("memvault")
@@ -63,6 +71,44 @@ def parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     memory.add_argument("settings", nargs="*", metavar="key=value")
+    start = commands.add_parser(
+        "start",
+        help="run the daemon in the foreground (Ctrl+C stops it)",
+        description="Watch the vault: keep the link index current and repair links when notes are renamed "
+        "or moved — by Obsidian, a file manager, git, a sync tool, or while memvault was stopped.\n\n"
+        "Example: memvault start components.agent_wrapper.default.context_config.max_image_num=20",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    start.add_argument("--polling", action="store_true", help="poll instead of native events (network/cloud drives)")
+    start.add_argument("settings", nargs="*", metavar="key=value")
+    move = commands.add_parser(
+        "mv",
+        help="move or rename a note or folder and retarget every link to it",
+        description="Move a note or folder inside the vault and rewrite the links whose target would change "
+        "(only the target text of each link changes).\n\nExample: memvault mv notes/Draft.md projects/Plan.md",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    move.add_argument("src", metavar="SRC")
+    move.add_argument("dst", metavar="DST")
+    move.add_argument("--dry-run", action="store_true", help="show the plan without changing anything")
+    move.add_argument("settings", nargs="*", metavar="key=value")
+    for name, summary, example in (
+        ("backlinks", "list the links pointing at a note", "memvault backlinks daily/2023-01-19/topic.md"),
+        ("links", "list a note's outgoing links and where they resolve", "memvault links notes/Plan.md"),
+    ):
+        sub = commands.add_parser(name, help=summary, description=f"{summary[0].upper()}{summary[1:]}, "
+                                  f"with file and line.\n\nExample: {example}",
+                                  formatter_class=argparse.RawDescriptionHelpFormatter)
+        sub.add_argument("path", metavar="PATH", help="vault-relative path, a file path, or a link target")
+        sub.add_argument("settings", nargs="*", metavar="key=value")
+    for name, summary, example in (
+        ("broken", "list unresolved links with file and line", "memvault broken"),
+        ("reindex", "rebuild the link index from the vault's files", "memvault reindex"),
+        ("status", "show the index, the daemon and the watcher", "memvault status"),
+    ):
+        sub = commands.add_parser(name, help=summary, description=f"{summary[0].upper()}{summary[1:]}."
+                                  f"\n\nExample: {example}", formatter_class=argparse.RawDescriptionHelpFormatter)
+        sub.add_argument("settings", nargs="*", metavar="key=value")
     show = commands.add_parser(
         "config",
         help="print the effective configuration",
@@ -203,4 +249,165 @@ def cmd_config(args: argparse.Namespace) -> int:
     return 0
 
 
-COMMANDS = {"init": cmd_init, "auto_memory": cmd_auto_memory, "config": cmd_config}
+def cmd_start(args: argparse.Namespace) -> int:
+    _, overrides = _split(args.settings)
+    config = load_config(args.config, overrides)
+    if not config.vault.exists():
+        created = init_vault(config.vault, config)
+        print(f"Created vault {config.vault} from the template ({len(created)} files)", file=sys.stderr)
+    logging.getLogger("memvault").setLevel(logging.INFO)
+    print(f"memvault: watching {config.vault} (Ctrl+C to stop)", file=sys.stderr)
+    Daemon(config, polling=args.polling or None).run()
+    print("memvault: stopped", file=sys.stderr)
+    return 0
+
+
+@contextmanager
+def vault_session(args: argparse.Namespace, role: str, write: bool) -> Iterator[Any]:
+    """The vault's graph, caught up. With no daemon running this process takes the lock and
+    catches up (repairing renames made meanwhile); with a daemon, read commands read its index."""
+    _, overrides = _split(args.settings)
+    config = load_config(args.config, overrides)
+    lock = VaultLock(config.state_dir(), role)
+    try:
+        lock.acquire()
+    except LockError:
+        if write:
+            raise
+        index = Index(config.state_dir() / "index.sqlite3")
+        try:
+            yield SimpleNamespace(config=config, graph=Graph.open(Vault(config.vault), index), running=True)
+        finally:
+            index.close()
+        return
+    try:
+        ctx = build(config)
+        ctx.running = False
+        try:
+            yield ctx
+        finally:
+            ctx.graph.index.close()
+    finally:
+        lock.release()
+
+
+def note_path(graph: Graph, config: Config, given: str) -> str:
+    """A vault-relative path from a vault path, a file-system path or a link target."""
+    if given in graph.paths:
+        return given
+    candidate = Path(given).expanduser()
+    try:
+        rel = candidate.resolve().relative_to(config.vault.resolve()).as_posix()
+        if rel in graph.paths or candidate.exists():
+            return rel
+    except ValueError:
+        pass
+    resolved = graph.paths.resolve_target(given, "")
+    if resolved is None:
+        raise InputError(f"no note {given!r} in the vault {config.vault}")
+    return resolved
+
+
+def cmd_mv(args: argparse.Namespace) -> int:
+    with vault_session(args, "memvault mv", write=True) as ctx:
+        src = note_path(ctx.graph, ctx.config, args.src.rstrip("/"))
+        dst = args.dst.strip("/")
+        moves = move_plan(ctx, src, dst)
+        if args.dry_run:
+            plan, _ = plan_for_moves(ctx, moves)
+            for old, new in moves.items():
+                print(f"would move {old} -> {new}")
+            for path in sorted(plan):
+                print(f"would rewrite links in {path}")
+            return 0
+        expected = {old: ctx.graph.index.note(old).hash for old in moves}
+        report = on_moves(ctx, moves, pending=expected)
+        for old, new in report.moves.items():
+            print(f"moved {old} -> {new}")
+        print(f"rewrote links in {len(report.rewritten)} file(s)" + (": " + ", ".join(report.rewritten)
+                                                                    if report.rewritten else ""))
+    return 0
+
+
+def move_plan(ctx: Any, src: str, dst: str) -> dict[str, str]:
+    """old -> new for a file, or for every indexed file of a folder."""
+    validate_component(dst.rsplit("/", 1)[-1], "destination name")
+    if ctx.vault.abspath(dst).exists() and dst.lower() != src.lower():
+        raise InputError(f"{dst} already exists; not overwriting it")
+    if src in ctx.graph.paths:
+        return {src: dst}
+    inside = [p for p in ctx.graph.paths.paths() if p.startswith(src + "/")]
+    if not inside:
+        raise InputError(f"no note or folder {src!r} in the vault")
+    return {p: dst + p[len(src):] for p in inside}
+
+
+def cmd_backlinks(args: argparse.Namespace) -> int:
+    with vault_session(args, "memvault backlinks", write=False) as ctx:
+        path = note_path(ctx.graph, ctx.config, args.path)
+        rows = ctx.graph.index.backlinks(path)
+        for row in rows:
+            print(f"{row.source}:{row.line}: {row.raw}")
+        print(f"{len(rows)} link(s) to {path}", file=sys.stderr)
+    return 0
+
+
+def cmd_links(args: argparse.Namespace) -> int:
+    with vault_session(args, "memvault links", write=False) as ctx:
+        path = note_path(ctx.graph, ctx.config, args.path)
+        rows = ctx.graph.index.links_from(path)
+        for row in rows:
+            print(f"{path}:{row.line}: {row.raw} -> {row.resolved or '(unresolved)'}")
+        print(f"{len(rows)} link(s) in {path}", file=sys.stderr)
+    return 0
+
+
+def cmd_broken(args: argparse.Namespace) -> int:
+    with vault_session(args, "memvault broken", write=False) as ctx:
+        rows = ctx.graph.index.broken()
+        for row in rows:
+            print(f"{row.source}:{row.line}: {row.raw}")
+        print(f"{len(rows)} unresolved link(s)", file=sys.stderr)
+    return 0
+
+
+def cmd_reindex(args: argparse.Namespace) -> int:
+    started = time.perf_counter()
+    with vault_session(args, "memvault reindex", write=True) as ctx:
+        files = ctx.graph.rebuild()
+        print(f"indexed {files} files, {ctx.graph.index.count('links')} links "
+              f"in {time.perf_counter() - started:.2f} s")
+    return 0
+
+
+def cmd_status(args: argparse.Namespace) -> int:
+    with vault_session(args, "memvault status", write=False) as ctx:
+        index = ctx.graph.index
+        daemon = json.loads(index.get_meta("daemon") or "{}")
+        shown = {
+            "vault": str(ctx.config.vault),
+            "notes": index.count("notes"),
+            "links": index.count("links"),
+            "broken_links": len(index.broken()),
+            "tags": len(index.tag_counts()),
+            "daemon": "running" if ctx.running else "not running",
+            "watcher": daemon.get("watcher", "stopped") if ctx.running else "stopped",
+            "last_event": daemon.get("last_event"),
+            "index": str(ctx.config.state_dir() / "index.sqlite3"),
+        }
+        print(json.dumps(shown, ensure_ascii=False, indent=2))
+    return 0
+
+
+COMMANDS = {
+    "init": cmd_init,
+    "auto_memory": cmd_auto_memory,
+    "start": cmd_start,
+    "mv": cmd_mv,
+    "backlinks": cmd_backlinks,
+    "links": cmd_links,
+    "broken": cmd_broken,
+    "reindex": cmd_reindex,
+    "status": cmd_status,
+    "config": cmd_config,
+}

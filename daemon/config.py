@@ -54,6 +54,14 @@ DEFAULTS: dict[str, Any] = {
             }
         }
     },
+    "watch": {
+        "polling": False,
+        "polling_interval": 1.0,
+        "settle_seconds": 0.3,
+        "move_grace_seconds": 2.0,
+        "reconcile_minutes": 5.0,
+        "heartbeat_seconds": 30.0,
+    },
     "tagging": {
         "key": "memory_tags",
         "max_tags_per_file": 3,
@@ -239,6 +247,9 @@ def _check(data: Mapping[str, Any]) -> None:
         raise ConfigError(f"{AGENT_KEY}.context_config.max_image_num: must be 0 or more")
     if agent["model"]["retries"] < 0 or agent["model"]["timeout"] <= 0:
         raise ConfigError(f"{AGENT_KEY}.model: retries must be >= 0 and timeout > 0")
+    for key, value in data["watch"].items():
+        if not isinstance(value, bool) and value <= 0:
+            raise ConfigError(f"watch.{key}: must be greater than 0")
     tagging = data["tagging"]
     if tagging["key"] in RESERVED_KEYS or not re.fullmatch(r"[A-Za-z_][\w-]*", tagging["key"]):
         raise ConfigError(f"tagging.key: {tagging['key']!r} is reserved or not a valid property name")

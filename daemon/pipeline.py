@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import date as Date
 from datetime import datetime, timezone
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from daemon import cards, daily, props
 from daemon.cardmerge import merge_body
@@ -27,6 +27,9 @@ from daemon.graph import Changes, Graph, detect_moves
 from daemon.index import target_name
 from daemon.linkplan import plan_moves
 from daemon.vault import ABSENT, Snapshot, Vault
+
+if TYPE_CHECKING:
+    from daemon.moves import Actions
 
 ATTEMPTS = 3
 
@@ -304,6 +307,15 @@ def _rewrite_links(ctx: Context, path: str, text: str, expect: str, source: str,
                 return
             text, expect = replanned[path], fresh.digest
     raise VaultError(f"{path}: kept changing while its links were being updated; run the rename again")
+
+
+def apply_actions(ctx: Context, actions: "Actions") -> None:
+    """Carry out what a batch of file events means: repair moves, then re-index what changed."""
+    if actions.moves:
+        on_moves(ctx, dict(actions.moves))
+    rest = set(actions.sync) - set(actions.moves) - set(actions.moves.values())
+    if rest:
+        ctx.graph.sync(rest)
 
 
 def reconcile(ctx: Context) -> Changes:

@@ -1,0 +1,60 @@
+"""APScheduler wiring: periodic reconcile and the watcher heartbeat.
+
+Job functions are plain functions of their inputs, so tests call them
+directly; the scheduler only decides when. Every job that touches the vault
+runs on the worker's queue, never beside another job.
+"""
+
+from __future__ import annotations
+
+import logging
+from typing import Any, Protocol
+
+from apscheduler.schedulers.background import BackgroundScheduler
+from apscheduler.triggers.interval import IntervalTrigger
+
+from daemon.config import Config
+from daemon.pipeline import reconcile
+
+log = logging.getLogger("memvault.jobs")
+
+RECONCILE = "reconcile"
+HEARTBEAT = "heartbeat"
+
+
+class Runtime(Protocol):
+    """What the jobs need from the running daemon."""
+
+    ctx: Any
+    worker: Any
+    watcher: Any
+
+
+def reconcile_job(runtime: Runtime, timeout: float = 600.0) -> bool:
+    """Catch up with changes the watcher missed; a silent watcher is restarted. Returns True if any."""
+    changes = runtime.worker.submit(lambda: reconcile(runtime.ctx)).result(timeout=timeout)
+    # Deletions still inside the move grace period are known, not missed.
+    if changes and not runtime.worker.tracker.pending():
+        log.warning("reconcile found changes the watcher did not report: %s", changes)
+        runtime.watcher.restart()
+    return bool(changes)
+
+
+def heartbeat_job(runtime: Runtime) -> bool:
+    """Restart a watcher whose observer thread died. Returns True when it restarted one."""
+    if runtime.watcher.alive():
+        return False
+    runtime.watcher.restart()
+    return True
+
+
+def make_scheduler(config: Config, runtime: Runtime) -> BackgroundScheduler:
+    """A scheduler with the daemon's jobs registered (not started)."""
+    scheduler = BackgroundScheduler(daemon=True)
+    watch = config.data["watch"]
+    defaults: dict[str, Any] = {"coalesce": True, "max_instances": 1, "misfire_grace_time": None}
+    scheduler.add_job(reconcile_job, IntervalTrigger(minutes=watch["reconcile_minutes"]), id=RECONCILE,
+                      args=[runtime], replace_existing=True, **defaults)
+    scheduler.add_job(heartbeat_job, IntervalTrigger(seconds=watch["heartbeat_seconds"]), id=HEARTBEAT,
+                      args=[runtime], replace_existing=True, **defaults)
+    return scheduler

@@ -1,0 +1,92 @@
+"""The daemon's lifecycle: lock, catch up, watch, work, schedule — and one clean stop path.
+
+SIGINT and SIGTERM set one stop event; stopping shuts the scheduler down,
+stops and joins the observer, then drains and joins the worker.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import os
+import signal
+import threading
+import time
+from typing import Any
+
+from daemon.app import build
+from daemon.config import Config
+from daemon.jobs import make_scheduler
+from daemon.moves import Tracker
+from daemon.pipeline import Context
+from daemon.state import VaultLock
+from daemon.watcher import Watcher
+from daemon.worker import Worker
+
+log = logging.getLogger("memvault")
+
+
+class Daemon:
+    """A running memvault for one vault."""
+
+    def __init__(self, config: Config, polling: bool | None = None, ctx: Context | None = None) -> None:
+        self.config = config
+        self.polling = config.data["watch"]["polling"] if polling is None else polling
+        self.lock = VaultLock(config.state_dir(), f"memvault start, pid {os.getpid()}")
+        self.stop_event = threading.Event()
+        self._ctx = ctx
+        self.ctx: Any = None
+        self.worker: Any = None
+        self.watcher: Any = None
+        self.scheduler: Any = None
+
+    def start(self) -> None:
+        """Take the lock, catch up with changes made while stopped, then start watching."""
+        self.lock.acquire()
+        try:
+            self.ctx = self._ctx or build(self.config)
+            watch = self.config.data["watch"]
+            tracker = Tracker(self.ctx.graph, grace=watch["move_grace_seconds"])
+            self.worker = Worker(self.ctx, tracker, settle=watch["settle_seconds"])
+            self.watcher = Watcher(self.config.vault, self.worker.put_event, self.polling, watch["polling_interval"])
+            self.worker.start()
+            self.watcher.start()
+            self.scheduler = make_scheduler(self.config, self)
+            self.scheduler.start()
+            self._record("running")
+        except BaseException:
+            self.stop()
+            raise
+
+    def _record(self, state: str) -> None:
+        info = {"state": state, "pid": os.getpid(), "since": time.time(),
+                "watcher": self.watcher.state if self.watcher else "stopped"}
+        self.worker.submit(lambda: self.ctx.graph.index.set_meta("daemon", json.dumps(info))).result(timeout=60)
+
+    def stop(self) -> None:
+        """Stop everything started, in reverse order; safe to call twice."""
+        if self.scheduler is not None:
+            self.scheduler.shutdown(wait=True)
+            self.scheduler = None
+        if self.watcher is not None:
+            self.watcher.stop()
+        if self.worker is not None and self.worker.thread.is_alive():
+            last = {"events": self.worker.events_seen, "last_event": self.worker.last_event}
+            self.worker.submit(lambda: self.ctx.graph.index.set_meta("daemon", json.dumps(
+                {"state": "stopped", "pid": os.getpid(), "since": time.time(), "watcher": "stopped", **last})))
+            self.worker.stop()
+        self.watcher = None
+        self.lock.release()
+
+    def run(self) -> None:
+        """Run in the foreground until SIGINT or SIGTERM."""
+        previous = {sig: signal.signal(sig, lambda *_: self.stop_event.set()) for sig in (signal.SIGINT, signal.SIGTERM)}
+        try:
+            self.start()
+            log.info("watching %s (%s)", self.config.vault, self.watcher.state)
+            while not self.stop_event.wait(1.0):
+                pass
+        finally:
+            self.stop()
+            for sig, handler in previous.items():
+                signal.signal(sig, handler)
