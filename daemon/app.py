@@ -13,7 +13,8 @@ from daemon.errors import ConfigError, VaultError
 from daemon.models import Distiller
 from daemon.graph import Graph
 from daemon.index import Index
-from daemon.pipeline import Context, reconcile
+from daemon.pipeline import Context
+from daemon.pipeline.renames import reconcile
 from daemon.state import BaseStore
 from daemon.vault import Vault
 

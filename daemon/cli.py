@@ -10,25 +10,26 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import re
 import sys
 import time
 from contextlib import contextmanager
 from pathlib import Path
 from types import SimpleNamespace
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from daemon import __version__
 from daemon.app import build, init_vault
 from daemon.config import Config, load_config, split_assignment
 from daemon.errors import ConfigError, InputError, LockError, MemvaultError
+from daemon import api, ops
 from daemon.graph import Graph
 from daemon.index import Index
-from daemon.names import validate_component
-from daemon.pipeline import auto_memory, on_moves, plan_for_moves
 from daemon.runner import Daemon
 from daemon.state import VaultLock
 from daemon.vault import Vault
 
+_OVERRIDE = re.compile(r"^[A-Za-z_][\w.]*=")
 JOB_KEYS = ("session_id", "messages", "date", "memory_hint", "include_images")
 log = logging.getLogger("memvault")
 
@@ -81,6 +82,16 @@ def parser() -> argparse.ArgumentParser:
     )
     start.add_argument("--polling", action="store_true", help="poll instead of native events (network/cloud drives)")
     start.add_argument("settings", nargs="*", metavar="key=value")
+    ingest = commands.add_parser(
+        "ingest",
+        help="import exported chats now (files or folders), with a closing table",
+        description="Import exported chats once: ChatGPT, Claude, Claude Code, LoCoMo, ShareGPT, OpenAI message "
+        "lists or {session_id, messages} JSON (.json, .jsonl, .zip). Files inside the inbox move to processed/ "
+        "or failed/ as usual; files elsewhere are left where they are.\n\n"
+        "Example: memvault ingest ~/Downloads/chatgpt-export.zip",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    ingest.add_argument("paths", nargs="+", metavar="FILE|DIR [key=value]")
     move = commands.add_parser(
         "mv",
         help="move or rename a note or folder and retarget every link to it",
@@ -185,12 +196,35 @@ def cmd_auto_memory(args: argparse.Namespace) -> int:
     except InputError as exc:
         return _print_result({"success": False, "answer": f"Error: {exc}",
                               "metadata": {"date": job.get("date"), "modified": False, "n_messages": 0}})
+    _ensure_vault(config)
+    result = run_op(config, "memvault auto_memory", "auto_memory", params,
+                    lambda ctx: ops.run_auto_memory(ctx, params))
+    return _print_result(result)
+
+
+def _ensure_vault(config: Config) -> None:
     if not config.vault.exists():
         created = init_vault(config.vault, config)
         print(f"Created vault {config.vault} from the template ({len(created)} files)", file=sys.stderr)
-    with VaultLock(config.state_dir(), "memvault auto_memory"):
-        result = auto_memory(build(config), **params)
-    return _print_result(result)
+
+
+def run_op(config: Config, role: str, name: str, body: dict[str, Any], local: Callable[[Any], Any]) -> Any:
+    """Run an operation in this process under the vault lock, or through the running daemon's API."""
+    lock = VaultLock(config.state_dir(), role)
+    try:
+        lock.acquire()
+    except LockError:
+        if (config.state_dir() / "api.json").exists():
+            return api.call(config.state_dir(), name, body)
+        raise
+    try:
+        ctx = build(config)
+        try:
+            return local(ctx)
+        finally:
+            ctx.graph.index.close()
+    finally:
+        lock.release()
 
 
 def job_params(job: dict[str, str]) -> dict[str, Any]:
@@ -263,26 +297,22 @@ def cmd_start(args: argparse.Namespace) -> int:
 
 
 @contextmanager
-def vault_session(args: argparse.Namespace, role: str, write: bool) -> Iterator[Any]:
-    """The vault's graph, caught up. With no daemon running this process takes the lock and
-    catches up (repairing renames made meanwhile); with a daemon, read commands read its index."""
+def reading(args: argparse.Namespace) -> Iterator[Any]:
+    """The index for read commands: the daemon's (it keeps it current), or caught up here under the lock."""
     _, overrides = _split(args.settings)
     config = load_config(args.config, overrides)
-    lock = VaultLock(config.state_dir(), role)
+    lock = VaultLock(config.state_dir(), "memvault (reading the index)")
     try:
         lock.acquire()
     except LockError:
-        if write:
-            raise
         index = Index(config.state_dir() / "index.sqlite3")
         try:
-            yield SimpleNamespace(config=config, graph=Graph.open(Vault(config.vault), index), running=True)
+            yield SimpleNamespace(config=config, graph=Graph.open(Vault(config.vault), index))
         finally:
             index.close()
         return
     try:
         ctx = build(config)
-        ctx.running = False
         try:
             yield ctx
         finally:
@@ -291,60 +321,74 @@ def vault_session(args: argparse.Namespace, role: str, write: bool) -> Iterator[
         lock.release()
 
 
-def note_path(graph: Graph, config: Config, given: str) -> str:
-    """A vault-relative path from a vault path, a file-system path or a link target."""
-    if given in graph.paths:
-        return given
-    candidate = Path(given).expanduser()
-    try:
-        rel = candidate.resolve().relative_to(config.vault.resolve()).as_posix()
-        if rel in graph.paths or candidate.exists():
-            return rel
-    except ValueError:
-        pass
-    resolved = graph.paths.resolve_target(given, "")
-    if resolved is None:
-        raise InputError(f"no note {given!r} in the vault {config.vault}")
-    return resolved
-
-
 def cmd_mv(args: argparse.Namespace) -> int:
-    with vault_session(args, "memvault mv", write=True) as ctx:
-        src = note_path(ctx.graph, ctx.config, args.src.rstrip("/"))
-        dst = args.dst.strip("/")
-        moves = move_plan(ctx, src, dst)
-        if args.dry_run:
-            plan, _ = plan_for_moves(ctx, moves)
-            for old, new in moves.items():
-                print(f"would move {old} -> {new}")
-            for path in sorted(plan):
-                print(f"would rewrite links in {path}")
-            return 0
-        expected = {old: ctx.graph.index.note(old).hash for old in moves}
-        report = on_moves(ctx, moves, pending=expected)
-        for old, new in report.moves.items():
-            print(f"moved {old} -> {new}")
-        print(f"rewrote links in {len(report.rewritten)} file(s)" + (": " + ", ".join(report.rewritten)
-                                                                    if report.rewritten else ""))
+    _, overrides = _split(args.settings)
+    config = load_config(args.config, overrides)
+    body = {"src": args.src, "dst": args.dst, "dry_run": args.dry_run}
+    result = run_op(config, "memvault mv", "mv", body, lambda ctx: ops.move(ctx, args.src, args.dst, args.dry_run))
+    verb = "would move" if result["dry_run"] else "moved"
+    for old, new in result["moves"].items():
+        print(f"{verb} {old} -> {new}")
+    rewritten = result["rewritten"]
+    prefix = "would rewrite" if result["dry_run"] else "rewrote"
+    print(f"{prefix} links in {len(rewritten)} file(s)" + (": " + ", ".join(rewritten) if rewritten else ""))
     return 0
 
 
-def move_plan(ctx: Any, src: str, dst: str) -> dict[str, str]:
-    """old -> new for a file, or for every indexed file of a folder."""
-    validate_component(dst.rsplit("/", 1)[-1], "destination name")
-    if ctx.vault.abspath(dst).exists() and dst.lower() != src.lower():
-        raise InputError(f"{dst} already exists; not overwriting it")
-    if src in ctx.graph.paths:
-        return {src: dst}
-    inside = [p for p in ctx.graph.paths.paths() if p.startswith(src + "/")]
-    if not inside:
-        raise InputError(f"no note or folder {src!r} in the vault")
-    return {p: dst + p[len(src):] for p in inside}
+def cmd_ingest(args: argparse.Namespace) -> int:
+    settings = [a for a in args.paths if _OVERRIDE.match(a) and not Path(a).exists()]
+    config = load_config(args.config, settings)
+    _ensure_vault(config)
+    paths = [str(Path(p).expanduser().resolve()) for p in args.paths if p not in settings]
+    if not paths:
+        raise InputError("name at least one file or folder to import")
+    bar = Progress(sys.stderr)
+    reports = run_op(config, "memvault ingest", "ingest", {"paths": paths},
+                     lambda ctx: ops.ingest(ctx, paths, progress=bar.update))
+    bar.close()
+    print(format_table(reports))
+    return 1 if any(r["state"] == "failed" for r in reports) else 0
+
+
+class Progress:
+    """A one-line progress display on a terminal; silent elsewhere."""
+
+    def __init__(self, stream: Any) -> None:
+        self.stream = stream
+        self.active = stream.isatty()
+        self.started = time.monotonic()
+
+    def update(self, name: str, done: int) -> None:
+        if self.active:
+            rate = done / max(time.monotonic() - self.started, 1e-6)
+            self.stream.write(f"\r{name}: {done} conversation(s), {rate:.0f}/s ")
+            self.stream.flush()
+
+    def close(self) -> None:
+        if self.active:
+            self.stream.write("\r\033[K")
+            self.stream.flush()
+
+
+def format_table(reports: list[dict[str, Any]]) -> str:
+    """The closing table: per file, conversations imported, updated, unchanged and failed."""
+    header = ("file", "imported", "updated", "unchanged", "failed", "result")
+    rows = [(r["name"], str(r["imported"]), str(r["updated"]), str(r["unchanged"]), str(r["failed"]), r["state"])
+            for r in reports]
+    totals = [sum(r[k] for r in reports) for k in ("imported", "updated", "unchanged", "failed")]
+    rows.append(("total", *map(str, totals), ""))
+    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
+    lines = ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) if i < 5 else cell
+                       for i, (cell, w) in enumerate(zip(row, widths))).rstrip() for row in [header, *rows]]
+    for report in reports:
+        for reason in report["reasons"]:
+            lines.append(f"{report['name']}: {reason}")
+    return "\n".join(lines)
 
 
 def cmd_backlinks(args: argparse.Namespace) -> int:
-    with vault_session(args, "memvault backlinks", write=False) as ctx:
-        path = note_path(ctx.graph, ctx.config, args.path)
+    with reading(args) as ctx:
+        path = ops.note_path(ctx, args.path)
         rows = ctx.graph.index.backlinks(path)
         for row in rows:
             print(f"{row.source}:{row.line}: {row.raw}")
@@ -353,8 +397,8 @@ def cmd_backlinks(args: argparse.Namespace) -> int:
 
 
 def cmd_links(args: argparse.Namespace) -> int:
-    with vault_session(args, "memvault links", write=False) as ctx:
-        path = note_path(ctx.graph, ctx.config, args.path)
+    with reading(args) as ctx:
+        path = ops.note_path(ctx, args.path)
         rows = ctx.graph.index.links_from(path)
         for row in rows:
             print(f"{path}:{row.line}: {row.raw} -> {row.resolved or '(unresolved)'}")
@@ -363,7 +407,7 @@ def cmd_links(args: argparse.Namespace) -> int:
 
 
 def cmd_broken(args: argparse.Namespace) -> int:
-    with vault_session(args, "memvault broken", write=False) as ctx:
+    with reading(args) as ctx:
         rows = ctx.graph.index.broken()
         for row in rows:
             print(f"{row.source}:{row.line}: {row.raw}")
@@ -372,30 +416,18 @@ def cmd_broken(args: argparse.Namespace) -> int:
 
 
 def cmd_reindex(args: argparse.Namespace) -> int:
+    _, overrides = _split(args.settings)
+    config = load_config(args.config, overrides)
     started = time.perf_counter()
-    with vault_session(args, "memvault reindex", write=True) as ctx:
-        files = ctx.graph.rebuild()
-        print(f"indexed {files} files, {ctx.graph.index.count('links')} links "
-              f"in {time.perf_counter() - started:.2f} s")
+    result = run_op(config, "memvault reindex", "reindex", {}, lambda ctx: {"files": ctx.graph.rebuild()})
+    print(f"indexed {result['files']} files in {time.perf_counter() - started:.2f} s")
     return 0
 
 
 def cmd_status(args: argparse.Namespace) -> int:
-    with vault_session(args, "memvault status", write=False) as ctx:
-        index = ctx.graph.index
-        daemon = json.loads(index.get_meta("daemon") or "{}")
-        shown = {
-            "vault": str(ctx.config.vault),
-            "notes": index.count("notes"),
-            "links": index.count("links"),
-            "broken_links": len(index.broken()),
-            "tags": len(index.tag_counts()),
-            "daemon": "running" if ctx.running else "not running",
-            "watcher": daemon.get("watcher", "stopped") if ctx.running else "stopped",
-            "last_event": daemon.get("last_event"),
-            "index": str(ctx.config.state_dir() / "index.sqlite3"),
-        }
-        print(json.dumps(shown, ensure_ascii=False, indent=2))
+    _, overrides = _split(args.settings)
+    config = load_config(args.config, overrides)
+    print(ops.dumps(run_op(config, "memvault status", "status", {}, lambda ctx: ops.status(ctx))))
     return 0
 
 
@@ -403,6 +435,7 @@ COMMANDS = {
     "init": cmd_init,
     "auto_memory": cmd_auto_memory,
     "start": cmd_start,
+    "ingest": cmd_ingest,
     "mv": cmd_mv,
     "backlinks": cmd_backlinks,
     "links": cmd_links,

@@ -61,6 +61,7 @@ DEFAULTS: dict[str, Any] = {
         "move_grace_seconds": 2.0,
         "reconcile_minutes": 5.0,
         "heartbeat_seconds": 30.0,
+        "inbox_stable_seconds": 2.0,
     },
     "tagging": {
         "key": "memory_tags",

@@ -69,6 +69,34 @@ def _initial(db: sqlite3.Connection) -> None:
     )
 
 
+@migration("0002_inbox_ledger")
+def _ledger(db: sqlite3.Connection) -> None:
+    _script(
+        db,
+        """
+        CREATE TABLE ledger (
+            hash TEXT PRIMARY KEY,
+            name TEXT NOT NULL,
+            state TEXT NOT NULL,
+            at REAL NOT NULL,
+            attempts INTEGER NOT NULL DEFAULT 0,
+            retry_at REAL,
+            detail TEXT NOT NULL DEFAULT ''
+        );
+        CREATE TABLE imports (
+            at REAL NOT NULL,
+            name TEXT NOT NULL,
+            state TEXT NOT NULL,
+            imported INTEGER NOT NULL,
+            updated INTEGER NOT NULL,
+            unchanged INTEGER NOT NULL,
+            failed INTEGER NOT NULL,
+            detail TEXT NOT NULL DEFAULT ''
+        )
+        """,
+    )
+
+
 def _script(db: sqlite3.Connection, script: str) -> None:
     """Run statements one by one: ``executescript`` would commit the migration's transaction early."""
     for statement in script.split(";"):
@@ -228,6 +256,28 @@ class Index:
 
     def set_resolved(self, updates: Iterable[tuple[str | None, int]]) -> None:
         self.db.executemany("UPDATE links SET resolved = ? WHERE rowid = ?", list(updates))
+
+    # -- inbox ledger ------------------------------------------------------
+
+    def ledger(self, digest: str) -> dict[str, object] | None:
+        row = self.db.execute("SELECT hash, name, state, at, attempts, retry_at, detail FROM ledger WHERE hash = ?",
+                              (digest,)).fetchone()
+        keys = ("hash", "name", "state", "at", "attempts", "retry_at", "detail")
+        return dict(zip(keys, row)) if row else None
+
+    def set_ledger(self, digest: str, name: str, state: str, at: float, attempts: int = 0,
+                   retry_at: float | None = None, detail: str = "") -> None:
+        self.db.execute("INSERT OR REPLACE INTO ledger VALUES (?, ?, ?, ?, ?, ?, ?)",
+                        (digest, name, state, at, attempts, retry_at, detail))
+
+    def log_import(self, at: float, name: str, state: str, counts: tuple[int, int, int, int], detail: str) -> None:
+        self.db.execute("INSERT INTO imports VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (at, name, state, *counts, detail))
+        self.db.execute("DELETE FROM imports WHERE rowid NOT IN (SELECT rowid FROM imports ORDER BY at DESC LIMIT 200)")
+
+    def recent_imports(self, limit: int = 10) -> list[dict[str, object]]:
+        keys = ("at", "name", "state", "imported", "updated", "unchanged", "failed", "detail")
+        rows = self.db.execute("SELECT * FROM imports ORDER BY at DESC LIMIT ?", (limit,))
+        return [dict(zip(keys, row)) for row in rows]
 
     # -- tags and meta -----------------------------------------------------
 

@@ -14,7 +14,7 @@ from apscheduler.schedulers.background import BackgroundScheduler
 from apscheduler.triggers.interval import IntervalTrigger
 
 from daemon.config import Config
-from daemon.pipeline import reconcile
+from daemon.pipeline.renames import reconcile
 
 log = logging.getLogger("memvault.jobs")
 

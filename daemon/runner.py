@@ -14,11 +14,17 @@ import threading
 import time
 from typing import Any
 
+from types import SimpleNamespace
+
+from daemon import ops
+from daemon.api import ApiServer
 from daemon.app import build
+from daemon.index import Index
 from daemon.config import Config
 from daemon.jobs import make_scheduler
 from daemon.moves import Tracker
 from daemon.pipeline import Context
+from daemon.pipeline.ingest import InboxQueue
 from daemon.state import VaultLock
 from daemon.watcher import Watcher
 from daemon.worker import Worker
@@ -38,7 +44,9 @@ class Daemon:
         self.ctx: Any = None
         self.worker: Any = None
         self.watcher: Any = None
+        self.inbox_watcher: Any = None
         self.scheduler: Any = None
+        self.api: Any = None
 
     def start(self) -> None:
         """Take the lock, catch up with changes made while stopped, then start watching."""
@@ -47,12 +55,20 @@ class Daemon:
             self.ctx = self._ctx or build(self.config)
             watch = self.config.data["watch"]
             tracker = Tracker(self.ctx.graph, grace=watch["move_grace_seconds"])
-            self.worker = Worker(self.ctx, tracker, settle=watch["settle_seconds"])
+            inbox = InboxQueue(self.config.inbox, window=watch["inbox_stable_seconds"])
+            self.config.inbox.mkdir(parents=True, exist_ok=True)
+            self.worker = Worker(self.ctx, tracker, settle=watch["settle_seconds"], inbox=inbox)
             self.watcher = Watcher(self.config.vault, self.worker.put_event, self.polling, watch["polling_interval"])
             self.worker.start()
             self.watcher.start()
+            if not _inside(self.config.inbox, self.config.vault):
+                self.inbox_watcher = Watcher(self.config.inbox, lambda _: self.worker.nudge(), self.polling,
+                                             watch["polling_interval"])
+                self.inbox_watcher.start()
             self.scheduler = make_scheduler(self.config, self)
             self.scheduler.start()
+            self.api = ApiServer(self.config.state_dir(), self._routes())
+            self.api.start()
             self._record("running")
         except BaseException:
             self.stop()
@@ -63,13 +79,40 @@ class Daemon:
                 "watcher": self.watcher.state if self.watcher else "stopped"}
         self.worker.submit(lambda: self.ctx.graph.index.set_meta("daemon", json.dumps(info))).result(timeout=60)
 
+    def _routes(self) -> dict[str, Any]:
+        def on_worker(fn: Any) -> Any:
+            return lambda body: self.worker.submit(lambda: fn(body)).result()
+
+        return {
+            "/auto_memory": on_worker(lambda body: ops.run_auto_memory(self.ctx, body)),
+            "/mv": on_worker(lambda body: ops.move(self.ctx, body["src"], body["dst"], bool(body.get("dry_run")))),
+            "/ingest": on_worker(lambda body: ops.ingest(self.ctx, list(body["paths"]))),
+            "/reindex": on_worker(lambda body: {"files": self.ctx.graph.rebuild()}),
+            "/status": lambda body: self._status(),
+        }
+
+    def _status(self) -> dict[str, Any]:
+        """Answered off the worker (it may be busy importing), on a connection of its own."""
+        index = Index(self.config.state_dir() / "index.sqlite3")
+        try:
+            view = SimpleNamespace(config=self.config, graph=SimpleNamespace(index=index))
+            return ops.status(view, runtime=self)
+        finally:
+            index.close()
+
     def stop(self) -> None:
         """Stop everything started, in reverse order; safe to call twice."""
+        if self.api is not None:
+            self.api.stop()
+            self.api = None
         if self.scheduler is not None:
             self.scheduler.shutdown(wait=True)
             self.scheduler = None
         if self.watcher is not None:
             self.watcher.stop()
+        if self.inbox_watcher is not None:
+            self.inbox_watcher.stop()
+            self.inbox_watcher = None
         if self.worker is not None and self.worker.thread.is_alive():
             last = {"events": self.worker.events_seen, "last_event": self.worker.last_event}
             self.worker.submit(lambda: self.ctx.graph.index.set_meta("daemon", json.dumps(
@@ -90,3 +133,11 @@ class Daemon:
             self.stop()
             for sig, handler in previous.items():
                 signal.signal(sig, handler)
+
+
+def _inside(path: Any, folder: Any) -> bool:
+    try:
+        path.resolve().relative_to(folder.resolve())
+        return True
+    except ValueError:
+        return False

@@ -71,16 +71,32 @@ class BaseStore:
         key = hashlib.sha256(f"{session_id}\0{day}".encode("utf-8")).hexdigest()[:32]
         return self.folder / f"{key}.json"
 
-    def get(self, session_id: str, day: str) -> dict[str, str] | None:
+    def get(self, session_id: str, day: str) -> dict[str, Any] | None:
         try:
             value = json.loads(self._file(session_id, day).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return None
         return value if isinstance(value, dict) else None
 
-    def put(self, session_id: str, day: str, base: dict[str, str]) -> None:
+    def put(self, session_id: str, day: str, base: dict[str, Any]) -> None:
+        """Remember what was written (keeping the pending list)."""
+        current = self.get(session_id, day) or {}
+        self._save(session_id, day, {**base, "pending": current.get("pending", [])})
+
+    def pending(self, session_id: str, day: str) -> list[str]:
+        """Ids of messages saved in the record but not yet distilled into the card."""
+        value = (self.get(session_id, day) or {}).get("pending", [])
+        return [str(v) for v in value] if isinstance(value, list) else []
+
+    def set_pending(self, session_id: str, day: str, ids: list[str]) -> None:
+        current = self.get(session_id, day)
+        if current is None and not ids:
+            return
+        self._save(session_id, day, {**(current or {}), "pending": ids})
+
+    def _save(self, session_id: str, day: str, value: dict[str, Any]) -> None:
         target = self._file(session_id, day)
         target.parent.mkdir(parents=True, exist_ok=True)
         temp = target.with_suffix(".tmp")
-        temp.write_text(json.dumps(base, ensure_ascii=False), encoding="utf-8")
+        temp.write_text(json.dumps(value, ensure_ascii=False), encoding="utf-8")
         os.replace(temp, target)

@@ -1,4 +1,4 @@
-"""One worker drains one queue, in order: file-event batches and submitted jobs.
+"""One worker drains one queue, in order: file-event batches, submitted jobs, inbox imports.
 
 Everything that reads or writes the vault while the daemon runs goes through
 here, so nothing ever writes beside another job.
@@ -14,7 +14,9 @@ from concurrent.futures import Future
 from typing import Any, Callable
 
 from daemon.moves import Tracker
-from daemon.pipeline import Context, apply_actions
+from daemon.pipeline import Context
+from daemon.pipeline.ingest import InboxQueue
+from daemon.pipeline.renames import apply_actions
 from daemon.watcher import FileEvent
 
 log = logging.getLogger("memvault.worker")
@@ -23,9 +25,10 @@ _STOP = object()
 
 class Worker:
     def __init__(self, ctx: Context, tracker: Tracker, settle: float = 0.3,
-                 clock: Callable[[], float] = time.monotonic) -> None:
+                 clock: Callable[[], float] = time.monotonic, inbox: InboxQueue | None = None) -> None:
         self.ctx = ctx
         self.tracker = tracker
+        self.inbox = inbox
         self.settle = settle
         self.clock = clock
         self.queue: queue.Queue[Any] = queue.Queue()
@@ -50,21 +53,43 @@ class Worker:
         self.queue.put(_STOP)
         self.thread.join(timeout=60)
 
+    def _timeout(self) -> float:
+        if self.inbox is not None and self.inbox.waiting():
+            return 0.25  # a file is settling: look again soon, to import it right after the window
+        return self.tracker.grace / 2 if self.tracker.pending() else 1.0
+
     def _run(self) -> None:
+        self._inbox_tick()  # files already in the inbox at start-up
         while True:
             try:
                 item, self._held = (self._held, None) if self._held is not None else (
-                    self.queue.get(timeout=self.tracker.grace / 2 if self.tracker.pending() else 1.0), None)
+                    self.queue.get(timeout=self._timeout()), None)
             except queue.Empty:
                 if self.tracker.pending():
                     self._handle([])
+                self._inbox_tick()
                 continue
             if item is _STOP:
                 return
             if isinstance(item, FileEvent):
                 self._handle(self._batch(item))
+                self._inbox_tick()
             else:
                 self._run_job(*item)
+                self._inbox_tick()
+
+    def nudge(self) -> None:
+        """Wake the worker to look at the inbox now (an inbox event arrived)."""
+        self.submit(lambda: None)
+
+    def _inbox_tick(self) -> None:
+        if self.inbox is None:
+            return
+        try:
+            for report in self.inbox.tick(self.ctx, self.clock()):
+                log.info("inbox: %s %s %s", report.name, report.state, report.counts)
+        except Exception:  # a broken file must not stop the daemon; it is retried on the next tick
+            log.exception("inbox import failed")
 
     def _batch(self, first: FileEvent) -> list[FileEvent]:
         """Collect events until none arrives for ``settle`` seconds (a burst becomes one batch)."""

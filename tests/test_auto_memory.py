@@ -13,6 +13,7 @@ from conftest import FIXED_NOW, FakeDistiller, snapshot_tree
 from daemon import props
 from daemon.app import build
 from daemon.config import load_config
+from daemon.errors import DistillError
 from daemon.models import Card, DistillRequest, Skip
 from daemon.pipeline import Context, auto_memory
 
@@ -316,3 +317,22 @@ def test_no_temp_files_are_left_behind(ctx: Context, vault_root: Path) -> None:
     auto_memory(ctx, "s", [msg("one")])
     auto_memory(ctx, "s", [msg("two", at="2023-01-19T09:00:00")])
     assert not [p for p in vault_root.rglob("*") if ".memvault-" in p.name]
+
+
+def test_a_failed_distillation_is_retried_with_the_saved_messages(config: Any, vault_root: Path) -> None:
+    class Flaky(FakeDistiller):
+        def distill(self, request: DistillRequest) -> Card | Skip:
+            if not self.calls:
+                self.calls.append(request)
+                raise DistillError("model timed out")
+            return super().distill(request)
+
+    flaky = Flaky()
+    ctx = build(config, distiller=flaky, clock=lambda: FIXED_NOW)
+    failed = auto_memory(ctx, "s", [msg("remember me")])
+    assert failed["success"] is False and "model timed out" in failed["answer"]
+    assert len(record_lines(vault_root, "s")) == 1 and not (vault_root / "daily/2023-01-19").exists()
+    result = auto_memory(ctx, "s", [msg("remember me")])
+    assert result["metadata"]["created"] is True
+    assert [m.text for m in flaky.calls[-1].messages] == ["remember me"]
+    assert "remember me" in (vault_root / result["metadata"]["path"]).read_text()

@@ -8,7 +8,8 @@ from daemon.app import build
 from daemon.config import Config
 from daemon.graph import detect_moves, similarity, signature, tags_of
 from daemon.index import NoteRow
-from daemon.pipeline import Context, reconcile
+from daemon.pipeline import Context
+from daemon.pipeline.renames import reconcile
 
 
 def write(root: Path, rel: str, text: str) -> None:

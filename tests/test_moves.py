@@ -5,7 +5,8 @@ from __future__ import annotations
 from pathlib import Path
 
 from daemon.moves import Tracker
-from daemon.pipeline import Context, apply_actions, auto_memory, reconcile
+from daemon.pipeline import Context, auto_memory
+from daemon.pipeline.renames import apply_actions, reconcile
 from daemon.watcher import CREATED, DELETED, MODIFIED, MOVED, FileEvent
 from conftest import snapshot_tree
 

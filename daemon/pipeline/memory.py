@@ -1,0 +1,285 @@
+"""The memory flow, in order.
+
+``auto_memory``: validate everything → save the source record → find the
+session's card for the day → distill → write the card (merge, rename with
+link retargeting) → refresh the daily page. Bad input is rejected before the
+first write, so it never leaves a trace in the vault.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import date as Date
+from datetime import datetime, timezone
+from typing import Any, Callable
+
+from daemon import cards, daily, props
+from daemon.cardmerge import merge_body
+from daemon.config import AGENT_KEY, Config
+from daemon.errors import ConflictError, DistillError, InputError, VaultError
+from daemon.formats import has_images, parse_messages
+from daemon.models import Card, DistillRequest, Distiller, Message, Skip
+from daemon.names import safe_name, validate_component
+from daemon.pipeline.renames import move_note
+from daemon.sessions import merge_record, record_link, record_messages, record_path
+from daemon.state import BaseStore
+from daemon.timeutil import day_of, parse_day, today
+from daemon.graph import Graph
+from daemon.vault import ABSENT, Vault
+
+ATTEMPTS = 3
+
+
+@dataclass
+class Context:
+    """Everything a pipeline run needs, built by ``app``."""
+
+    config: Config
+    vault: Vault
+    distiller: Distiller
+    bases: BaseStore
+    graph: Graph
+    clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc)
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What happened to the card."""
+
+    path: str | None
+    created: bool
+    modified: bool
+    answer: str
+
+
+def auto_memory(
+    ctx: Context,
+    session_id: Any,
+    messages: Any,
+    date: Any = None,
+    memory_hint: Any = None,
+    include_images: bool = False,
+) -> dict[str, Any]:
+    """Distill ``messages`` into the session's card for one day. Returns the JSON result."""
+    n_messages = len(messages) if isinstance(messages, list) else 0
+    try:
+        parsed, day = _validate(ctx, session_id, messages, date, include_images)
+    except InputError as exc:
+        return _failure(str(exc), date, n_messages)
+    if not parsed:
+        return {"success": True, "answer": "Skipped: no messages",
+                "metadata": {"date": day.isoformat(), "modified": False, "n_messages": 0}}
+    hint = str(memory_hint) if memory_hint not in (None, "") else None
+    try:
+        outcome = _remember(ctx, session_id, parsed, day, hint)
+    except DistillError as exc:
+        # The source record is kept; the messages stay pending for the next run.
+        return _failure(str(exc), day.isoformat(), len(parsed))
+    index = refresh_daily(ctx, day.isoformat())
+    touched = [record_path(ctx.config.session_dir, session_id), index["path"]]
+    ctx.graph.sync(touched + ([outcome.path] if outcome.path else []))
+    return {
+        "success": True,
+        "answer": outcome.answer,
+        "metadata": {
+            "date": day.isoformat(),
+            "path": outcome.path,
+            "created": outcome.created,
+            "modified": outcome.modified,
+            "n_messages": len(parsed),
+            "source_conversation": record_link(ctx.config.session_dir, session_id),
+            "index": index,
+        },
+    }
+
+
+def _failure(message: str, date: Any, n_messages: int) -> dict[str, Any]:
+    return {"success": False, "answer": f"Error: {message}",
+            "metadata": {"date": date, "modified": False, "n_messages": n_messages}}
+
+
+def _validate(
+    ctx: Context, session_id: Any, messages: Any, date: Any, include_images: bool
+) -> tuple[tuple[Message, ...], Date]:
+    if not isinstance(session_id, str) or not session_id:
+        raise InputError("session_id is required")
+    validate_component(session_id, "session_id")
+    day: Date | None = None
+    if date not in (None, ""):
+        try:
+            day = parse_day(date)
+        except ValueError as exc:
+            raise InputError("date must be YYYY-MM-DD") from exc
+    parsed = parse_messages(messages)
+    if include_images and has_images(parsed):
+        _check_images(ctx)
+    tz = ctx.config.tz
+    if day is None:
+        days = [day_of(m.time, tz) for m in parsed if m.time is not None]
+        day = max(days) if days else today(tz, ctx.clock())
+    return parsed, day
+
+
+def _check_images(ctx: Context) -> None:
+    agent = ctx.config.agent
+    if agent["backend"] != "agentscope" or not agent["model"]["vision"]:
+        raise InputError(
+            "include_images=true needs the agentscope backend with a vision model: set "
+            f"{AGENT_KEY}.backend=agentscope and {AGENT_KEY}.model.vision=true "
+            "(or send include_images=false to keep only the text)"
+        )
+
+
+def _remember(ctx: Context, session_id: str, messages: tuple[Message, ...], day: Date, hint: str | None) -> Outcome:
+    """Save the record, then create or update the card of ``day`` with the new messages."""
+    new = _save_record(ctx, session_id, messages)
+    return card_for_day(ctx, session_id, day.isoformat(), new, hint)
+
+
+def card_for_day(ctx: Context, session_id: str, day: str, new: tuple[Message, ...], hint: str | None) -> Outcome:
+    """Distill ``new`` messages (plus any left pending by an earlier failure) into the day's card.
+
+    The pending list is written before the distiller runs and cleared after the
+    card is written, so a crash or a model failure never loses messages: they
+    are already in the record, and the next run distills them.
+    """
+    link = record_link(ctx.config.session_dir, session_id)
+    found = cards.find_session_card(cards.list_cards(ctx.vault, ctx.config.daily_dir, day), session_id, link)
+    todo = _with_pending(ctx, session_id, day, new)
+    if not todo:
+        if found is not None:
+            return Outcome(found.path, False, False, f"No new messages; {found.path} is unchanged")
+        return Outcome(None, False, False, "Skipped: no new messages")
+    ctx.bases.set_pending(session_id, day, [m.id for m in todo])
+    request = DistillRequest(session_id, parse_day(day), todo, found.card() if found else None, hint, ctx.config.tz)
+    result = ctx.distiller.distill(request)
+    if isinstance(result, Skip):
+        outcome = Outcome(found.path if found else None, False, False, f"Skipped: {result.reason}")
+    else:
+        outcome = _write_card(ctx, session_id, day, result)
+    ctx.bases.set_pending(session_id, day, [])
+    return outcome
+
+
+def _with_pending(ctx: Context, session_id: str, day: str, new: tuple[Message, ...]) -> tuple[Message, ...]:
+    pending = set(ctx.bases.pending(session_id, day)) - {m.id for m in new}
+    if not pending:
+        return new
+    snapshot = ctx.vault.read(record_path(ctx.config.session_dir, session_id))
+    records = [r for r in record_messages(snapshot.text if snapshot else "") if str(r.get("id")) in pending]
+    try:
+        earlier = parse_messages(records, where=record_path(ctx.config.session_dir, session_id))
+    except InputError:
+        earlier = ()
+    return tuple(earlier) + new
+
+
+def _save_record(ctx: Context, session_id: str, messages: tuple[Message, ...]) -> tuple[Message, ...]:
+    """Merge the messages into the source record; returns the ones that were new."""
+    path = record_path(ctx.config.session_dir, session_id)
+    for _ in range(ATTEMPTS):
+        snapshot = ctx.vault.read(path)
+        update = merge_record(snapshot.text if snapshot else None, messages, ctx.config.tz)
+        if update.text is None:
+            return ()
+        try:
+            ctx.vault.write(path, update.text, snapshot.digest if snapshot else ABSENT)
+            return update.new
+        except ConflictError:
+            continue
+    raise VaultError(f"{path}: kept changing while being updated; try again")
+
+
+def _write_card(ctx: Context, session_id: str, day: str, card: Card) -> Outcome:
+    link = record_link(ctx.config.session_dir, session_id)
+    for _ in range(ATTEMPTS):
+        day_cards = cards.list_cards(ctx.vault, ctx.config.daily_dir, day)
+        found = cards.find_session_card(day_cards, session_id, link)
+        try:
+            if found is None:
+                return _create_card(ctx, session_id, day, card, day_cards)
+            return _update_card(ctx, session_id, day, card, found, day_cards)
+        except ConflictError:
+            continue
+    raise VaultError(f"the card of {session_id} for {day} kept changing while being updated; try again")
+
+
+def _create_card(ctx: Context, session_id: str, day: str, card: Card, day_cards: list[cards.CardFile]) -> Outcome:
+    folder = cards.day_folder(ctx.config.daily_dir, day)
+    taken = {c.stem for c in day_cards} | {n[:-3] for n in ctx.vault.listdir(folder) if n.endswith(".md")}
+    name = cards.unique_name(safe_name(card.name, fallback=session_id), taken)
+    path = f"{folder}/{name}.md"
+    final = Card(name, _one_line(card.description), cards.normalize_body(card.body))
+    link = record_link(ctx.config.session_dir, session_id)
+    ctx.vault.write(path, cards.render(final, session_id, link), ABSENT)
+    ctx.bases.put(session_id, day, {"name": name, "description": final.description, "body": final.body})
+    return Outcome(path, True, True, f"Created {path}")
+
+
+def _update_card(
+    ctx: Context, session_id: str, day: str, card: Card, found: cards.CardFile, day_cards: list[cards.CardFile]
+) -> Outcome:
+    base = ctx.bases.get(session_id, day)
+    base = base if base is not None and "body" in base else None
+    current = found.card()
+    new_body = merge_body(base["body"] if base else None, current.body, cards.normalize_body(card.body))
+    updates: dict[str, Any] = {}
+    user_named = found.stem != current.name or (base is not None and current.name != base.get("name"))
+    name = current.name if user_named else safe_name(card.name, fallback=current.name or found.stem)
+    if not user_named and name != current.name:
+        others = {c.stem for c in day_cards if c.path != found.path}
+        name = cards.unique_name(name, others)
+        updates["name"] = name
+    description = _one_line(card.description)
+    if not (base is not None and current.description != base.get("description")):
+        updates["description"] = description
+    updates["session_id"] = session_id
+    updates["source_conversation"] = record_link(ctx.config.session_dir, session_id)
+    text = _replace_body(props.set_props(found.snapshot.text, _changed(found.properties, updates)), new_body)
+    digest = found.snapshot.digest
+    if text != found.snapshot.text:
+        digest = ctx.vault.write(found.path, text, digest)
+    path = found.path
+    if "name" in updates:
+        path = f"{cards.day_folder(ctx.config.daily_dir, day)}/{name}.md"
+        move_note(ctx, found.path, path, digest)
+    ctx.bases.put(session_id, day, {"name": name, "description": updates.get("description", current.description),
+                                    "body": new_body})
+    modified = text != found.snapshot.text or path != found.path
+    return Outcome(path, False, modified, f"Updated {path}" if modified else f"{path} is unchanged")
+
+
+def _changed(properties: Any, updates: dict[str, Any]) -> dict[str, Any]:
+    return {k: v for k, v in updates.items() if properties.get(k) != v}
+
+
+def _replace_body(text: str, body: str) -> str:
+    where = props.split(text)
+    newline = where.newline if where else ("\r\n" if "\r\n" in text else "\n")
+    if newline != "\n":
+        body = body.replace("\r\n", "\n").replace("\n", newline)
+    return (text[: where.body_start] if where else "") + body
+
+
+def _one_line(text: str) -> str:
+    return " ".join(str(text or "").split())
+
+
+def refresh_daily(ctx: Context, day: str) -> dict[str, Any]:
+    """Rewrite the auto block of ``daily/<day>.md`` from the cards in ``daily/<day>/``."""
+    path = f"{ctx.config.daily_dir}/{day}.md"
+    for _ in range(ATTEMPTS):
+        day_cards = cards.list_cards(ctx.vault, ctx.config.daily_dir, day)
+        entries = [daily.Entry(c.path, str(c.properties.get("name") or c.stem),
+                               str(c.properties.get("description") or "")) for c in day_cards]
+        snapshot = ctx.vault.read(path)
+        text = daily.refresh(snapshot.text if snapshot else None, day, entries)
+        result = {"path": path, "created": False, "changed": False, "notes": len(entries)}
+        if text is None:
+            return result
+        try:
+            ctx.vault.write(path, text, snapshot.digest if snapshot else ABSENT)
+        except ConflictError:
+            continue
+        return {**result, "created": snapshot is None, "changed": True}
+    raise VaultError(f"{path}: kept changing while being updated; try again")
