@@ -14,6 +14,7 @@ import re
 import sys
 import time
 from contextlib import contextmanager
+from logging.handlers import RotatingFileHandler
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Callable, Iterator, Sequence
@@ -22,7 +23,9 @@ from daemon import __version__
 from daemon.app import build, init_vault
 from daemon.config import Config, load_config, split_assignment
 from daemon.errors import ConfigError, InputError, LockError, MemvaultError
-from daemon import api, ops
+import platformdirs
+
+from daemon import api, autostart, ops
 from daemon.graph import Graph
 from daemon.index import Index
 from daemon.runner import Daemon
@@ -120,6 +123,16 @@ def parser() -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=summary, description=f"{summary[0].upper()}{summary[1:]}."
                                   f"\n\nExample: {example}", formatter_class=argparse.RawDescriptionHelpFormatter)
         sub.add_argument("settings", nargs="*", metavar="key=value")
+    service = commands.add_parser(
+        "service",
+        help="run memvault at login (systemd user unit, launchd agent)",
+        description="Install or remove a login service that runs `memvault start`: a systemd user unit on "
+        "Linux, a launchd agent on macOS; on Windows it prints the command to create a logon task.\n\n"
+        "Example: memvault service install",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    service.add_argument("action", choices=("install", "uninstall"))
+    service.add_argument("settings", nargs="*", metavar="key=value")
     show = commands.add_parser(
         "config",
         help="print the effective configuration",
@@ -289,8 +302,8 @@ def cmd_start(args: argparse.Namespace) -> int:
     if not config.vault.exists():
         created = init_vault(config.vault, config)
         print(f"Created vault {config.vault} from the template ({len(created)} files)", file=sys.stderr)
-    logging.getLogger("memvault").setLevel(logging.INFO)
-    print(f"memvault: watching {config.vault} (Ctrl+C to stop)", file=sys.stderr)
+    log = setup_logging()
+    print(f"memvault: watching {config.vault}, inbox {config.inbox} (Ctrl+C to stop); log: {log}", file=sys.stderr)
     Daemon(config, polling=args.polling or None).run()
     print("memvault: stopped", file=sys.stderr)
     return 0
@@ -431,6 +444,36 @@ def cmd_status(args: argparse.Namespace) -> int:
     return 0
 
 
+
+
+def cmd_service(args: argparse.Namespace) -> int:
+    _, overrides = _split(args.settings)
+    config = load_config(args.config, overrides)
+    where = autostart.Platform(sys.platform, Path.home(), Path(platformdirs.user_config_dir()))
+    if args.action == "install":
+        lines = autostart.install(where, autostart.command(args.config or config.source), log_file())
+    else:
+        lines = autostart.uninstall(where)
+    print("\n".join(lines))
+    return 0
+
+
+def log_file() -> Path:
+    return Path(platformdirs.user_log_dir("memvault")) / "memvault.log"
+
+
+def setup_logging() -> Path:
+    """The daemon logs to stderr and to a rotating file in the user log folder."""
+    path = log_file()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handler = RotatingFileHandler(path, maxBytes=1_000_000, backupCount=5, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logger = logging.getLogger("memvault")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    return path
+
+
 COMMANDS = {
     "init": cmd_init,
     "auto_memory": cmd_auto_memory,
@@ -442,5 +485,6 @@ COMMANDS = {
     "broken": cmd_broken,
     "reindex": cmd_reindex,
     "status": cmd_status,
+    "service": cmd_service,
     "config": cmd_config,
 }
