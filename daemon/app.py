@@ -11,6 +11,7 @@ from typing import Callable
 from daemon.config import AGENT_KEY, Config
 from daemon.errors import ConfigError, VaultError
 from daemon.models import Distiller
+from daemon.tagging import Tagger
 from daemon.graph import Graph
 from daemon.index import Index
 from daemon.pipeline import Context
@@ -34,10 +35,20 @@ def make_distiller(config: Config) -> Distiller:
     )
 
 
+def make_tagger(config: Config) -> Tagger | None:
+    """The configured tagger: none when tagging is off, else the embedded one (the LLM one with agentscope)."""
+    if not config.data["tagging"]["enabled"]:
+        return None
+    from daemon.tagging import ExtractiveTagger
+
+    return ExtractiveTagger()
+
+
 def build(
     config: Config,
     distiller: Distiller | None = None,
     clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc),
+    tagger: Tagger | None = None,
 ) -> Context:
     """A pipeline context for ``config``; the vault must exist."""
     if not config.vault.is_dir():
@@ -49,6 +60,7 @@ def build(
         distiller=distiller or make_distiller(config),
         bases=BaseStore(config.state_dir()),
         graph=open_graph(config, vault),
+        tagger=tagger if tagger is not None else make_tagger(config),
         clock=clock,
     )
     reconcile(ctx)

@@ -26,7 +26,7 @@ from daemon.errors import ConfigError, InputError, LockError, MemvaultError
 import platformdirs
 
 from daemon import api, autostart, ops
-from daemon.graph import Graph
+from daemon.graph import Graph, normalize_tag
 from daemon.index import Index
 from daemon.runner import Daemon
 from daemon.state import VaultLock
@@ -123,6 +123,24 @@ def parser() -> argparse.ArgumentParser:
         sub = commands.add_parser(name, help=summary, description=f"{summary[0].upper()}{summary[1:]}."
                                   f"\n\nExample: {example}", formatter_class=argparse.RawDescriptionHelpFormatter)
         sub.add_argument("settings", nargs="*", metavar="key=value")
+    tags = commands.add_parser(
+        "tags",
+        help="list tags with counts, or the notes carrying one tag",
+        description="List the vault's tags (from the tag property and inline #tags) with how many notes carry "
+        "each, or with TAG the notes carrying it.\n\nExample: memvault tags jwt",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    tags.add_argument("tag", nargs="?", metavar="TAG")
+    tags.add_argument("settings", nargs="*", metavar="key=value")
+    retag = commands.add_parser(
+        "retag",
+        help="re-tag cards now (changed ones, --all, or the PATHs given)",
+        description="Re-tag memory cards now: by default those whose content changed since they were last "
+        "tagged; --all for every card; or the cards named.\n\nExample: memvault retag --all",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    retag.add_argument("--all", action="store_true", dest="everything", help="re-tag every card")
+    retag.add_argument("paths", nargs="*", metavar="PATH [key=value]")
     service = commands.add_parser(
         "service",
         help="run memvault at login (systemd user unit, launchd agent)",
@@ -446,6 +464,33 @@ def cmd_status(args: argparse.Namespace) -> int:
 
 
 
+def cmd_tags(args: argparse.Namespace) -> int:
+    if args.tag and _OVERRIDE.match(args.tag):
+        args.settings.insert(0, args.tag)
+        args.tag = None
+    with reading(args) as ctx:
+        if args.tag:
+            notes = ctx.graph.index.tagged(normalize_tag(args.tag))
+            print("\n".join(notes) if notes else f"no note carries the tag {args.tag!r}")
+        else:
+            for tag, count in ctx.graph.index.tag_counts():
+                print(f"{count:6d}  {tag}")
+    return 0
+
+
+def cmd_retag(args: argparse.Namespace) -> int:
+    settings = [a for a in args.paths if _OVERRIDE.match(a)]
+    paths = [a for a in args.paths if a not in settings]
+    config = load_config(args.config, settings)
+    body = {"paths": paths, "all": args.everything}
+    report = run_op(config, "memvault retag", "retag", body, lambda ctx: ops.retag(ctx, paths, args.everything))
+    for item in report["results"]:
+        shown = ", ".join(item["tags"]) if item["success"] else f"failed: {item['error']}"
+        print(f"{item['path']}: {shown}")
+    print(f"tagged {report['succeeded']} card(s); {report['failed']} failed")
+    return 1 if report["failed"] else 0
+
+
 def cmd_service(args: argparse.Namespace) -> int:
     _, overrides = _split(args.settings)
     config = load_config(args.config, overrides)
@@ -485,6 +530,8 @@ COMMANDS = {
     "broken": cmd_broken,
     "reindex": cmd_reindex,
     "status": cmd_status,
+    "tags": cmd_tags,
+    "retag": cmd_retag,
     "service": cmd_service,
     "config": cmd_config,
 }

@@ -256,6 +256,16 @@ def _check(data: Mapping[str, Any]) -> None:
         raise ConfigError(f"tagging.key: {tagging['key']!r} is reserved or not a valid property name")
     if tagging["max_tags_per_file"] < 1:
         raise ConfigError("tagging.max_tags_per_file: must be 1 or more")
+    _check_cron(tagging["schedule"])
+
+
+def _check_cron(schedule: str) -> None:
+    from apscheduler.triggers.cron import CronTrigger
+
+    try:
+        CronTrigger.from_crontab(schedule)
+    except ValueError as exc:
+        raise ConfigError(f"tagging.schedule: not a crontab line (minute hour day month weekday): {schedule!r}") from exc
 
 
 def _check_relative_dir(key: str, value: str) -> None:

@@ -29,3 +29,7 @@ class LockError(MemvaultError):
 
 class DistillError(MemvaultError):
     """The distiller could not produce a card (for example the model failed)."""
+
+
+class TransientDistillError(DistillError):
+    """The model failed in a way worth retrying later (timeout, rate limit, server error)."""

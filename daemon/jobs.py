@@ -1,4 +1,4 @@
-"""APScheduler wiring: periodic reconcile and the watcher heartbeat.
+"""APScheduler wiring: periodic reconcile, the watcher heartbeat, scheduled re-tagging.
 
 Job functions are plain functions of their inputs, so tests call them
 directly; the scheduler only decides when. Every job that touches the vault
@@ -11,15 +11,18 @@ import logging
 from typing import Any, Protocol
 
 from apscheduler.schedulers.background import BackgroundScheduler
+from apscheduler.triggers.cron import CronTrigger
 from apscheduler.triggers.interval import IntervalTrigger
 
 from daemon.config import Config
 from daemon.pipeline.renames import reconcile
+from daemon.pipeline.tags import retag
 
 log = logging.getLogger("memvault.jobs")
 
 RECONCILE = "reconcile"
 HEARTBEAT = "heartbeat"
+RETAG = "retag"
 
 
 class Runtime(Protocol):
@@ -48,6 +51,16 @@ def heartbeat_job(runtime: Runtime) -> bool:
     return True
 
 
+def retag_job(runtime: Runtime, now: float | None = None, timeout: float = 3600.0) -> dict[str, Any]:
+    """Re-tag cards whose content changed since they were last tagged, on the worker queue."""
+    return runtime.worker.submit(lambda: retag(runtime.ctx, now=now)).result(timeout=timeout)
+
+
+def retag_trigger(config: Config) -> CronTrigger:
+    """The re-tagging schedule: a crontab line in ``tagging.schedule`` (default nightly at 03:00)."""
+    return CronTrigger.from_crontab(config.data["tagging"]["schedule"], timezone=config.tz)
+
+
 def make_scheduler(config: Config, runtime: Runtime) -> BackgroundScheduler:
     """A scheduler with the daemon's jobs registered (not started)."""
     scheduler = BackgroundScheduler(daemon=True)
@@ -57,4 +70,8 @@ def make_scheduler(config: Config, runtime: Runtime) -> BackgroundScheduler:
                       args=[runtime], replace_existing=True, **defaults)
     scheduler.add_job(heartbeat_job, IntervalTrigger(seconds=watch["heartbeat_seconds"]), id=HEARTBEAT,
                       args=[runtime], replace_existing=True, **defaults)
+    if config.data["tagging"]["enabled"]:
+        # A laptop asleep at 03:00 runs the missed re-tag once on waking (coalesce, no grace limit).
+        scheduler.add_job(retag_job, retag_trigger(config), id=RETAG, args=[runtime], replace_existing=True,
+                          **defaults)
     return scheduler

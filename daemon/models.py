@@ -67,7 +67,10 @@ class DistillRequest:
     ``messages`` are the new messages for the card of ``day``; ``existing`` is
     the card as it is now in the vault (user edits included), or ``None`` when
     the card is being created. ``timezone`` is the vault's zone (``None``:
-    system local) for turning timestamps into calendar days.
+    system local) for turning timestamps into calendar days. With
+    ``include_images``, ``image_sources`` maps (message id, block index) of each
+    image block to its source: ``[[session/images/…]]`` for a saved attachment,
+    or the http(s) URL; a distiller places it beside the image.
     """
 
     session_id: str
@@ -76,6 +79,8 @@ class DistillRequest:
     existing: Card | None = None
     hint: str | None = None
     timezone: tzinfo | None = None
+    include_images: bool = False
+    image_sources: Mapping[tuple[str, int], str] = field(default_factory=dict)
 
 
 class Distiller(Protocol):

@@ -16,6 +16,7 @@ from daemon.errors import InputError
 from daemon.names import validate_component
 from daemon.pipeline import Context, auto_memory
 from daemon.pipeline.ingest import FileReport, ingest_file
+from daemon.pipeline import tags
 from daemon.pipeline.renames import on_moves, plan_for_moves
 
 
@@ -109,6 +110,11 @@ def status(ctx: Any, runtime: Any = None) -> dict[str, Any]:
     }
     if runtime is not None and getattr(runtime, "scheduler", None) is not None:
         shown["jobs"] = {job.id: str(job.next_run_time) for job in runtime.scheduler.get_jobs()}
+    last = json.loads(index.get_meta("retag.last") or "null")
+    shown["retag"] = {"schedule": ctx.config.data["tagging"]["schedule"],
+                      "enabled": ctx.config.data["tagging"]["enabled"],
+                      "last_run": _when(last["at"]) if last else None,
+                      "next_run": shown.get("jobs", {}).get("retag")}
     return shown
 
 
@@ -116,6 +122,11 @@ def _when(stamp: Any) -> str | None:
     if not stamp:
         return None
     return time.strftime("%Y-%m-%d %H:%M:%S", time.localtime(float(stamp)))
+
+
+def retag(ctx: Context, paths: list[str], everything: bool = False) -> dict[str, Any]:
+    """Re-tag the named cards, every card, or those changed since they were last tagged."""
+    return tags.retag(ctx, [note_path(ctx, p) for p in paths] or None, everything)
 
 
 def run_auto_memory(ctx: Context, params: dict[str, Any]) -> dict[str, Any]:

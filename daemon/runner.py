@@ -88,6 +88,8 @@ class Daemon:
             "/mv": on_worker(lambda body: ops.move(self.ctx, body["src"], body["dst"], bool(body.get("dry_run")))),
             "/ingest": on_worker(lambda body: ops.ingest(self.ctx, list(body["paths"]))),
             "/reindex": on_worker(lambda body: {"files": self.ctx.graph.rebuild()}),
+            "/retag": on_worker(lambda body: ops.retag(self.ctx, list(body.get("paths") or []),
+                                                       bool(body.get("all")))),
             "/status": lambda body: self._status(),
         }
 

@@ -40,7 +40,8 @@ def test_creates_card_record_and_daily_page(ctx: Context, vault_root: Path) -> N
     assert meta["index"] == {"path": "daily/2023-01-19.md", "created": True, "changed": True, "notes": 1}
     text = (vault_root / meta["path"]).read_text(encoding="utf-8")
     assert text.startswith('---\nname: topic\ndescription: 2 new lines\nsession_id: session-a\n'
-                           'source_conversation: "[[session/dialog/session-a.jsonl]]"\n---\n')
+                           'source_conversation: "[[session/dialog/session-a.jsonl]]"\nmemory_tags:')
+    assert meta["auto_tag"]["processed"] == 1 and meta["auto_tag"]["results"][0]["change"] == "added"
     assert props.read(text)["source_conversation"] == "[[session/dialog/session-a.jsonl]]"
     assert "- user: We chose JWT." in text
     assert len(record_lines(vault_root, "session-a")) == 2

@@ -41,7 +41,7 @@ def test_reference_commands_work_verbatim(capsys: pytest.CaptureFixture[str], va
                           f"messages={MESSAGES}", f"vault={vault_root}",
                           "components.agent_wrapper.default.context_config.max_image_num=20")
     assert code == 0 and result["metadata"]["date"] == "2023-01-19"
-    assert set(result["metadata"]) == {"date", "path", "created", "modified", "n_messages", "source_conversation",
+    assert set(result["metadata"]) == {"date", "path", "created", "modified", "n_messages", "source_conversation", "auto_tag",
                                        "index"}
 
 

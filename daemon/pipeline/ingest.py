@@ -21,6 +21,7 @@ from daemon.errors import DistillError, InputError, VaultError
 from daemon.models import Conversation, Message
 from daemon.names import validate_component
 from daemon.pipeline.memory import Context, _save_record, card_for_day, refresh_daily
+from daemon.pipeline.tags import ADDED, MODIFIED, auto_tag
 from daemon.sessions import record_path
 from daemon.timeutil import day_of, today
 
@@ -46,18 +47,21 @@ def ingest_conversation(ctx: Context, conversation: Conversation) -> str:
     new = _save_record(ctx, conversation.session_id, conversation.messages)
     by_day = _days(ctx, conversation.session_id, conversation.messages, new)
     touched = [record_path(ctx.config.session_dir, conversation.session_id)]
+    changes: list[tuple[str, str]] = []
     state = UNCHANGED
     for day, messages in sorted(by_day.items()):
         outcome = card_for_day(ctx, conversation.session_id, day, tuple(messages), None)
         if outcome.path:
             touched.append(outcome.path)
-        if outcome.modified:
+        if outcome.modified and outcome.path:
             touched.append(refresh_daily(ctx, day)["path"])
+            changes.append((ADDED if outcome.created else MODIFIED, outcome.path))
         if outcome.created:
             state = IMPORTED
         elif outcome.modified and state == UNCHANGED:
             state = UPDATED
     ctx.graph.sync(touched)
+    auto_tag(ctx, changes)
     return state
 
 

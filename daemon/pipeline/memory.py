@@ -25,6 +25,8 @@ from daemon.sessions import merge_record, record_link, record_messages, record_p
 from daemon.state import BaseStore
 from daemon.timeutil import day_of, parse_day, today
 from daemon.graph import Graph
+from daemon.pipeline.tags import ADDED, MODIFIED, auto_tag
+from daemon.tagging import Tagger
 from daemon.vault import ABSENT, Vault
 
 ATTEMPTS = 3
@@ -39,6 +41,7 @@ class Context:
     distiller: Distiller
     bases: BaseStore
     graph: Graph
+    tagger: Tagger | None = None
     clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc)
 
 
@@ -78,6 +81,7 @@ def auto_memory(
     index = refresh_daily(ctx, day.isoformat())
     touched = [record_path(ctx.config.session_dir, session_id), index["path"]]
     ctx.graph.sync(touched + ([outcome.path] if outcome.path else []))
+    changes = [(ADDED if outcome.created else MODIFIED, outcome.path)] if outcome.modified and outcome.path else []
     return {
         "success": True,
         "answer": outcome.answer,
@@ -89,6 +93,7 @@ def auto_memory(
             "n_messages": len(parsed),
             "source_conversation": record_link(ctx.config.session_dir, session_id),
             "index": index,
+            "auto_tag": auto_tag(ctx, changes),
         },
     }
 
