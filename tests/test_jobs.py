@@ -9,7 +9,7 @@ from typing import Any, Callable
 from apscheduler.triggers.interval import IntervalTrigger
 
 from daemon.config import load_config
-from daemon.jobs import HEARTBEAT, RECONCILE, heartbeat_job, make_scheduler, reconcile_job
+from daemon.jobs import HEARTBEAT, RECONCILE, RETAG, heartbeat_job, make_scheduler, reconcile_job
 from daemon.pipeline import Context
 
 
@@ -55,7 +55,7 @@ def test_scheduler_has_the_jobs_with_their_triggers() -> None:
     config = load_config(overrides=["watch.reconcile_minutes=7", "watch.heartbeat_seconds=11"], environ={})
     scheduler = make_scheduler(config, Runtime(ctx=None))
     jobs = {job.id: job for job in scheduler.get_jobs()}
-    assert set(jobs) == {RECONCILE, HEARTBEAT}
+    assert set(jobs) == {RECONCILE, HEARTBEAT, RETAG}
     assert isinstance(jobs[RECONCILE].trigger, IntervalTrigger)
     assert jobs[RECONCILE].trigger.interval.total_seconds() == 7 * 60
     assert jobs[HEARTBEAT].trigger.interval.total_seconds() == 11
