@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import socket
 import threading
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
@@ -31,6 +32,20 @@ def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
         if name.startswith("MEMVAULT_"):
             monkeypatch.delenv(name)
     return home
+
+
+@pytest.fixture(autouse=True)
+def loopback_only(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Invariant 7: no network. Any connection beyond the loopback interface fails the test."""
+    real_connect = socket.socket.connect
+
+    def connect(self: socket.socket, address: object) -> None:
+        host = address[0] if isinstance(address, tuple) else address
+        if self.family in (socket.AF_INET, socket.AF_INET6) and host not in ("127.0.0.1", "::1", "localhost"):
+            raise AssertionError(f"network access attempted: {address!r}")
+        return real_connect(self, address)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(socket.socket, "connect", connect)
 
 
 @pytest.fixture(autouse=True)

@@ -337,3 +337,23 @@ def test_a_failed_distillation_is_retried_with_the_saved_messages(config: Any, v
     assert result["metadata"]["created"] is True
     assert [m.text for m in flaky.calls[-1].messages] == ["remember me"]
     assert "remember me" in (vault_root / result["metadata"]["path"]).read_text()
+
+
+def test_a_card_edited_during_an_update_is_re_read_never_clobbered(ctx: Context, vault_root: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    auto_memory(ctx, "s", [msg("one")])
+    card = vault_root / "daily/2023-01-19/topic.md"
+    real_write = ctx.vault.write
+    edits = []
+
+    def racing_write(rel: str, text: str, expect: str) -> str:
+        if rel.endswith("topic.md") and not edits:  # the user saves in Obsidian just before our write
+            edits.append(rel)
+            card.write_text(card.read_text() + "Typed by the user meanwhile.\n")
+        return real_write(rel, text, expect)
+
+    monkeypatch.setattr(ctx.vault, "write", racing_write)
+    result = auto_memory(ctx, "s", [msg("two", at="2023-01-19T09:00:00")])
+    assert result["success"] and edits
+    text = card.read_text()
+    assert "Typed by the user meanwhile." in text and "- user: two" in text
