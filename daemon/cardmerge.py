@@ -19,8 +19,8 @@ def merge_body(base: str | None, current: str, new: str) -> str:
         return new
     if base is not None and new == base:
         return current
-    base_lines = (base or "").splitlines()
-    current_lines = current.splitlines()
+    base_lines = _lines(base or "")
+    current_lines = _lines(current)
     removed: Counter[str] = Counter()
     inserted: list[int] = []
     matcher = SequenceMatcher(a=base_lines, b=current_lines, autojunk=False)
@@ -29,7 +29,7 @@ def merge_body(base: str | None, current: str, new: str) -> str:
             continue
         removed.update(line for line in base_lines[i1:i2] if line.strip())
         inserted.extend(range(j1, j2))
-    result = _without(new.splitlines(), removed)
+    result = _without(_lines(new), removed)
     chosen = set(inserted)
     for j in inserted:
         # A blank line the user typed is kept only between two of their own lines.
@@ -37,6 +37,12 @@ def merge_body(base: str | None, current: str, new: str) -> str:
             continue
         _insert_after_anchor(result, current_lines[:j], current_lines[j])
     return "\n".join(result) + ("\n" if new.endswith("\n") or current.endswith("\n") else "")
+
+
+def _lines(text: str) -> list[str]:
+    """Lines split on ``\n`` only: U+2028 or U+0085 inside a line is text, not a break."""
+    lines = text.replace("\r\n", "\n").split("\n")
+    return lines[:-1] if lines and lines[-1] == "" else lines
 
 
 def _without(lines: list[str], removed: Counter[str]) -> list[str]:

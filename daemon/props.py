@@ -100,7 +100,11 @@ def set_props(text: str, updates: Mapping[str, Any]) -> str:
             return text
         bom = "\ufeff" if text.startswith("\ufeff") else ""
         return f"{bom}---{newline}{block}---{newline}{text[len(bom):]}"
-    lines = text[where.yaml_start : where.yaml_end].splitlines(keepends=True)
+    # Split on "\n" only: str.splitlines would also break at U+0085 or U+2028 inside a value.
+    lines = [line + "\n" for line in text[where.yaml_start : where.yaml_end].split("\n")]
+    lines[-1] = lines[-1][:-1]
+    if lines and lines[-1] == "":
+        lines.pop()
     spans = _key_spans(lines)
     pending = dict(updates)
     out: list[str] = []

@@ -68,7 +68,7 @@ def merge_record(existing: str | None, messages: Sequence[Message], tz: tzinfo |
 
 def _parse_lines(text: str) -> tuple[list[dict[str, Any]], list[str]]:
     records, broken = [], []
-    for line in text.splitlines():
+    for line in text.split("\n"):  # JSON may hold a raw U+2028; only "\n" ends a record
         if not line.strip():
             continue
         try:

@@ -58,3 +58,9 @@ def test_set_props_round_trips_and_keeps_other_keys(updates: dict, value: str) -
     out = props.set_props(text, {**updates, "new_key": value})
     assert props.read(out) == {"keep": "me", "other": [1], **updates, "new_key": value}
     assert out.startswith("---\nkeep: 'me'  # comment\nother:\n  - 1\n") and out.endswith("---\nbody\n")
+
+
+def test_unicode_line_separators_inside_values_are_not_line_breaks() -> None:
+    text = '---\nmemory_tags: ["a\x85b"]\ntitle: "x\u2028y"\n---\nbody\n'
+    out = props.set_props(text, {"memory_tags": ["c"]})
+    assert out == '---\nmemory_tags:\n  - c\ntitle: "x\u2028y"\n---\nbody\n'

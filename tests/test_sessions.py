@@ -48,3 +48,9 @@ def test_messages_without_time_keep_their_place() -> None:
         {"id": "0", "role": "user", "content": "c", "created_at": "2023-01-01T09:00:00"},
     ), timezone.utc)
     assert [json.loads(line)["id"] for line in (update.text or "").splitlines()] == ["0", "1", "2"]
+
+
+def test_line_separators_inside_text_do_not_split_records() -> None:
+    text = merge_record(None, parse({"id": "a", "role": "user", "content": "one\u2028two\x85three"}), None).text
+    again = merge_record(text, parse({"id": "a", "role": "user", "content": "one\u2028two\x85three"}), None)
+    assert again.text is None and [r["content"] for r in record_messages(text or "")] == ["one\u2028two\x85three"]
