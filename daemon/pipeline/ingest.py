@@ -85,6 +85,7 @@ def ingest_file(
     path: Path,
     inbox_dir: Path | None,
     progress: Callable[[int], None] | None = None,
+    now: float | None = None,
 ) -> FileReport:
     """Import every conversation of one file, then archive or quarantine the original.
 
@@ -93,6 +94,7 @@ def ingest_file(
     from daemon.exports import BadConversation, ExportError, read_export
 
     report = FileReport(path.name)
+    now = ctx.clock().timestamp() if now is None else now
     index = ctx.graph.index
     digest = inbox.file_hash(path)
     known = index.ledger(digest)
@@ -113,14 +115,14 @@ def ingest_file(
         report.reasons.insert(0, str(exc))
         report.counts[FAILED] += 1
     except DistillError as exc:
-        return _retry(ctx, report, digest, path, str(exc), known)
+        return _retry(ctx, report, digest, path, str(exc), known, now)
     if report.reasons:
         report.state = FAILED
         if inbox_dir is not None:
             report.moved_to = inbox.quarantine(inbox_dir, path, _reason(path, report))
     else:
         report.state = _overall(report)
-        index.set_ledger(digest, path.name, IMPORTED, time.time())
+        index.set_ledger(digest, path.name, IMPORTED, now)
         report.moved_to = _archive(ctx, inbox_dir, path)
     return _log(ctx, report, digest)
 
@@ -159,11 +161,11 @@ def _reason(path: Path, report: FileReport) -> str:
 
 
 def _retry(ctx: Context, report: FileReport, digest: str, path: Path, error: str,
-           known: dict[str, object] | None) -> FileReport:
+           known: dict[str, object] | None, now: float) -> FileReport:
     """A model failure is transient: the file stays in the inbox and is retried later, with backoff."""
     attempts = int(known["attempts"]) + 1 if known else 1  # type: ignore[call-overload]
     delay = BACKOFF[min(attempts - 1, len(BACKOFF) - 1)]
-    ctx.graph.index.set_ledger(digest, path.name, RETRY, time.time(), attempts, time.time() + delay, error)
+    ctx.graph.index.set_ledger(digest, path.name, RETRY, now, attempts, now + delay, error)
     report.state = RETRY
     report.reasons.append(f"the model failed ({error}); retrying in {int(delay)} s")
     return _log(ctx, report, digest)
@@ -204,18 +206,23 @@ class InboxQueue:
         return bool(self.stability.seen)
 
     def tick(self, ctx: Context, now: float, wall: float | None = None) -> list[FileReport]:
-        """Import what is ready now; returns the reports of this tick."""
+        """Import what is ready now; returns the reports of this tick.
+
+        ``now`` is the monotonic clock for stability; ``wall`` the time for the
+        ledger and retry backoff (default: the context's clock).
+        """
         if not self.folder.is_dir():
             return []
+        wall = ctx.clock().timestamp() if wall is None else wall
         done = []
         for path in self.stability.ready(inbox.pending_files(self.folder), now):
             stable_for = now - self.stability.seen[path][2]
             if inbox.incomplete(path) and stable_for < max(30.0, 10 * self.window):
                 continue
-            if not due(ctx, path, wall if wall is not None else time.time()):
+            if not due(ctx, path, wall):
                 continue
             try:
-                report = ingest_file(ctx, path, self.folder)
+                report = ingest_file(ctx, path, self.folder, now=wall)
             except Exception as exc:  # never loop on a file that breaks the importer: quarantine it
                 log.exception("importing %s failed", path)
                 report = FileReport(path.name, FAILED, reasons=[f"memvault could not import it: {exc!r}"])
