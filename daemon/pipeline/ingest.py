@@ -103,14 +103,15 @@ def ingest_file(
         report.moved_to = _archive(ctx, inbox_dir, path)
         return _log(ctx, report, digest)
     try:
-        for item in read_export(path):
-            if isinstance(item, BadConversation):
-                report.counts[FAILED] += 1
-                report.reasons.append(f"{item.label}: {item.reason}")
-            else:
-                _one(ctx, item, report)
-            if progress:
-                progress(sum(report.counts.values()))
+        with ctx.vault.batch():  # one flush before the original leaves the inbox, not one per write
+            for item in read_export(path):
+                if isinstance(item, BadConversation):
+                    report.counts[FAILED] += 1
+                    report.reasons.append(f"{item.label}: {item.reason}")
+                else:
+                    _one(ctx, item, report)
+                if progress:
+                    progress(sum(report.counts.values()))
     except ExportError as exc:
         report.reasons.insert(0, str(exc))
         report.counts[FAILED] += 1

@@ -149,7 +149,8 @@ def card_for_day(ctx: Context, session_id: str, day: str, new: tuple[Message, ..
     are already in the record, and the next run distills them.
     """
     link = record_link(ctx.config.session_dir, session_id)
-    found = cards.find_session_card(cards.list_cards(ctx.vault, ctx.config.daily_dir, day), session_id, link)
+    day_cards = cards.list_cards(ctx.vault, ctx.config.daily_dir, day)
+    found = cards.find_session_card(day_cards, session_id, link)
     todo = _with_pending(ctx, session_id, day, new)
     if not todo:
         if found is not None:
@@ -161,7 +162,7 @@ def card_for_day(ctx: Context, session_id: str, day: str, new: tuple[Message, ..
     if isinstance(result, Skip):
         outcome = Outcome(found.path if found else None, False, False, f"Skipped: {result.reason}")
     else:
-        outcome = _write_card(ctx, session_id, day, result)
+        outcome = _write_card(ctx, session_id, day, result, day_cards)
     ctx.bases.set_pending(session_id, day, [])
     return outcome
 
@@ -195,17 +196,18 @@ def _save_record(ctx: Context, session_id: str, messages: tuple[Message, ...]) -
     raise VaultError(f"{path}: kept changing while being updated; try again")
 
 
-def _write_card(ctx: Context, session_id: str, day: str, card: Card) -> Outcome:
+def _write_card(ctx: Context, session_id: str, day: str, card: Card, listed: list[cards.CardFile]) -> Outcome:
+    """Create or update the card; on a conflict the day's cards are read again and the write re-planned."""
     link = record_link(ctx.config.session_dir, session_id)
+    day_cards = listed
     for _ in range(ATTEMPTS):
-        day_cards = cards.list_cards(ctx.vault, ctx.config.daily_dir, day)
         found = cards.find_session_card(day_cards, session_id, link)
         try:
             if found is None:
                 return _create_card(ctx, session_id, day, card, day_cards)
             return _update_card(ctx, session_id, day, card, found, day_cards)
         except ConflictError:
-            continue
+            day_cards = cards.list_cards(ctx.vault, ctx.config.daily_dir, day)
     raise VaultError(f"the card of {session_id} for {day} kept changing while being updated; try again")
 
 
