@@ -1,6 +1,7 @@
 """LoCoMo retention benchmark for the distiller (a dev script, not a test).
 
-For each LoCoMo conversation, one card is distilled per session; then, for
+For each LoCoMo conversation, one ``auto_memory`` call per session (speakers by
+name, the session's date as the time) writes a card into a temporary vault; then, for
 every QA item of categories 1-4 with resolvable evidence, **retention** is the
 share of the answer's content tokens found in the cards of the evidence
 sessions, and **compression** is card characters / transcript characters. The
@@ -24,8 +25,10 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import sys
+import tempfile
 import time
 from dataclasses import dataclass
 from datetime import datetime
@@ -115,6 +118,43 @@ def make_distiller(backend: str, settings: Iterable[str] = ()) -> Distiller:
         return AgentscopeDistiller(load_config(overrides=overrides).agent)
     except MemvaultError as exc:
         raise SystemExit(f"Error: {exc}") from exc
+
+
+class AutoMemory:
+    """The end-to-end path: one ``auto_memory`` call per session into a temporary vault.
+
+    Tagging is off so the figures measure the distiller; the card text is its
+    name, description and body as written to the vault.
+    """
+
+    def __init__(self, distiller: Distiller) -> None:
+        home = Path(tempfile.mkdtemp(prefix="memvault-locomo-"))
+        os.environ.update(XDG_STATE_HOME=str(home / "state"), XDG_CONFIG_HOME=str(home / "config"))
+        from daemon.app import build, init_vault
+        from daemon.config import load_config
+
+        init_vault(home / "vault")
+        config = load_config(overrides=[f"vault={home / 'vault'}", "timezone=UTC", "tagging.enabled=false"],
+                             environ={})
+        self.root = home / "vault"
+        self.ctx = build(config, distiller=distiller)
+
+    def __call__(self, session: Session) -> str:
+        from daemon import props
+        from daemon.pipeline import auto_memory
+
+        messages = [{"id": f"D{session.number}:{i}", "role": "user", "name": speaker, "content": text,
+                     "created_at": session.when.isoformat()} for i, (speaker, text) in enumerate(session.turns, 1)]
+        result = auto_memory(self.ctx, f"locomo-{session.sample_id}-s{session.number}", messages,
+                             date=session.when.date().isoformat())
+        if not result["success"]:
+            raise SystemExit(f"auto_memory failed: {result['answer']}")
+        path = result["metadata"]["path"]
+        if not path:
+            return ""
+        text = (self.root / path).read_text(encoding="utf-8")
+        card = props.read(text)
+        return "\n".join((str(card.get("name", "")), str(card.get("description", "")), props.body(text)))
 
 
 def cards_for_session(session: Session, backend: str = "extractive", distiller: Distiller | None = None) -> str:
@@ -239,6 +279,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--backend", default="extractive", choices=BACKENDS, help="card producer")
     parser.add_argument("--corpus", type=Path, default=DEFAULT_CORPUS, help="path to locomo10.json")
     parser.add_argument("--json", type=Path, help="also write the figures as JSON here")
+    parser.add_argument("--direct", action="store_true",
+                        help="call the distiller directly instead of the end-to-end auto_memory path")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE",
                         help="agentscope setting, e.g. model.name=qwen3:8b (repeatable)")
     args = parser.parse_args(argv)
@@ -246,7 +288,8 @@ def main(argv: list[str] | None = None) -> int:
     samples = json.loads(args.corpus.read_text(encoding="utf-8"))
     started = time.perf_counter()
     producers: dict[str, Producer] = {
-        f"{args.backend} cards": lambda s: cards_for_session(s, args.backend, distiller),
+        f"{args.backend} cards": AutoMemory(distiller) if not args.direct else (
+            lambda s: cards_for_session(s, args.backend, distiller)),
         "full transcript": transcript,
         "first 30%": first_part,
     }
