@@ -8,8 +8,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Callable
 
-from daemon.config import AGENT_KEY, Config
-from daemon.errors import ConfigError, VaultError
+from daemon.config import Config
+from daemon.errors import VaultError
 from daemon.models import Distiller
 from daemon.tagging import Tagger
 from daemon.graph import Graph
@@ -24,21 +24,24 @@ VAULT_FOLDERS = ("daily", "session/dialog", "inbox")
 
 def make_distiller(config: Config) -> Distiller:
     """The configured distiller backend (the embedded extractive one by default)."""
-    backend = config.agent["backend"]
-    if backend == "extractive":
-        from daemon.distill import ExtractiveDistiller
+    if config.agent["backend"] == "agentscope":
+        from daemon.llm import AgentscopeDistiller  # agentscope itself loads on the first call
 
-        return ExtractiveDistiller()
-    raise ConfigError(
-        f"{AGENT_KEY}.backend={backend!r} is not available in this version yet; "
-        f"use {AGENT_KEY}.backend=extractive"
-    )
+        return AgentscopeDistiller(config.agent)
+    from daemon.distill import ExtractiveDistiller
+
+    return ExtractiveDistiller()
 
 
 def make_tagger(config: Config) -> Tagger | None:
     """The configured tagger: none when tagging is off, else the embedded one (the LLM one with agentscope)."""
     if not config.data["tagging"]["enabled"]:
         return None
+    if config.agent["backend"] == "agentscope":
+        from daemon import llm
+
+        if hasattr(llm, "AgentscopeTagger"):
+            return llm.AgentscopeTagger(config.agent)
     from daemon.tagging import ExtractiveTagger
 
     return ExtractiveTagger()

@@ -11,14 +11,13 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from typing import Any, Mapping, Sequence
+from typing import Any, Mapping
 
 from daemon.errors import InputError
 from daemon.models import Conversation, Message
 from daemon.timeutil import TIME_KEYS, parse_timestamp
 
 TEXT_TYPES = ("text", "input_text", "output_text")
-IMAGE_TYPES = ("data", "image", "image_url", "input_image")
 
 
 def parse_messages(raw: Any, where: str = "messages") -> tuple[Message, ...]:
@@ -135,20 +134,8 @@ def _unsaved_block(block: Any) -> bool:
     if block.get("type") == "tool_result":
         return True
     source = block.get("source")
-    return isinstance(source, dict) and source.get("type") == "base64"
-
-
-def image_blocks(message: Message) -> list[tuple[int, Mapping[str, Any]]]:
-    """The (block index, block) pairs of a message's image content, from its original blocks."""
-    found = []
-    for index, block in enumerate(message.blocks):
-        if isinstance(block, dict) and block.get("type") in IMAGE_TYPES:
-            source = block.get("source") or {}
-            media = str(source.get("media_type") or block.get("media_type") or "")
-            if block.get("type") != "data" or media.startswith("image/"):
-                found.append((index, block))
-    return found
-
-
-def has_images(messages: Sequence[Message]) -> bool:
-    return any(image_blocks(m) for m in messages)
+    if isinstance(source, dict) and source.get("type") == "base64":
+        return True
+    url = block.get("image_url")
+    url = url.get("url") if isinstance(url, dict) else url
+    return isinstance(url, str) and url.strip().lower().startswith("data:")

@@ -132,7 +132,10 @@ class Vault:
             ConflictError: the file changed (or appeared) since the caller read it.
             VaultError: the file system refused the write.
         """
-        data = text.encode("utf-8")
+        return self.write_bytes(rel, text.encode("utf-8"), expect)
+
+    def write_bytes(self, rel: str, data: bytes, expect: str) -> str:
+        """``write`` for bytes (image attachments)."""
         target = self.abspath(rel)
         with self._lock:
             self._check(rel, target, expect)

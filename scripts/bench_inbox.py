@@ -86,7 +86,7 @@ def main() -> None:
         daemon.stop()
     rate = args.conversations / max(total - args.window, 1e-9)
     beyond = [l - args.window for l in latencies]
-    print(f"| measure | value |\n|---|---|")
+    print("| measure | value |\n|---|---|")
     print(f"| conversations imported | {args.conversations} ({cards} cards) |")
     print(f"| drop to archived, whole export | {total:.2f} s (window {args.window:.1f} s included) |")
     print(f"| conversations per second (after the window) | {rate:.0f} |")

@@ -105,7 +105,7 @@ def test_init_creates_vault_and_config_and_never_overwrites(capsys: pytest.Captu
     assert (vault / ".obsidian/app.json").read_text() == "{\"mine\": true}"
     assert (vault / "daily").is_dir() and (vault / "session/dialog").is_dir() and (vault / "inbox").is_dir()
     assert load_config().vault == vault.resolve()
-    default_config_path().write_text(f'# mine\nvault = "/elsewhere"\ntimezone = "UTC"\n')
+    default_config_path().write_text('# mine\nvault = "/elsewhere"\ntimezone = "UTC"\n')
     run(capsys, "init", str(vault))
     text = default_config_path().read_text()
     assert text.startswith("# mine\nvault = ") and 'timezone = "UTC"' in text and load_config().vault == vault.resolve()

@@ -14,7 +14,7 @@ from typing import Callable
 
 import pytest
 
-from daemon.config import Config, load_config
+from daemon.config import Config
 from daemon.errors import LockError
 from daemon.runner import Daemon
 

@@ -10,7 +10,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from daemon.errors import InputError
-from daemon.formats import has_images, parse_messages
+from daemon.formats import parse_messages
+from daemon.images import collect
 
 
 def test_string_and_block_content_and_agentscope_msg() -> None:
@@ -65,7 +66,7 @@ def test_images_detected_from_original_blocks() -> None:
     audio = {"type": "data", "source": {"type": "url", "media_type": "audio/mp3", "url": "https://a"}}
     (with_image,) = parse_messages([{"role": "user", "content": [image]}])
     (with_audio,) = parse_messages([{"role": "user", "content": [audio]}])
-    assert has_images([with_image]) and not has_images([with_audio])
+    assert len(collect([with_image])) == 1 and collect([with_audio]) == []
     assert with_image.record["content"] == []
 
 

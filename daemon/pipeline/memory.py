@@ -15,9 +15,9 @@ from typing import Any, Callable
 
 from daemon import cards, daily, props
 from daemon.cardmerge import merge_body
-from daemon.config import AGENT_KEY, Config
+from daemon.config import Config
 from daemon.errors import ConflictError, DistillError, InputError, VaultError
-from daemon.formats import has_images, parse_messages
+from daemon.formats import parse_messages
 from daemon.models import Card, DistillRequest, Distiller, Message, Skip
 from daemon.names import safe_name, validate_component
 from daemon.pipeline.renames import move_note
@@ -25,6 +25,8 @@ from daemon.sessions import merge_record, record_link, record_messages, record_p
 from daemon.state import BaseStore
 from daemon.timeutil import day_of, parse_day, today
 from daemon.graph import Graph
+from daemon.images import AttachmentPlan
+from daemon.pipeline import attachments
 from daemon.pipeline.tags import ADDED, MODIFIED, auto_tag
 from daemon.tagging import Tagger
 from daemon.vault import ABSENT, Vault
@@ -66,7 +68,8 @@ def auto_memory(
     """Distill ``messages`` into the session's card for one day. Returns the JSON result."""
     n_messages = len(messages) if isinstance(messages, list) else 0
     try:
-        parsed, day = _validate(ctx, session_id, messages, date, include_images)
+        parsed, day = _validate(ctx, session_id, messages, date)
+        plan = attachments.prepare(ctx, session_id, parsed) if include_images else None
     except InputError as exc:
         return _failure(str(exc), date, n_messages)
     if not parsed:
@@ -74,7 +77,8 @@ def auto_memory(
                 "metadata": {"date": day.isoformat(), "modified": False, "n_messages": 0}}
     hint = str(memory_hint) if memory_hint not in (None, "") else None
     try:
-        outcome = _remember(ctx, session_id, parsed, day, hint)
+        attachments.save(ctx, plan)
+        outcome = _remember(ctx, session_id, parsed, day, hint, plan)
     except DistillError as exc:
         # The source record is kept; the messages stay pending for the next run.
         return _failure(str(exc), day.isoformat(), len(parsed))
@@ -103,9 +107,7 @@ def _failure(message: str, date: Any, n_messages: int) -> dict[str, Any]:
             "metadata": {"date": date, "modified": False, "n_messages": n_messages}}
 
 
-def _validate(
-    ctx: Context, session_id: Any, messages: Any, date: Any, include_images: bool
-) -> tuple[tuple[Message, ...], Date]:
+def _validate(ctx: Context, session_id: Any, messages: Any, date: Any) -> tuple[tuple[Message, ...], Date]:
     if not isinstance(session_id, str) or not session_id:
         raise InputError("session_id is required")
     validate_component(session_id, "session_id")
@@ -116,8 +118,6 @@ def _validate(
         except ValueError as exc:
             raise InputError("date must be YYYY-MM-DD") from exc
     parsed = parse_messages(messages)
-    if include_images and has_images(parsed):
-        _check_images(ctx)
     tz = ctx.config.tz
     if day is None:
         days = [day_of(m.time, tz) for m in parsed if m.time is not None]
@@ -125,23 +125,15 @@ def _validate(
     return parsed, day
 
 
-def _check_images(ctx: Context) -> None:
-    agent = ctx.config.agent
-    if agent["backend"] != "agentscope" or not agent["model"]["vision"]:
-        raise InputError(
-            "include_images=true needs the agentscope backend with a vision model: set "
-            f"{AGENT_KEY}.backend=agentscope and {AGENT_KEY}.model.vision=true "
-            "(or send include_images=false to keep only the text)"
-        )
-
-
-def _remember(ctx: Context, session_id: str, messages: tuple[Message, ...], day: Date, hint: str | None) -> Outcome:
+def _remember(ctx: Context, session_id: str, messages: tuple[Message, ...], day: Date, hint: str | None,
+              plan: AttachmentPlan | None = None) -> Outcome:
     """Save the record, then create or update the card of ``day`` with the new messages."""
     new = _save_record(ctx, session_id, messages)
-    return card_for_day(ctx, session_id, day.isoformat(), new, hint)
+    return card_for_day(ctx, session_id, day.isoformat(), new, hint, plan)
 
 
-def card_for_day(ctx: Context, session_id: str, day: str, new: tuple[Message, ...], hint: str | None) -> Outcome:
+def card_for_day(ctx: Context, session_id: str, day: str, new: tuple[Message, ...], hint: str | None,
+                 plan: AttachmentPlan | None = None) -> Outcome:
     """Distill ``new`` messages (plus any left pending by an earlier failure) into the day's card.
 
     The pending list is written before the distiller runs and cleared after the
@@ -157,12 +149,16 @@ def card_for_day(ctx: Context, session_id: str, day: str, new: tuple[Message, ..
             return Outcome(found.path, False, False, f"No new messages; {found.path} is unchanged")
         return Outcome(None, False, False, "Skipped: no new messages")
     ctx.bases.set_pending(session_id, day, [m.id for m in todo])
-    request = DistillRequest(session_id, parse_day(day), todo, found.card() if found else None, hint, ctx.config.tz)
+    request = DistillRequest(session_id, parse_day(day), todo, found.card() if found else None, hint, ctx.config.tz,
+                             include_images=plan is not None, image_sources=plan.sources if plan else {})
     result = ctx.distiller.distill(request)
     if isinstance(result, Skip):
         outcome = Outcome(found.path if found else None, False, False, f"Skipped: {result.reason}")
     else:
         outcome = _write_card(ctx, session_id, day, result, day_cards)
+        before = found.properties.get(attachments.SOURCE_KEY) if found else None
+        if outcome.path and attachments.link_sources(ctx, outcome.path, plan, before):
+            outcome = Outcome(outcome.path, outcome.created, True, outcome.answer)
     ctx.bases.set_pending(session_id, day, [])
     return outcome
 
