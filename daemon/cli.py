@@ -151,6 +151,15 @@ def parser() -> argparse.ArgumentParser:
     )
     service.add_argument("action", choices=("install", "uninstall"))
     service.add_argument("settings", nargs="*", metavar="key=value")
+    doctor = commands.add_parser(
+        "doctor",
+        help="check the setup: vault, state folder, and that the model endpoint answers",
+        description="Check the configuration, the vault and the state folder, and — with the agentscope "
+        "backend — that the model endpoint answers a tiny request.\n\nExample: memvault doctor "
+        "components.agent_wrapper.default.backend=agentscope",
+        formatter_class=argparse.RawDescriptionHelpFormatter,
+    )
+    doctor.add_argument("settings", nargs="*", metavar="key=value")
     show = commands.add_parser(
         "config",
         help="print the effective configuration",
@@ -491,6 +500,16 @@ def cmd_retag(args: argparse.Namespace) -> int:
     return 1 if report["failed"] else 0
 
 
+def cmd_doctor(args: argparse.Namespace) -> int:
+    _, overrides = _split(args.settings)
+    config = load_config(args.config, overrides)
+    problems = 0
+    for ok, line in ops.doctor(config):
+        print(f"{'ok ' if ok else 'ERR'} {line}")
+        problems += not ok
+    return 1 if problems else 0
+
+
 def cmd_service(args: argparse.Namespace) -> int:
     _, overrides = _split(args.settings)
     config = load_config(args.config, overrides)
@@ -533,5 +552,6 @@ COMMANDS = {
     "tags": cmd_tags,
     "retag": cmd_retag,
     "service": cmd_service,
+    "doctor": cmd_doctor,
     "config": cmd_config,
 }

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from daemon import inbox
-from daemon.errors import InputError
+from daemon.errors import InputError, MemvaultError
 from daemon.names import validate_component
 from daemon.pipeline import Context, auto_memory
 from daemon.pipeline.ingest import FileReport, ingest_file
@@ -127,6 +127,32 @@ def _when(stamp: Any) -> str | None:
 def retag(ctx: Context, paths: list[str], everything: bool = False) -> dict[str, Any]:
     """Re-tag the named cards, every card, or those changed since they were last tagged."""
     return tags.retag(ctx, [note_path(ctx, p) for p in paths] or None, everything)
+
+
+def doctor(config: Any) -> list[tuple[bool, str]]:
+    """Checks a user can act on, each (passed, what it says)."""
+    lines: list[tuple[bool, str]] = [(True, f"config: {config.source or 'defaults (no config file)'}")]
+    vault = config.vault
+    lines.append((vault.is_dir(), f"vault: {vault}" + ("" if vault.is_dir() else " does not exist (memvault init)")))
+    lines.append(((vault / ".obsidian").is_dir(), "vault has .obsidian/ (open it in Obsidian)"))
+    state = config.state_dir()
+    try:
+        state.mkdir(parents=True, exist_ok=True)
+        lines.append((True, f"state folder: {state}"))
+    except OSError as exc:
+        lines.append((False, f"state folder {state}: {exc.strerror}"))
+    lines.append((True, f"inbox: {config.inbox}"))
+    agent = config.agent
+    if agent["backend"] != "agentscope":
+        lines.append((True, "distiller: the embedded extractive one (offline, no key needed)"))
+        return lines
+    try:
+        from daemon.llm import check_endpoint
+
+        lines.append((True, check_endpoint(agent)))
+    except MemvaultError as exc:
+        lines.append((False, f"model endpoint: {exc}"))
+    return lines
 
 
 def run_auto_memory(ctx: Context, params: dict[str, Any]) -> dict[str, Any]:

@@ -29,7 +29,7 @@ def test_readme_has_exactly_two_setup_commands_and_ci_runs_the_test_one() -> Non
     setup = readme.split("## Set up on a fresh machine", 1)[1].split("\n## ", 1)[0]
     commands = re.findall(r"```bash\n(.*?)\n```", setup, flags=re.S)
     assert len(commands) == 2 and all("\n" not in c for c in commands)
-    assert "memvault auto_memory" in commands[0] and "pytest" in commands[1]
+    assert "memvault start" in commands[0] and "pytest" in commands[1]
     assert commands[1] in (ROOT / ".ci/run").read_text(encoding="utf-8")
-    sample = re.search(r"messages=@(\S+)", commands[0])
+    sample = re.search(r"cp (\S+) ", commands[0])
     assert sample and (ROOT / sample.group(1)).is_file()
