@@ -20,7 +20,7 @@ from daemon import inbox
 from daemon.errors import DistillError, InputError, VaultError
 from daemon.models import Conversation, Message
 from daemon.names import validate_component
-from daemon.pipeline.memory import Context, _save_record, card_for_day, refresh_daily
+from daemon.pipeline.memory import Context, card_for_day, refresh_daily, save_record
 from daemon.pipeline.tags import ADDED, MODIFIED, auto_tag
 from daemon.sessions import record_path
 from daemon.timeutil import day_of, today
@@ -44,7 +44,10 @@ class FileReport:
 def ingest_conversation(ctx: Context, conversation: Conversation) -> str:
     """Record a conversation and update one card per day of its new messages; returns its state."""
     validate_component(conversation.session_id, "session_id")
-    new = _save_record(ctx, conversation.session_id, conversation.messages)
+    fallback = _fallback_day(ctx, conversation.messages)
+    tz = ctx.config.tz
+    new = save_record(ctx, conversation.session_id, conversation.messages,
+                      lambda m: (day_of(m.time, tz) if m.time else fallback).isoformat())
     by_day = _days(ctx, conversation.session_id, conversation.messages, new)
     touched = [record_path(ctx.config.session_dir, conversation.session_id)]
     changes: list[tuple[str, str]] = []
@@ -70,7 +73,7 @@ def _days(ctx: Context, session_id: str, messages: tuple[Message, ...],
     """The new messages by calendar day; days with messages left pending by a failure come too."""
     tz = ctx.config.tz
     known = [day_of(m.time, tz) for m in messages if m.time is not None]
-    fallback: Date = max(known) if known else today(tz, ctx.clock())
+    fallback = _fallback_day(ctx, messages)
     by_day: dict[str, list[Message]] = defaultdict(list)
     for message in new:
         by_day[(day_of(message.time, tz) if message.time else fallback).isoformat()].append(message)
@@ -78,6 +81,12 @@ def _days(ctx: Context, session_id: str, messages: tuple[Message, ...],
         if day not in by_day and ctx.bases.pending(session_id, day):
             by_day[day] = []
     return by_day
+
+
+def _fallback_day(ctx: Context, messages: tuple[Message, ...]) -> Date:
+    """The day for messages without a time: the conversation's latest day, else today."""
+    known = [day_of(m.time, ctx.config.tz) for m in messages if m.time is not None]
+    return max(known) if known else today(ctx.config.tz, ctx.clock())
 
 
 def ingest_file(

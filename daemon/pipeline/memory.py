@@ -128,7 +128,7 @@ def _validate(ctx: Context, session_id: Any, messages: Any, date: Any) -> tuple[
 def _remember(ctx: Context, session_id: str, messages: tuple[Message, ...], day: Date, hint: str | None,
               plan: AttachmentPlan | None = None) -> Outcome:
     """Save the record, then create or update the card of ``day`` with the new messages."""
-    new = _save_record(ctx, session_id, messages)
+    new = save_record(ctx, session_id, messages, lambda message: day.isoformat())
     return card_for_day(ctx, session_id, day.isoformat(), new, hint, plan)
 
 
@@ -145,10 +145,10 @@ def card_for_day(ctx: Context, session_id: str, day: str, new: tuple[Message, ..
     found = cards.find_session_card(day_cards, session_id, link)
     todo = _with_pending(ctx, session_id, day, new)
     if not todo:
+        ctx.bases.set_pending(session_id, day, [])
         if found is not None:
             return Outcome(found.path, False, False, f"No new messages; {found.path} is unchanged")
         return Outcome(None, False, False, "Skipped: no new messages")
-    ctx.bases.set_pending(session_id, day, [m.id for m in todo])
     request = DistillRequest(session_id, parse_day(day), todo, found.card() if found else None, hint, ctx.config.tz,
                              include_images=plan is not None, image_sources=plan.sources if plan else {})
     result = ctx.distiller.distill(request)
@@ -176,20 +176,36 @@ def _with_pending(ctx: Context, session_id: str, day: str, new: tuple[Message, .
     return tuple(earlier) + new
 
 
-def _save_record(ctx: Context, session_id: str, messages: tuple[Message, ...]) -> tuple[Message, ...]:
-    """Merge the messages into the source record; returns the ones that were new."""
+def save_record(ctx: Context, session_id: str, messages: tuple[Message, ...],
+                day_of_message: Callable[[Message], str]) -> tuple[Message, ...]:
+    """Merge the messages into the source record; returns the ones that were new.
+
+    The new messages are marked pending for their card's day *before* the
+    record is written: a crash after the write then still has them distilled
+    on the next run, instead of finding them "already recorded" and losing them.
+    """
     path = record_path(ctx.config.session_dir, session_id)
     for _ in range(ATTEMPTS):
         snapshot = ctx.vault.read(path)
         update = merge_record(snapshot.text if snapshot else None, messages, ctx.config.tz)
         if update.text is None:
             return ()
+        _mark_pending(ctx, session_id, update.new, day_of_message)
         try:
             ctx.vault.write(path, update.text, snapshot.digest if snapshot else ABSENT)
             return update.new
         except ConflictError:
             continue
     raise VaultError(f"{path}: kept changing while being updated; try again")
+
+
+def _mark_pending(ctx: Context, session_id: str, new: tuple[Message, ...],
+                  day_of_message: Callable[[Message], str]) -> None:
+    by_day: dict[str, list[str]] = {}
+    for message in new:
+        by_day.setdefault(day_of_message(message), []).append(message.id)
+    for day, ids in by_day.items():
+        ctx.bases.set_pending(session_id, day, list(dict.fromkeys(ctx.bases.pending(session_id, day) + ids)))
 
 
 def _write_card(ctx: Context, session_id: str, day: str, card: Card, listed: list[cards.CardFile]) -> Outcome:
