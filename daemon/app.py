@@ -57,6 +57,7 @@ def build(
     if not config.vault.is_dir():
         raise VaultError(f"vault folder not found: {config.vault} (run `memvault init {config.vault}`)")
     vault = Vault(config.vault)
+    vault.remove_stale_temps()  # callers hold the vault lock: no other writer's temp file can be live
     ctx = Context(
         config=config,
         vault=vault,

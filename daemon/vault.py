@@ -72,6 +72,18 @@ class Vault:
             raise VaultError(f"{rel}: not UTF-8 text") from exc
         return Snapshot(rel, text, digest(data))
 
+    def remove_stale_temps(self) -> list[str]:
+        """Delete temp files a killed process left behind (ours by name; the real file is intact)."""
+        removed = []
+        for dirpath, dirnames, filenames in os.walk(self.root):
+            dirnames[:] = [d for d in dirnames if d not in SKIP_DIRS]
+            for name in filenames:
+                if name.startswith(".") and TEMP_MARK in name and name.endswith(".tmp"):
+                    path = Path(dirpath) / name
+                    path.unlink(missing_ok=True)
+                    removed.append(path.relative_to(self.root).as_posix())
+        return removed
+
     def exists(self, rel: str) -> bool:
         return self.abspath(rel).exists()
 

@@ -76,3 +76,12 @@ def test_walk_skips_dot_folders_and_temp_files(root: Path) -> None:
         (root / rel).parent.mkdir(parents=True, exist_ok=True)
         (root / rel).write_text("x")
     assert list(Vault(root).walk()) == ["a.md", "d/b.md"]
+
+
+def test_stale_temp_files_are_removed(root: Path) -> None:
+    (root / "d").mkdir()
+    (root / "d/.n.md.memvault-ab12.tmp").write_text("half")
+    (root / "d/n.md").write_text("whole")
+    (root / "d/.keep.tmp").write_text("not ours")
+    assert Vault(root).remove_stale_temps() == ["d/.n.md.memvault-ab12.tmp"]
+    assert sorted(p.name for p in (root / "d").iterdir()) == [".keep.tmp", "n.md"]

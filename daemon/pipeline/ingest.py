@@ -21,7 +21,7 @@ from daemon.errors import DistillError, InputError, VaultError
 from daemon.models import Conversation, Message
 from daemon.names import validate_component
 from daemon.pipeline.memory import Context, card_for_day, refresh_daily, save_record
-from daemon.pipeline.tags import ADDED, MODIFIED, auto_tag
+from daemon.pipeline.tags import ADDED, MODIFIED, auto_tag, untagged_card
 from daemon.sessions import record_path
 from daemon.timeutil import day_of, today
 
@@ -52,20 +52,34 @@ def ingest_conversation(ctx: Context, conversation: Conversation) -> str:
     touched = [record_path(ctx.config.session_dir, conversation.session_id)]
     changes: list[tuple[str, str]] = []
     state = UNCHANGED
-    for day, messages in sorted(by_day.items()):
-        outcome = card_for_day(ctx, conversation.session_id, day, tuple(messages), None)
-        if outcome.path:
-            touched.append(outcome.path)
-        if outcome.modified and outcome.path:
-            touched.append(refresh_daily(ctx, day)["path"])
-            changes.append((ADDED if outcome.created else MODIFIED, outcome.path))
-        if outcome.created:
-            state = IMPORTED
-        elif outcome.modified and state == UNCHANGED:
-            state = UPDATED
+    every_day = {(day_of(m.time, tz) if m.time else fallback).isoformat() for m in conversation.messages}
+    for day in sorted(every_day | set(by_day)):
+        if day in by_day:
+            outcome = card_for_day(ctx, conversation.session_id, day, tuple(by_day[day]), None)
+            if outcome.path and outcome.modified:
+                touched.append(outcome.path)
+                changes.append((ADDED if outcome.created else MODIFIED, outcome.path))
+            if outcome.created:
+                state = IMPORTED
+            elif outcome.modified and state == UNCHANGED:
+                state = UPDATED
+        touched.extend(_finish_day(ctx, conversation.session_id, day, changes))
     ctx.graph.sync(touched)
     auto_tag(ctx, changes)
     return state
+
+
+def _finish_day(ctx: Context, session_id: str, day: str, changes: list[tuple[str, str]]) -> list[str]:
+    """Bring the day's page and the card's tags up to date; a no-op unless a crash left them behind.
+
+    Refreshing writes nothing when the page already lists the day's cards; a card
+    that was written but never tagged (the process died in between) is tagged now.
+    """
+    page = refresh_daily(ctx, day)
+    found = untagged_card(ctx, session_id, day)
+    if found and all(path != found for _, path in changes):
+        changes.append((MODIFIED, found))
+    return [page["path"]] if page["changed"] else []
 
 
 def _days(ctx: Context, session_id: str, messages: tuple[Message, ...],
