@@ -125,8 +125,14 @@ _CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
 _ZH_CUES = re.compile("|".join(_CUES["zh"].values()) + r"|[\d０-９]+")
 _PHRASE_BREAK = re.compile(r"[^\w\s'’-]|\s-\s|[" + _ZH_STOP_CHARS + r"]|(?<=[\u3400-\u9fff])(?=[a-z0-9])"
                            r"|(?<=[a-z0-9])(?=[\u3400-\u9fff])", re.I)
+# Connectives and verbs that end a topic phrase ("sessions because every request" is not a topic).
+_PHRASE_EDGE = _words("""because since every currently handles handle handled kept timing per via whether
+instead rather though although until while which without within using decide decided deciding go goes
+let lets switch switched ship shipped review reviews reviewed stored store generate generated verify
+verified verifies run runs running hit hits would could should cost costs doubled rejected chose chosen
+picked pick prefer prefers preferred add added adding authenticates""")
 _PHRASE_STOP = re.compile(r"\s*\b(?:" + "|".join(sorted(map(re.escape, _STOP | _FLUFF | _TIME_WORDS
-                                                              | _COMMON), key=len, reverse=True))
+                                                              | _COMMON | _PHRASE_EDGE), key=len, reverse=True))
                           + r")\b\s*|\s*\b\d+\b\s*", re.I)
 _BULLET_RE = re.compile(r"^- (?!\[)([^:：\n]{1,40})[:：] ?(.*)$")  # "- Name: text", not "- [ ] task"
 _DEVICE_NAMES = frozenset({"con", "prn", "aux", "nul"} | {f"{p}{i}" for p in ("com", "lpt")
@@ -475,7 +481,9 @@ def _topics(texts: list[str], names: frozenset[str], k: int = 4) -> list[str]:
 
 def _grams(run: str) -> list[str]:
     """Candidate phrases of a run: 1-3 word windows; 2-4 character windows of Chinese words."""
-    words = run.split()
+    # "-minute" is what is left of "15-minute" once numbers split the run: a unit, never a topic.
+    words = [w.strip("-'’") for w in run.split() if not w.startswith("-")]
+    words = [w for w in words if w and not (len(w) > 4 and w.lower().endswith("ly"))]
     if any(_CJK_RE.match(w) for w in words):
         return [w[i:i + n] for w in words if _CJK_RUN.fullmatch(w) for n in (2, 3, 4)
                 for i in range(len(w) - n + 1)] + [w for w in words if not _CJK_RE.match(w)]
