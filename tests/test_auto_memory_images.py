@@ -16,6 +16,7 @@ from daemon.config import load_config
 from daemon.errors import DistillError
 from daemon.models import Card, DistillRequest, Skip
 from daemon.pipeline import Context, auto_memory
+from daemon.tagging import ExtractiveTagger
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 24
 B64 = base64.b64encode(PNG).decode()
@@ -43,7 +44,8 @@ def vision(vault_root: Path) -> Any:
 
 
 def context(config: Any, distiller: FakeDistiller) -> Context:
-    return build(config, distiller=distiller, clock=lambda: FIXED_NOW)
+    # The agentscope tagger would need a model; these tests are about images, not tags.
+    return build(config, distiller=distiller, clock=lambda: FIXED_NOW, tagger=ExtractiveTagger())
 
 
 def test_base64_saved_url_passed_and_sources_merged(vision: Any, vault_root: Path) -> None:
