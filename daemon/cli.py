@@ -459,7 +459,9 @@ def cmd_reindex(args: argparse.Namespace) -> int:
     _, overrides = _split(args.settings)
     config = load_config(args.config, overrides)
     started = time.perf_counter()
-    result = run_op(config, "memvault reindex", "reindex", {}, lambda ctx: {"files": ctx.graph.rebuild()})
+    # Catching up first repairs renames made while nothing was watching; a first index needs no rebuild.
+    result = run_op(config, "memvault reindex", "reindex", {},
+                    lambda ctx: {"files": ctx.graph.index.count("notes") if ctx.graph.fresh else ctx.graph.rebuild()})
     print(f"indexed {result['files']} files in {time.perf_counter() - started:.2f} s")
     return 0
 

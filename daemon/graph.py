@@ -59,6 +59,7 @@ class Graph:
     excluded: tuple[str, ...] = ()
     tag_key: str = "memory_tags"
     paths: PathIndex = field(default_factory=PathIndex)
+    fresh: bool = False  # True once this process built the index from nothing
 
     @classmethod
     def open(cls, vault: Vault, index: Index, excluded: Iterable[str] = (), tag_key: str = "memory_tags") -> "Graph":
@@ -128,6 +129,7 @@ class Graph:
         rels = sorted(set(rels))
         if not self.paths and self.index.count("notes") == 0:  # a vault's first index: one batch
             self._load([rel for rel in rels if self.watched(rel)])
+            self.fresh = True
             return
         added, removed = [], []
         with self.index.transaction():

@@ -109,9 +109,11 @@ def reconcile(ctx: Context) -> Changes:
     changes = graph.changes()
     if not changes:
         return changes
-    indexed = graph.index.notes()
-    fresh = {p: found[0] for p in changes.added if (found := graph.read(p)) is not None}
-    moves = detect_moves({p: indexed[p] for p in changes.deleted}, fresh)
+    moves: dict[str, str] = {}
+    if changes.deleted and changes.added:  # a move needs both ends: otherwise nothing to pair
+        indexed = graph.index.notes()
+        fresh = {p: found[0] for p in changes.added if (found := graph.read(p)) is not None}
+        moves = detect_moves({p: indexed[p] for p in changes.deleted}, fresh)
     if moves:
         on_moves(ctx, moves)
     graph.sync(set(changes.added) | set(changes.modified) | set(changes.deleted) - set(moves) - set(moves.values()))
