@@ -38,10 +38,9 @@ def make_tagger(config: Config) -> Tagger | None:
     if not config.data["tagging"]["enabled"]:
         return None
     if config.agent["backend"] == "agentscope":
-        from daemon import llm
+        from daemon.llm import AgentscopeTagger
 
-        if hasattr(llm, "AgentscopeTagger"):
-            return llm.AgentscopeTagger(config.agent)
+        return AgentscopeTagger(config.agent)
     from daemon.tagging import ExtractiveTagger
 
     return ExtractiveTagger()

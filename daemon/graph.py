@@ -10,7 +10,7 @@ pairs vanished paths with new ones by content hash, then by identity
 
 from __future__ import annotations
 
-import hashlib
+import zlib
 import os
 import re
 from dataclasses import dataclass, field
@@ -247,7 +247,7 @@ def signature(text: str) -> str:
     lines = {line.strip() for line in text.splitlines()}
     lines.discard("")
     lines.discard("---")
-    hashes = {hashlib.blake2s(line.encode("utf-8"), digest_size=4).hexdigest() for line in lines}
+    hashes = {f"{zlib.crc32(line.encode('utf-8')):08x}" for line in lines}
     return " ".join(sorted(hashes)[:400])
 
 

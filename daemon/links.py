@@ -17,19 +17,19 @@ from __future__ import annotations
 
 import posixpath
 import re
-from dataclasses import dataclass
-from typing import Callable, Iterable
+from typing import Callable, Iterable, NamedTuple
 from urllib.parse import quote, unquote
 
 WIKI, MARKDOWN, FRONTMATTER = "wiki", "markdown", "frontmatter"
 
 
-@dataclass(frozen=True)
-class Link:
+class Link(NamedTuple):
     """One link in a note. Offsets index the text exactly as given (BOM, CRLF kept).
 
     ``target`` is the path part: as written for wiki links, percent-decoded and without
-    ``<>`` for markdown links, YAML-unquoted for frontmatter links. A rewrite replaces
+    ``<>`` for markdown links, YAML-unquoted for frontmatter links. A NamedTuple:
+    immutable like a frozen dataclass, and several times cheaper to build for
+    the 100,000 links of a large vault. A rewrite replaces
     exactly ``text[target_start:target_end]``. ``alias`` is the display text (the
     bracket text for markdown links) or an embed size. ``quote`` is the YAML quote
     character of a frontmatter link, so a new target can be escaped for it.
@@ -431,12 +431,14 @@ class PathIndex:
         self._paths: set[str] = set()
         self._by_lower: dict[str, list[str]] = {}
         self._by_name: dict[str, list[tuple[str, str]]] = {}
+        self._memo: dict[tuple[bool, str, str], str | None] = {}
         for path in paths:
             self.add(path)
 
     def add(self, path: str) -> None:
         if path in self._paths:
             return
+        self._memo.clear()
         self._paths.add(path)
         low = path.lower()
         same = self._by_lower.setdefault(low, [])
@@ -447,6 +449,7 @@ class PathIndex:
     def remove(self, path: str) -> None:
         if path not in self._paths:
             return
+        self._memo.clear()
         self._paths.discard(path)
         low = path.lower()
         self._by_lower[low].remove(path)
@@ -473,10 +476,21 @@ class PathIndex:
         return self.resolve_target(link.target, source, markdown=link.kind == MARKDOWN)
 
     def resolve_target(self, target: str, source: str, markdown: bool = False) -> str | None:
-        """Resolve a decoded target string as a wiki (default) or markdown link target."""
-        if markdown:
-            return self._resolve_markdown(target, source)
-        return self._resolve_wiki(target, source)
+        """Resolve a decoded target string as a wiki (default) or markdown link target.
+
+        Memoised per (kind, target, source folder): besides a same-file anchor, a
+        link's source matters only through its folder. Any add or remove clears it.
+        """
+        if not target.strip():
+            return source  # `[[#Heading]]` and `[x](#h)` link to their own note (L10)
+        key = (markdown, target, source.rpartition("/")[0])
+        try:
+            return self._memo[key]
+        except KeyError:
+            pass
+        found = self._resolve_markdown(target, source) if markdown else self._resolve_wiki(target, source)
+        self._memo[key] = found
+        return found
 
     def resolve_relative(self, target: str, source: str) -> str | None:
         """The file `target` names relative to `source`'s folder, if one exists."""
@@ -499,6 +513,11 @@ class PathIndex:
         low = target.strip().lower()
         if not low:
             return source  # `[[#Heading]]` links to its own note (L10)
+        if "/" not in low:
+            # A bare name that exactly one file carries: every rule picks that file.
+            named = self._by_name.get(low, ()), self._by_name.get(low + ".md", ())
+            if len(named[0]) + len(named[1]) == 1:
+                return (named[0] or named[1])[0][1]
         if low.startswith(("./", "../")):
             return self.resolve_relative(low, source)
         low = low.lstrip("/")
