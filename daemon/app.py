@@ -57,12 +57,13 @@ def build(
         raise VaultError(f"vault folder not found: {config.vault} (run `memvault init {config.vault}`)")
     vault = Vault(config.vault)
     vault.remove_stale_temps()  # callers hold the vault lock: no other writer's temp file can be live
+    graph = open_graph(config, vault)
     ctx = Context(
         config=config,
         vault=vault,
         distiller=distiller or make_distiller(config),
-        bases=BaseStore(config.state_dir()),
-        graph=open_graph(config, vault),
+        bases=BaseStore(graph.index),
+        graph=graph,
         tagger=tagger if tagger is not None else make_tagger(config),
         clock=clock,
     )

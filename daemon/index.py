@@ -99,6 +99,12 @@ def _ledger(db: sqlite3.Connection) -> None:
     )
 
 
+@migration("0003_card_state")
+def _card_state(db: sqlite3.Connection) -> None:
+    _script(db, "CREATE TABLE card_state (session_id TEXT NOT NULL, day TEXT NOT NULL, value TEXT NOT NULL, "
+                "PRIMARY KEY (session_id, day))")
+
+
 def _script(db: sqlite3.Connection, script: str) -> None:
     """Run statements one by one: ``executescript`` would commit the migration's transaction early."""
     for statement in script.split(";"):
@@ -321,6 +327,16 @@ class Index:
         keys = ("at", "name", "state", "imported", "updated", "unchanged", "failed", "detail")
         rows = self.db.execute("SELECT * FROM imports ORDER BY at DESC LIMIT ?", (limit,))
         return [dict(zip(keys, row)) for row in rows]
+
+    # -- card state (merge base, pending messages) ---------------------------
+
+    def card_state(self, session_id: str, day: str) -> str | None:
+        row = self.db.execute("SELECT value FROM card_state WHERE session_id = ? AND day = ?",
+                              (session_id, day)).fetchone()
+        return row[0] if row else None
+
+    def set_card_state(self, session_id: str, day: str, value: str) -> None:
+        self.db.execute("INSERT OR REPLACE INTO card_state VALUES (?, ?, ?)", (session_id, day, value))
 
     # -- tags and meta -----------------------------------------------------
 

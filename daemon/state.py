@@ -6,13 +6,15 @@ base, the card merge treats every line in the vault as the user's and keeps it.
 
 from __future__ import annotations
 
-import hashlib
 import json
 import os
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from daemon.errors import LockError
+
+if TYPE_CHECKING:
+    from daemon.index import Index
 
 try:
     import fcntl
@@ -62,19 +64,16 @@ class VaultLock:
 
 
 class BaseStore:
-    """The card content memvault last wrote, per session and day (the merge base)."""
+    """The card content memvault last wrote, per session and day (the merge base), and the
+    messages recorded but not yet distilled — kept in the index database (state, not vault)."""
 
-    def __init__(self, state_dir: Path) -> None:
-        self.folder = state_dir / "cards"
-
-    def _file(self, session_id: str, day: str) -> Path:
-        key = hashlib.sha256(f"{session_id}\0{day}".encode("utf-8")).hexdigest()[:32]
-        return self.folder / f"{key}.json"
+    def __init__(self, index: "Index") -> None:
+        self.index = index
 
     def get(self, session_id: str, day: str) -> dict[str, Any] | None:
         try:
-            value = json.loads(self._file(session_id, day).read_text(encoding="utf-8"))
-        except (OSError, ValueError):
+            value = json.loads(self.index.card_state(session_id, day) or "null")
+        except ValueError:
             return None
         return value if isinstance(value, dict) else None
 
@@ -90,13 +89,9 @@ class BaseStore:
 
     def set_pending(self, session_id: str, day: str, ids: list[str]) -> None:
         current = self.get(session_id, day)
-        if current is None and not ids:
+        if (current is None and not ids) or (current is not None and current.get("pending", []) == ids):
             return
         self._save(session_id, day, {**(current or {}), "pending": ids})
 
     def _save(self, session_id: str, day: str, value: dict[str, Any]) -> None:
-        target = self._file(session_id, day)
-        target.parent.mkdir(parents=True, exist_ok=True)
-        temp = target.with_suffix(".tmp")
-        temp.write_text(json.dumps(value, ensure_ascii=False), encoding="utf-8")
-        os.replace(temp, target)
+        self.index.set_card_state(session_id, day, json.dumps(value, ensure_ascii=False))

@@ -20,7 +20,7 @@ from daemon import inbox
 from daemon.errors import DistillError, InputError, VaultError
 from daemon.models import Conversation, Message
 from daemon.names import validate_component
-from daemon.pipeline.memory import Context, card_for_day, refresh_daily, save_record
+from daemon.pipeline.memory import Context, card_for_day, refresh_daily_listing, save_record
 from daemon.pipeline.tags import ADDED, MODIFIED, auto_tag, untagged_card
 from daemon.sessions import record_path
 from daemon.timeutil import day_of, today
@@ -75,8 +75,8 @@ def _finish_day(ctx: Context, session_id: str, day: str, changes: list[tuple[str
     Refreshing writes nothing when the page already lists the day's cards; a card
     that was written but never tagged (the process died in between) is tagged now.
     """
-    page = refresh_daily(ctx, day)
-    found = untagged_card(ctx, session_id, day)
+    page, day_cards = refresh_daily_listing(ctx, day)
+    found = untagged_card(ctx, session_id, day, day_cards)
     if found and all(path != found for _, path in changes):
         changes.append((MODIFIED, found))
     return [page["path"]] if page["changed"] else []

@@ -286,6 +286,11 @@ def _one_line(text: str) -> str:
 
 def refresh_daily(ctx: Context, day: str) -> dict[str, Any]:
     """Rewrite the auto block of ``daily/<day>.md`` from the cards in ``daily/<day>/``."""
+    return refresh_daily_listing(ctx, day)[0]
+
+
+def refresh_daily_listing(ctx: Context, day: str) -> tuple[dict[str, Any], list[cards.CardFile]]:
+    """``refresh_daily``, also returning the day's cards it listed (so callers need not read them again)."""
     path = f"{ctx.config.daily_dir}/{day}.md"
     for _ in range(ATTEMPTS):
         day_cards = cards.list_cards(ctx.vault, ctx.config.daily_dir, day)
@@ -295,10 +300,10 @@ def refresh_daily(ctx: Context, day: str) -> dict[str, Any]:
         text = daily.refresh(snapshot.text if snapshot else None, day, entries)
         result = {"path": path, "created": False, "changed": False, "notes": len(entries)}
         if text is None:
-            return result
+            return result, day_cards
         try:
             ctx.vault.write(path, text, snapshot.digest if snapshot else ABSENT)
         except ConflictError:
             continue
-        return {**result, "created": snapshot is None, "changed": True}
+        return {**result, "created": snapshot is None, "changed": True}, day_cards
     raise VaultError(f"{path}: kept changing while being updated; try again")

@@ -12,7 +12,7 @@ import json
 import time
 from typing import TYPE_CHECKING, Any, Iterable
 
-from daemon.cards import find_session_card, list_cards
+from daemon.cards import CardFile, find_session_card, list_cards
 from daemon.sessions import record_link
 from daemon.tagging import TagResult, content_key, summary, tag_file
 
@@ -45,12 +45,13 @@ def _tag(ctx: "Context", path: str, change: str) -> TagResult:
     return result
 
 
-def untagged_card(ctx: "Context", session_id: str, day: str) -> str | None:
+def untagged_card(ctx: "Context", session_id: str, day: str, listed: list[CardFile] | None = None) -> str | None:
     """The session's card of ``day`` when it has never been tagged (its tagging was interrupted)."""
     if ctx.tagger is None:
         return None
     link = record_link(ctx.config.session_dir, session_id)
-    found = find_session_card(list_cards(ctx.vault, ctx.config.daily_dir, day), session_id, link)
+    day_cards = listed if listed is not None else list_cards(ctx.vault, ctx.config.daily_dir, day)
+    found = find_session_card(day_cards, session_id, link)
     if found is None or ctx.graph.index.get_meta(f"tagged:{found.path}") is not None:
         return None
     return found.path
