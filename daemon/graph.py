@@ -266,8 +266,9 @@ def tags_of(text: str, properties: Mapping[str, Any], key: str) -> list[tuple[st
     for item in values:
         if isinstance(item, (str, int)) and str(item).strip():
             found.append((normalize_tag(str(item)), "property"))
-    body = strip_code(props.body(text))
-    found.extend((normalize_tag(m.group(1)), "inline") for m in _TAG.finditer(body))
+    body = props.body(text)
+    if "#" in body:  # most notes have no inline tag at all: skip the code stripping
+        found.extend((normalize_tag(m.group(1)), "inline") for m in _TAG.finditer(strip_code(body)))
     seen: set[str] = set()
     return [(t, o) for t, o in found if t and not (t in seen or seen.add(t))]
 

@@ -431,14 +431,12 @@ class PathIndex:
         self._paths: set[str] = set()
         self._by_lower: dict[str, list[str]] = {}
         self._by_name: dict[str, list[tuple[str, str]]] = {}
-        self._memo: dict[tuple[bool, str, str], str | None] = {}
         for path in paths:
             self.add(path)
 
     def add(self, path: str) -> None:
         if path in self._paths:
             return
-        self._memo.clear()
         self._paths.add(path)
         low = path.lower()
         same = self._by_lower.setdefault(low, [])
@@ -449,7 +447,6 @@ class PathIndex:
     def remove(self, path: str) -> None:
         if path not in self._paths:
             return
-        self._memo.clear()
         self._paths.discard(path)
         low = path.lower()
         self._by_lower[low].remove(path)
@@ -476,21 +473,10 @@ class PathIndex:
         return self.resolve_target(link.target, source, markdown=link.kind == MARKDOWN)
 
     def resolve_target(self, target: str, source: str, markdown: bool = False) -> str | None:
-        """Resolve a decoded target string as a wiki (default) or markdown link target.
-
-        Memoised per (kind, target, source folder): besides a same-file anchor, a
-        link's source matters only through its folder. Any add or remove clears it.
-        """
-        if not target.strip():
-            return source  # `[[#Heading]]` and `[x](#h)` link to their own note (L10)
-        key = (markdown, target, source.rpartition("/")[0])
-        try:
-            return self._memo[key]
-        except KeyError:
-            pass
-        found = self._resolve_markdown(target, source) if markdown else self._resolve_wiki(target, source)
-        self._memo[key] = found
-        return found
+        """Resolve a decoded target string as a wiki (default) or markdown link target."""
+        if markdown:
+            return self._resolve_markdown(target, source)
+        return self._resolve_wiki(target, source)
 
     def resolve_relative(self, target: str, source: str) -> str | None:
         """The file `target` names relative to `source`'s folder, if one exists."""
