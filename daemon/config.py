@@ -8,6 +8,7 @@ type is a ConfigError that names the key.
 from __future__ import annotations
 
 import copy
+import json
 import hashlib
 import os
 import re
@@ -274,3 +275,22 @@ def _check_relative_dir(key: str, value: str) -> None:
         raise ConfigError(f"{key}: must be a relative folder inside the vault, got {value!r}")
     if any(ch in value for ch in '#^[]|:*?"<>'):
         raise ConfigError(f"{key}: {value!r} has a character Obsidian cannot link")
+
+
+def write_vault_setting(explicit: Path | None, config: Config) -> Path:
+    """Point the config file's ``vault`` key at ``config.vault``, keeping the rest of the file."""
+    path = explicit or config.source or default_config_path()
+    line = f"vault = {json.dumps(str(config.vault))}\n"
+    text = path.read_text(encoding="utf-8") if path.exists() else ""
+    lines = text.splitlines(keepends=True)
+    for index, existing in enumerate(lines):
+        if existing.startswith("["):
+            break
+        if existing.split("=", 1)[0].strip() == "vault":
+            lines[index] = line
+            break
+    else:
+        lines.insert(0, line)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text("".join(lines), encoding="utf-8")
+    return path

@@ -19,7 +19,8 @@ from typing import Any, Iterable, Iterator, Mapping, NamedTuple
 from daemon import props
 from daemon.errors import VaultError
 from daemon.index import Index, NoteRow, target_name
-from daemon.links import Link, PathIndex, scan
+from daemon.links import Link, scan
+from daemon.resolve import PathIndex
 from daemon.vault import TEMP_MARK, Vault, digest
 
 SIMILARITY = 0.5

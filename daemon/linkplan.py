@@ -12,7 +12,8 @@ from __future__ import annotations
 
 from typing import Mapping
 
-from daemon.links import FRONTMATTER, MARKDOWN, Link, PathIndex, link_target_for, scan
+from daemon.links import FRONTMATTER, MARKDOWN, Link, scan
+from daemon.resolve import PathIndex, link_target_for
 
 
 def rewrite(text: str, replacements: list[tuple[Link, str]]) -> str:

@@ -7,7 +7,8 @@ from typing import Mapping
 import pytest
 
 from daemon.linkplan import after_moves, plan_moves, rewrite
-from daemon.links import PathIndex, scan
+from daemon.links import scan
+from daemon.resolve import PathIndex
 
 
 def plan(files: Mapping[str, str], moves: Mapping[str, str], others: tuple[str, ...] = ()) -> dict[str, str]:

@@ -8,7 +8,8 @@ from __future__ import annotations
 
 import pytest
 
-from daemon.links import FRONTMATTER, MARKDOWN, WIKI, Link, PathIndex, link_target_for, scan
+from daemon.links import FRONTMATTER, MARKDOWN, WIKI, Link, scan
+from daemon.resolve import PathIndex, link_target_for
 
 # (kind, embed, target, subpath, alias, text of the target span)
 Row = tuple[str, bool, str, str, "str | None", str]

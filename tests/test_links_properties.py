@@ -19,7 +19,8 @@ from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
 from daemon.linkplan import plan_moves, rewrite
-from daemon.links import Link, PathIndex, scan
+from daemon.links import Link, scan
+from daemon.resolve import PathIndex
 
 FOLDERS = ["", "a", "b", "a/b", "c d", "a/c"]
 NAMES = ["Note", "note two", "Log", "Idea", "Plan (x)", "Café", "It's", 'Say "hi"']

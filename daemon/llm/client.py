@@ -264,3 +264,21 @@ def check_endpoint(agent_config: Mapping[str, Any], environ: Mapping[str, str] |
     except Exception as exc:
         raise failure(exc, s) from exc
     return f"OK: {s.provider} model {s.model!r} at {s.where} answered in {elapsed:.1f} s"
+
+
+class ModelUser:
+    """What the distiller and the tagger share: settings read once, one caller with bounded retries.
+
+    Raises (on construction):
+        ConfigError: a missing model name or key variable, an unknown provider, agentscope not installed.
+    """
+
+    def __init__(self, agent_config: Mapping[str, Any], environ: Mapping[str, str] | None = None,
+                 *, retry_delay: float = 1.0) -> None:
+        self._settings = load_settings(agent_config, environ)
+        check_installed(self._settings.provider)
+        self._caller = ModelCaller(self._settings, retry_delay)
+
+    def __repr__(self) -> str:
+        s = self._settings
+        return f"{type(self).__name__}(provider={s.provider!r}, model={s.model!r}, base_url={s.base_url!r})"

@@ -14,15 +14,14 @@ Why not ``agentscope.agent.Agent``: it silently drops images over its
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping, Sequence
+from typing import Any, Sequence
 
 from daemon import images as imagekit
 from daemon.config import AGENT_KEY
 from daemon.errors import DistillError, InputError
-from daemon.llm.client import ModelCaller
+from daemon.llm.client import ModelUser
 from daemon.llm.output import answer_fields, card_from_fields
 from daemon.llm.prompts import SYSTEM, TOOL, frame, language
-from daemon.llm.settings import check_installed, load_settings
 from daemon.llm.transcript import Part, estimate, parts, render, split
 from daemon.models import Card, DistillRequest, Skip
 
@@ -37,7 +36,7 @@ def _language(request: DistillRequest) -> str:
     return language(text)
 
 
-class AgentscopeDistiller:
+class AgentscopeDistiller(ModelUser):
     """Distills through a chat model reached by agentscope (``components.agent_wrapper.default``).
 
     ``environ`` (default ``os.environ``) is where the key named by
@@ -48,15 +47,6 @@ class AgentscopeDistiller:
         ConfigError: a missing model name or key variable, an unknown provider, agentscope not installed.
     """
 
-    def __init__(self, agent_config: Mapping[str, Any], environ: Mapping[str, str] | None = None,
-                 *, retry_delay: float = 1.0) -> None:
-        self._settings = load_settings(agent_config, environ)
-        check_installed(self._settings.provider)
-        self._caller = ModelCaller(self._settings, retry_delay)
-
-    def __repr__(self) -> str:
-        s = self._settings
-        return f"AgentscopeDistiller(provider={s.provider!r}, model={s.model!r}, base_url={s.base_url!r})"
 
     def distill(self, request: DistillRequest) -> Card | Skip:
         """Create or update the card from ``request``, in parts when the conversation is too long.

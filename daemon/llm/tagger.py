@@ -13,15 +13,14 @@ TransientDistillError when worth retrying, DistillError otherwise.
 from __future__ import annotations
 
 import json
-from typing import Any, Mapping
+from typing import Any
 
 from daemon import props
 from daemon.config import AGENT_KEY
 from daemon.errors import DistillError
-from daemon.llm.client import ModelCaller
+from daemon.llm.client import ModelUser
 from daemon.llm.output import tags_from_answer
 from daemon.llm.prompts import TAG_SYSTEM, TAG_TEXT, TAG_TOOL, language
-from daemon.llm.settings import check_installed, load_settings
 from daemon.llm.transcript import estimate
 
 __all__ = ["AgentscopeTagger"]
@@ -37,7 +36,7 @@ def _card_language(text: str) -> str:
     return language(f"{head} {props.body(text)}")
 
 
-class AgentscopeTagger:
+class AgentscopeTagger(ModelUser):
     """Tags cards through a chat model reached by agentscope (``components.agent_wrapper.default``).
 
     ``environ`` and ``retry_delay`` are as for ``AgentscopeDistiller``; the
@@ -47,15 +46,6 @@ class AgentscopeTagger:
         ConfigError: a missing model name or key variable, an unknown provider, agentscope not installed.
     """
 
-    def __init__(self, agent_config: Mapping[str, Any], environ: Mapping[str, str] | None = None,
-                 *, retry_delay: float = 1.0) -> None:
-        self._settings = load_settings(agent_config, environ)
-        check_installed(self._settings.provider)
-        self._caller = ModelCaller(self._settings, retry_delay)
-
-    def __repr__(self) -> str:
-        s = self._settings
-        return f"AgentscopeTagger(provider={s.provider!r}, model={s.model!r}, base_url={s.base_url!r})"
 
     def tag(self, text: str, max_tags: int) -> list[str]:
         """Entity tags for the Markdown card ``text``, most central first; ``[]`` when nothing is useful.
