@@ -120,6 +120,9 @@ class Daemon:
             self.worker.submit(lambda: self.ctx.graph.index.set_meta("daemon", json.dumps(
                 {"state": "stopped", "pid": os.getpid(), "since": time.time(), "watcher": "stopped", **last})))
             self.worker.stop()
+        if self.ctx is not None and self._ctx is None:
+            self.ctx.graph.index.close()  # built here, so closed here; an injected context is the caller's
+            self.ctx = None
         self.watcher = None
         self.lock.release()
 
