@@ -14,7 +14,7 @@ from typing import Callable
 
 import pytest
 
-from daemon.config import Config
+from daemon.config import Config, load_config
 from daemon.errors import LockError
 from daemon.runner import Daemon
 
@@ -68,3 +68,27 @@ def test_start_catches_up_then_stops_cleanly_on_sigterm(vault_root: Path, tmp_pa
         _, err = process.communicate(timeout=30)
     assert process.returncode == 0, err
     assert "stopped" in err and "Traceback" not in err
+
+
+@pytest.mark.parametrize("polling", [False, True], ids=["native", "polling"])
+def test_inbox_outside_the_vault_and_polling_mode(vault_root: Path, tmp_path: Path, polling: bool) -> None:
+    inbox = tmp_path / "Downloads" / "chats"
+    config = load_config(overrides=[f"vault={vault_root}", f"inbox={inbox}", "timezone=UTC",
+                                    "watch.inbox_stable_seconds=0.2", "watch.polling_interval=0.2"], environ={})
+    (vault_root / "a.md").write_text("[[b]]\n")
+    (vault_root / "b.md").write_text("bee\n")
+    daemon = Daemon(config, polling=polling)
+    daemon.start()
+    try:
+        assert daemon.watcher.state == ("polling" if polling else "native")
+        staging = tmp_path / "export.json"
+        staging.write_text(json.dumps({"session_id": "outside", "messages": [
+            {"role": "user", "content": "We moved the wiki to Outline because search was slow.",
+             "created_at": "2026-02-02T10:00:00Z"}]}))
+        os.rename(staging, inbox / "export.json")
+        assert wait_for(lambda: (inbox / "processed").is_dir() and any((inbox / "processed").rglob("export.json")))
+        assert list((vault_root / "daily" / "2026-02-02").glob("*.md"))
+        (vault_root / "b.md").rename(vault_root / "c.md")
+        assert wait_for(lambda: (vault_root / "a.md").read_text() == "[[c]]\n")
+    finally:
+        daemon.stop()
