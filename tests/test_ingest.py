@@ -169,3 +169,34 @@ def test_a_dropped_folder_is_imported(ctx: Context, vault_root: Path) -> None:
     assert len(reports) == 5 and all(r.state in ("imported", "unchanged") for r in reports)
     assert not folder.exists()
     assert len(list((ctx.config.inbox / "processed").rglob("*.jsonl"))) == 5
+
+
+def test_a_permanent_model_error_fails_the_file_after_a_few_attempts(config: Config, vault_root: Path) -> None:
+    from daemon.errors import DistillError
+
+    class Rejects(FakeDistiller):
+        def distill(self, request: DistillRequest) -> Card | Skip:
+            raise DistillError("HTTP 400: model 'x' does not exist")
+
+    ctx = build(config, distiller=Rejects(), clock=lambda: FIXED_NOW)
+    path = drop(ctx.config.inbox, "p.json", {"session_id": "s", "messages": [
+        {"role": "user", "content": "Keep the backup key in the safe.", "created_at": "2026-01-05T10:00:00"}]})
+    states = [ingest_file(ctx, path, ctx.config.inbox, now=1000.0 + 10_000 * i).state for i in range(2)]
+    assert states == ["retry", "retry"] and path.exists()
+    assert ingest_file(ctx, path, ctx.config.inbox, now=50_000.0).state == "failed"
+    note = (ctx.config.inbox / "failed" / "p.json.error.txt").read_text()
+    assert "3 attempts" in note and "does not exist" in note
+    assert (vault_root / "session/dialog/s.jsonl").exists()
+
+
+def test_small_talk_is_recorded_but_makes_no_card(ctx: Context, vault_root: Path) -> None:
+    from daemon.distill import ExtractiveDistiller
+    from daemon.pipeline import auto_memory
+
+    ctx.distiller = ExtractiveDistiller()
+    result = auto_memory(ctx, "chat", [{"role": "user", "content": "hi!", "created_at": "2026-01-05T10:00:00"},
+                                       {"role": "assistant", "content": "Hello! How are you?"},
+                                       {"role": "user", "content": "good, thanks"}])
+    assert result["success"] and result["answer"].startswith("Skipped:") and result["metadata"]["path"] is None
+    assert len((vault_root / "session/dialog/chat.jsonl").read_text().splitlines()) == 3
+    assert not (vault_root / "daily" / "2026-01-05").exists()

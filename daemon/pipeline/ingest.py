@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Callable
 
 from daemon import inbox
-from daemon.errors import DistillError, InputError, VaultError
+from daemon.errors import DistillError, InputError, TransientDistillError, VaultError
 from daemon.models import Conversation, Message
 from daemon.names import validate_component
 from daemon.pipeline.memory import Context, card_for_day, refresh_daily_listing, save_record
@@ -28,6 +28,9 @@ from daemon.timeutil import day_of, today
 log = logging.getLogger("memvault.inbox")
 IMPORTED, UPDATED, UNCHANGED, FAILED, RETRY = "imported", "updated", "unchanged", "failed", "retry"
 BACKOFF = (60.0, 300.0, 1800.0, 7200.0)
+# A transient failure (timeout, 429, 5xx) is retried for as long as it takes; any other model
+# error (a rejected request, output that stays invalid) this many times, then the file fails.
+PERMANENT_ATTEMPTS = 3
 
 
 @dataclass
@@ -139,9 +142,14 @@ def ingest_file(
         report.reasons.insert(0, str(exc))
         report.counts[FAILED] += 1
     except DistillError as exc:
-        return _retry(ctx, report, digest, path, str(exc), known, now)
+        attempts = int(known["attempts"]) + 1 if known and known["state"] == RETRY else 1  # type: ignore[call-overload]
+        if isinstance(exc, TransientDistillError) or attempts < PERMANENT_ATTEMPTS:
+            return _retry(ctx, report, digest, path, str(exc), attempts, now)
+        report.reasons.insert(0, f"the model kept failing ({attempts} attempts): {exc}")
+        report.counts[FAILED] += 1
     if report.reasons:
         report.state = FAILED
+        index.set_ledger(digest, path.name, FAILED, now, detail=report.reasons[0][:500])
         if inbox_dir is not None:
             report.moved_to = inbox.quarantine(inbox_dir, path, _reason(path, report))
     else:
@@ -184,10 +192,9 @@ def _reason(path: Path, report: FileReport) -> str:
     return head + ".\n\n" + "\n".join(f"- {r}" for r in report.reasons) + "\n"
 
 
-def _retry(ctx: Context, report: FileReport, digest: str, path: Path, error: str,
-           known: dict[str, object] | None, now: float) -> FileReport:
-    """A model failure is transient: the file stays in the inbox and is retried later, with backoff."""
-    attempts = int(known["attempts"]) + 1 if known else 1  # type: ignore[call-overload]
+def _retry(ctx: Context, report: FileReport, digest: str, path: Path, error: str, attempts: int,
+           now: float) -> FileReport:
+    """A model failure is retried later, with backoff; the file stays in the inbox meanwhile."""
     delay = BACKOFF[min(attempts - 1, len(BACKOFF) - 1)]
     ctx.graph.index.set_ledger(digest, path.name, RETRY, now, attempts, now + delay, error)
     report.state = RETRY
