@@ -158,8 +158,10 @@ class Graph:
         """A file's rows: links (None keeps a non-Markdown file's, [] for undecodable Markdown) and tags."""
         if text is None:
             return Entry(row, [] if row.path.lower().endswith(".md") else None, [])
-        links = [(link, self.paths.resolve(link, row.path)) for link in scan(text)]
-        return Entry(row, links, tags_of(text, properties, self.tag_key))
+        resolve = self.paths.resolve
+        links = [(link, resolve(link, row.path)) for link in scan(text)]
+        no_tags = self.tag_key not in properties and "#" not in text  # the common case: nothing to look for
+        return Entry(row, links, [] if no_tags else tags_of(text, properties, self.tag_key))
 
     def _reresolve(self, changed: list[str]) -> None:
         """Links that ask for a name that appeared or vanished may now resolve differently."""
@@ -245,11 +247,10 @@ class Graph:
 
 def signature(text: str) -> str:
     """Short hashes of a note's distinct non-blank lines, for similarity after an edit."""
-    lines = {line.strip() for line in text.splitlines()}
-    lines.discard("")
-    lines.discard("---")
-    hashes = {f"{zlib.crc32(line.encode('utf-8')):08x}" for line in lines}
-    return " ".join(sorted(hashes)[:400])
+    crc = zlib.crc32
+    hashes = {crc(line.strip().encode("utf-8")) for line in set(text.split("\n")) if len(line) > 3}
+    hashes.discard(crc(b"---"))
+    return " ".join(sorted(format(h, "08x") for h in hashes)[:400])
 
 
 def similarity(a: str, b: str) -> float:
