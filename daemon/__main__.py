@@ -2,4 +2,5 @@
 
 from daemon.cli import main
 
-raise SystemExit(main())
+if __name__ == "__main__":  # a guard: worker processes (spawn) import this module again
+    raise SystemExit(main())

@@ -11,8 +11,14 @@ pairs vanished paths with new ones by content hash, then by identity
 from __future__ import annotations
 
 import zlib
+import logging
+import multiprocessing
 import os
 import re
+import threading
+from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
+from pathlib import Path
 from dataclasses import dataclass, field
 from typing import Any, Iterable, Iterator, Mapping, NamedTuple
 
@@ -23,7 +29,12 @@ from daemon.links import Link, scan
 from daemon.resolve import PathIndex
 from daemon.vault import TEMP_MARK, Vault, digest
 
+log = logging.getLogger("memvault.graph")
 SIMILARITY = 0.5
+# Rebuilds of at least PARALLEL_MIN files parse in up to MAX_WORKERS processes, CHUNK files a task.
+PARALLEL_MIN = 2000
+MAX_WORKERS = 4
+CHUNK = 250
 READ_AHEAD = 256  # files whose reading the kernel is asked to start before a rebuild reaches them
 IDENTITY_KEY = "session_id"
 # A `#` at the start of the body or after whitespace. The `#` comes first so the regex engine
@@ -190,12 +201,11 @@ class Graph:
         gone: list[str] = []
 
         def entries() -> Iterator[Entry]:
-            for rel in self._read_ahead(rels):
-                found = self.read(rel)
-                if found is None:
+            for rel, entry in self._parsed(rels):
+                if entry is None:
                     gone.append(rel)
                 else:
-                    yield self._entry(*found)
+                    yield entry
 
         try:
             self.index.replace_all(entries())
@@ -207,6 +217,32 @@ class Graph:
                 self.paths.remove(rel)
             with self.index.transaction():
                 self._reresolve(gone)
+
+    def _parsed(self, rels: list[str]) -> Iterator[tuple[str, Entry | None]]:
+        """Each file's rows, in order. A large vault is parsed by worker processes (one per core),
+        while this process writes the rows already parsed into SQLite; a small one, or a machine
+        where worker processes cannot start, is parsed here."""
+        workers = min(os.cpu_count() or 1, MAX_WORKERS)
+        # Forking is safe only while this process has no other thread (the CLI, a daemon before it
+        # starts watching); "spawn" would re-run the caller's main module in every worker.
+        forkable = "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1
+        if len(rels) >= PARALLEL_MIN and workers > 1 and forkable:
+            try:
+                yield from self._parsed_in_workers(rels, workers)
+                return
+            except (OSError, BrokenProcessPool) as exc:
+                log.warning("parsing in worker processes failed (%s); parsing here", exc)
+        for rel in self._read_ahead(rels):
+            found = self.read(rel)
+            yield rel, (None if found is None else self._entry(*found))
+
+    def _parsed_in_workers(self, rels: list[str], workers: int) -> Iterator[tuple[str, Entry | None]]:
+        chunks = [rels[i : i + CHUNK] for i in range(0, len(rels), CHUNK)]
+        context = multiprocessing.get_context("fork")
+        setup = (str(self.vault.root), self.excluded, self.tag_key, rels)
+        with ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_setup, initargs=setup) as pool:
+            for chunk, parsed in zip(chunks, pool.map(_worker_parse, chunks)):
+                yield from zip(chunk, parsed)
 
     def _read_ahead(self, rels: list[str], window: int = READ_AHEAD) -> Iterator[str]:
         """Yield ``rels`` in order while asking the kernel to start reading the next files.
@@ -243,6 +279,26 @@ class Graph:
         self.sync(moves.values())
         with self.index.transaction():
             self._reresolve(list(moves) + list(moves.values()))
+
+
+_WORKER: Graph | None = None
+
+
+def _worker_setup(root: str, excluded: tuple[str, ...], tag_key: str, rels: list[str]) -> None:
+    """In a worker process: a Graph without a database, knowing every path for resolution."""
+    global _WORKER
+    _WORKER = Graph(Vault(Path(root)), None, excluded, tag_key)  # type: ignore[arg-type]
+    _WORKER.paths = PathIndex(rels)
+
+
+def _worker_parse(chunk: list[str]) -> list[Entry | None]:
+    graph = _WORKER
+    assert graph is not None
+    out: list[Entry | None] = []
+    for rel in graph._read_ahead(chunk):
+        found = graph.read(rel)
+        out.append(None if found is None else graph._entry(*found))
+    return out
 
 
 def signature(text: str) -> str:

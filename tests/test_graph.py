@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
+from daemon import graph as graph_module
 from daemon.app import build
 from daemon.config import Config
 from daemon.graph import detect_moves, similarity, signature, tags_of
@@ -84,3 +87,27 @@ def test_inline_and_property_tags() -> None:
     text = "---\nmemory_tags: [Auth, JWT Tokens]\n---\n#project/alpha and `#notatag`\n```\n#nope\n```\n# Heading\n"
     tags = tags_of(text, {"memory_tags": ["Auth", "JWT Tokens"]}, "memory_tags")
     assert tags == [("auth", "property"), ("jwt_tokens", "property"), ("project/alpha", "inline")]
+
+
+def test_a_rebuild_in_worker_processes_gives_the_same_rows(ctx: Context, vault_root: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    for i in range(40):
+        write(vault_root, f"f{i % 5}/n{i}.md", f"---\nsession_id: s{i}\nmemory_tags: [t{i % 3}]\n---\n"
+                                               f"[[n{(i + 1) % 40}]] [x](../f{i % 5}/n{i}.md) #tag{i % 4} ![[img.png|9]]\n")
+    write(vault_root, "img.png", "png")
+
+    def rows() -> tuple[list[tuple[object, ...]], ...]:
+        db = ctx.graph.index.db
+        return tuple(sorted(db.execute(f"SELECT * FROM {table}").fetchall(), key=repr)
+                     for table in ("notes", "links", "tags"))
+
+    ctx.graph.rebuild()
+    here = rows()
+    monkeypatch.setattr(graph_module, "PARALLEL_MIN", 1)
+    monkeypatch.setattr(graph_module.os, "cpu_count", lambda: 2)
+    calls: list[int] = []
+    real = graph_module.Graph._parsed_in_workers
+    monkeypatch.setattr(graph_module.Graph, "_parsed_in_workers",
+                        lambda self, rels, workers: (calls.append(workers), (yield from real(self, rels, workers)))[1])
+    ctx.graph.rebuild()
+    assert calls == [2] and rows() == here
