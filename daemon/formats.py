@@ -14,7 +14,7 @@ from collections import Counter
 from typing import Any, Mapping
 
 from daemon.errors import InputError
-from daemon.models import Conversation, Message
+from daemon.models import Message
 from daemon.timeutil import TIME_KEYS, parse_timestamp
 
 TEXT_TYPES = ("text", "input_text", "output_text")
@@ -32,11 +32,6 @@ def parse_messages(raw: Any, where: str = "messages") -> tuple[Message, ...]:
             raise InputError(f"{label}: each message must be an object, got {type(item).__name__}")
         messages.append(_parse_message(item, label, seen))
     return tuple(messages)
-
-
-def conversation(session_id: str, raw: Any, source: str = "native") -> Conversation:
-    """A Conversation from a session id and a raw message list."""
-    return Conversation(session_id=session_id, messages=parse_messages(raw), source=source)
 
 
 def _parse_message(item: Mapping[str, Any], label: str, seen: Counter[str]) -> Message:

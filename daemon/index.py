@@ -252,13 +252,6 @@ class Index:
         self.db.execute("UPDATE links SET source = ? WHERE source = ?", (new, old))
         self.db.execute("UPDATE tags SET path = ? WHERE path = ?", (new, old))
 
-    def by_hash(self, digest: str) -> list[str]:
-        return [r[0] for r in self.db.execute("SELECT path FROM notes WHERE hash = ? ORDER BY path", (digest,))]
-
-    def by_identity(self, identity: str) -> list[str]:
-        return [r[0] for r in self.db.execute("SELECT path FROM notes WHERE identity = ? ORDER BY path",
-                                              (identity,))]
-
     def count(self, table: str) -> int:
         assert table in ("notes", "links", "tags")
         return int(self.db.execute(f"SELECT COUNT(*) FROM {table}").fetchone()[0])

@@ -3,8 +3,9 @@
 Every write is atomic (a temp file in the same folder, then ``os.replace``)
 and compare-and-swap: the caller says what it read (a content digest, or
 ``ABSENT`` for a new file) and the write is refused with ConflictError if the
-file changed since. Each write is remembered so the watcher can ignore the
-echo of our own changes.
+file changed since. The echo of our own writes is recognised by content: the
+pipeline indexes what it wrote, so the watcher finds the index already holds
+that exact content (``moves.Tracker``).
 """
 
 from __future__ import annotations
@@ -44,7 +45,6 @@ class Vault:
     def __init__(self, root: Path) -> None:
         self.root = root
         self._lock = threading.Lock()
-        self._echoes: dict[str, str] = {}
         self._deferred = 0
         self._unsynced: list[Path] = []
 
@@ -152,9 +152,7 @@ class Vault:
         with self._lock:
             self._check(rel, target, expect)
             self._replace(rel, target, data)
-            new = digest(data)
-            self._echoes[rel] = new
-            return new
+            return digest(data)
 
     def move(self, src: str, dst: str, expect: str) -> None:
         """Rename a file without ever replacing another one (a case-only rename is allowed)."""
@@ -168,13 +166,6 @@ class Vault:
                 os.rename(source, target)
             except OSError as exc:
                 raise VaultError(f"cannot move {src} to {dst}: {exc.strerror}") from exc
-            self._echoes[dst] = expect
-            self._echoes[src] = ABSENT
-
-    def is_echo(self, rel: str, current_digest: str) -> bool:
-        """True when ``rel`` holds exactly what this process last wrote there."""
-        with self._lock:
-            return self._echoes.get(rel) == current_digest
 
     def _check(self, rel: str, target: Path, expect: str) -> None:
         try:

@@ -37,7 +37,7 @@ def test_notes_links_backlinks_broken() -> None:
         index.put_note(NoteRow("a.md", 1, 1, "h1", "s1", ""), [(l, resolved[l.target]) for l in links])
     assert [r.raw for r in index.backlinks("b.md")] == ["[[b]]"]
     assert [r.target for r in index.broken()] == ["missing"]
-    assert index.by_hash("h1") == ["a.md"] and index.by_identity("s1") == ["a.md"]
+    assert index.note("a.md") == NoteRow("a.md", 1, 1, "h1", "s1", "")
     assert index.sources_naming(["img.png"]) == {"a.md"} and index.sources_linking(["b.md"]) == {"a.md"}
     with index.transaction():
         index.rename_note("a.md", "z/a.md")

@@ -180,10 +180,6 @@ def _overall(report: FileReport) -> str:
     return UNCHANGED
 
 
-def failure_text(path: Path, report: FileReport) -> str:
-    return _reason(path, report)
-
-
 def _reason(path: Path, report: FileReport) -> str:
     ok = report.counts[IMPORTED] + report.counts[UPDATED] + report.counts[UNCHANGED]
     head = f"{path.name}: {report.counts[FAILED]} conversation(s) could not be imported"
