@@ -113,7 +113,7 @@ def _candidates(text: str) -> list[str]:
     """Entity-like phrases in order of appearance; speakers of ``- Name: …`` lines count as people."""
     found = [m.group(1).strip() for m in _SPEAKER.finditer(text) if m.group(1).strip().casefold() not in _STOP]
     text = _SPEAKER.sub("", text)
-    for sentence in re.split(r"(?<=[.!?。！？])\s+|\n", text):
+    for sentence in re.split(r"(?<=[.!?。！？:：])\s+|\n", text):  # after "Name:" a new sentence starts
         words = [_singular(w) for w in _WORD.findall(sentence)]
         run: list[str] = []
         for index, word in enumerate(words + [""]):

@@ -185,3 +185,8 @@ def test_retag_job_and_its_schedule(config: Config, vault_root: Path) -> None:
     assert job.coalesce is True and job.misfire_grace_time is None and job.max_instances == 1
     off = load_config(overrides=[f"vault={vault_root}", "tagging.enabled=false"], environ={})
     assert RETAG not in {j.id for j in make_scheduler(off, Runtime(ctx)).get_jobs()}
+
+
+def test_a_word_after_a_speaker_colon_is_a_sentence_start_not_a_name() -> None:
+    text = "---\nname: x\ndescription: They talked about distances. User: Choose a bunch of points.\n---\n- User: Choose.\n"
+    assert "Choose" not in ExtractiveTagger().tag(text, 3)
