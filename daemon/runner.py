@@ -6,12 +6,10 @@ stops and joins the observer, then drains and joins the worker.
 
 from __future__ import annotations
 
-import json
 import logging
 import os
 import signal
 import threading
-import time
 from typing import Any
 
 from types import SimpleNamespace
@@ -69,15 +67,9 @@ class Daemon:
             self.scheduler.start()
             self.api = ApiServer(self.config.state_dir(), self._routes())
             self.api.start()
-            self._record("running")
         except BaseException:
             self.stop()
             raise
-
-    def _record(self, state: str) -> None:
-        info = {"state": state, "pid": os.getpid(), "since": time.time(),
-                "watcher": self.watcher.state if self.watcher else "stopped"}
-        self.worker.submit(lambda: self.ctx.graph.index.set_meta("daemon", json.dumps(info))).result(timeout=60)
 
     def _routes(self) -> dict[str, Any]:
         def on_worker(fn: Any) -> Any:
@@ -116,9 +108,6 @@ class Daemon:
             self.inbox_watcher.stop()
             self.inbox_watcher = None
         if self.worker is not None and self.worker.thread.is_alive():
-            last = {"events": self.worker.events_seen, "last_event": self.worker.last_event}
-            self.worker.submit(lambda: self.ctx.graph.index.set_meta("daemon", json.dumps(
-                {"state": "stopped", "pid": os.getpid(), "since": time.time(), "watcher": "stopped", **last})))
             self.worker.stop()
         if self.ctx is not None and self._ctx is None:
             self.ctx.graph.index.close()  # built here, so closed here; an injected context is the caller's

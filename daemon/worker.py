@@ -34,7 +34,6 @@ class Worker:
         self.queue: queue.Queue[Any] = queue.Queue()
         self.thread = threading.Thread(target=self._run, name="memvault-worker", daemon=True)
         self.last_event: float | None = None
-        self.events_seen = 0
         self._held: Any = None  # a job that ended a batch, run next (keeps queue order)
 
     def start(self) -> None:
@@ -104,7 +103,6 @@ class Worker:
                 self._held = item  # a job or stop: it runs right after this batch
                 break
             batch.append(item)
-        self.events_seen += len(batch)
         self.last_event = time.time()
         return batch
 

@@ -49,13 +49,16 @@ def ingest_conversation(ctx: Context, conversation: Conversation) -> str:
     validate_component(conversation.session_id, "session_id")
     fallback = _fallback_day(ctx, conversation.messages)
     tz = ctx.config.tz
-    new = save_record(ctx, conversation.session_id, conversation.messages,
-                      lambda m: (day_of(m.time, tz) if m.time else fallback).isoformat())
-    by_day = _days(ctx, conversation.session_id, conversation.messages, new)
+
+    def day_of_message(message: Message) -> str:
+        return (day_of(message.time, tz) if message.time else fallback).isoformat()
+
+    new = save_record(ctx, conversation.session_id, conversation.messages, day_of_message)
+    every_day = {day_of_message(m) for m in conversation.messages} | {fallback.isoformat()}
+    by_day = _days(ctx, conversation.session_id, every_day, new, day_of_message)
     touched = [record_path(ctx.config.session_dir, conversation.session_id)]
     changes: list[tuple[str, str]] = []
     state = UNCHANGED
-    every_day = {(day_of(m.time, tz) if m.time else fallback).isoformat() for m in conversation.messages}
     for day in sorted(every_day | set(by_day)):
         if day in by_day:
             outcome = card_for_day(ctx, conversation.session_id, day, tuple(by_day[day]), None)
@@ -67,8 +70,8 @@ def ingest_conversation(ctx: Context, conversation: Conversation) -> str:
             elif outcome.modified and state == UNCHANGED:
                 state = UPDATED
         touched.extend(_finish_day(ctx, conversation.session_id, day, changes))
-    ctx.graph.sync(touched)
-    auto_tag(ctx, changes)
+    auto_tag(ctx, changes)  # before indexing, so each card is read into the index once
+    ctx.graph.sync(touched + [path for _, path in changes])
     return state
 
 
@@ -85,16 +88,13 @@ def _finish_day(ctx: Context, session_id: str, day: str, changes: list[tuple[str
     return [page["path"]] if page["changed"] else []
 
 
-def _days(ctx: Context, session_id: str, messages: tuple[Message, ...],
-          new: tuple[Message, ...]) -> dict[str, list[Message]]:
+def _days(ctx: Context, session_id: str, every_day: set[str], new: tuple[Message, ...],
+          day_of_message: Callable[[Message], str]) -> dict[str, list[Message]]:
     """The new messages by calendar day; days with messages left pending by a failure come too."""
-    tz = ctx.config.tz
-    known = [day_of(m.time, tz) for m in messages if m.time is not None]
-    fallback = _fallback_day(ctx, messages)
     by_day: dict[str, list[Message]] = defaultdict(list)
     for message in new:
-        by_day[(day_of(message.time, tz) if message.time else fallback).isoformat()].append(message)
-    for day in sorted({d.isoformat() for d in known} | {fallback.isoformat()}):
+        by_day[day_of_message(message)].append(message)
+    for day in sorted(every_day):
         if day not in by_day and ctx.bases.pending(session_id, day):
             by_day[day] = []
     return by_day

@@ -83,9 +83,10 @@ def auto_memory(
         # The source record is kept; the messages stay pending for the next run.
         return _failure(str(exc), day.isoformat(), len(parsed))
     index = refresh_daily(ctx, day.isoformat())
+    changes = [(ADDED if outcome.created else MODIFIED, outcome.path)] if outcome.modified and outcome.path else []
+    tagged = auto_tag(ctx, changes)  # before indexing, so the card is read into the index once
     touched = [record_path(ctx.config.session_dir, session_id), index["path"]]
     ctx.graph.sync(touched + ([outcome.path] if outcome.path else []))
-    changes = [(ADDED if outcome.created else MODIFIED, outcome.path)] if outcome.modified and outcome.path else []
     return {
         "success": True,
         "answer": outcome.answer,
@@ -97,7 +98,7 @@ def auto_memory(
             "n_messages": len(parsed),
             "source_conversation": record_link(ctx.config.session_dir, session_id),
             "index": index,
-            "auto_tag": auto_tag(ctx, changes),
+            "auto_tag": tagged,
         },
     }
 

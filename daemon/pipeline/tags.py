@@ -23,7 +23,10 @@ ADDED, MODIFIED = "added", "modified"
 
 
 def auto_tag(ctx: "Context", changes: Iterable[tuple[str, str]]) -> dict[str, Any]:
-    """Tag each (change, final path) once; returns the ``auto_tag`` summary."""
+    """Tag each (change, final path) once; returns the ``auto_tag`` summary.
+
+    The caller indexes the tagged paths afterwards (with the rest of what it wrote).
+    """
     results: list[TagResult] = []
     seen: set[str] = set()
     for change, path in changes:
@@ -41,7 +44,6 @@ def _tag(ctx: "Context", path: str, change: str) -> TagResult:
         snapshot = ctx.vault.read(path)
         if snapshot is not None:
             ctx.graph.index.set_meta(f"tagged:{path}", content_key(snapshot.text, tagging["key"]))
-        ctx.graph.sync([path])
     return result
 
 
@@ -81,6 +83,7 @@ def retag(ctx: "Context", paths: list[str] | None = None, everything: bool = Fal
     chosen = paths if paths else cards(ctx)
     todo = chosen if (everything or paths) else stale(ctx, chosen)
     report = auto_tag(ctx, [(MODIFIED, p) for p in todo]) if ctx.tagger is not None else summary([])
+    ctx.graph.sync(todo)
     ctx.graph.index.set_meta("retag.last", json.dumps({"at": now if now is not None else time.time(),
                                                        "processed": report["processed"],
                                                        "failed": report["failed"]}))
