@@ -72,8 +72,8 @@ def on_moves(ctx: Context, moves: dict[str, str], pending: dict[str, str] | None
     for target, text in plan.items():
         source = inverse.get(target, target)
         _rewrite_links(ctx, target, text, snapshots[source].digest, source, moves)
-    ctx.graph.apply_moves(moves)
-    ctx.graph.sync(plan)
+    ctx.graph.apply_moves(moves)  # re-reads the moved files
+    ctx.graph.sync(set(plan) - set(moves.values()))
     return MoveReport(dict(moves), tuple(sorted(plan)))
 
 
