@@ -11,13 +11,13 @@ from typing import Callable
 from daemon.config import Config
 from daemon.errors import VaultError
 from daemon.models import Distiller
-from daemon.tagging import Tagger
-from daemon.graph import Graph
-from daemon.index import Index
+from daemon.distill.tagging import Tagger
+from daemon.links.graph import Graph
+from daemon.links.index import Index
 from daemon.pipeline import Context
 from daemon.pipeline.renames import reconcile
-from daemon.state import BaseStore
-from daemon.vault import Vault
+from daemon.vault.state import BaseStore
+from daemon.vault.files import Vault
 
 VAULT_FOLDERS = ("daily", "session/dialog", "inbox")
 
@@ -28,7 +28,7 @@ def make_distiller(config: Config) -> Distiller:
         from daemon.llm import AgentscopeDistiller  # agentscope itself loads on the first call
 
         return AgentscopeDistiller(config.agent)
-    from daemon.distill import ExtractiveDistiller
+    from daemon.distill.extractive import ExtractiveDistiller
 
     return ExtractiveDistiller()
 
@@ -41,7 +41,7 @@ def make_tagger(config: Config) -> Tagger | None:
         from daemon.llm import AgentscopeTagger
 
         return AgentscopeTagger(config.agent)
-    from daemon.tagging import ExtractiveTagger
+    from daemon.distill.tagging import ExtractiveTagger
 
     return ExtractiveTagger()
 

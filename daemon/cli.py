@@ -14,123 +14,28 @@ import re
 import sys
 import time
 from contextlib import contextmanager
-from logging.handlers import RotatingFileHandler
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Callable, Iterator, Sequence
 
-from daemon import __version__
 from daemon.app import build, init_vault
 from daemon.config import Config, load_config, split_assignment, write_vault_setting
 from daemon.errors import ConfigError, InputError, LockError, MemvaultError
 import platformdirs
 
-from daemon import api, autostart, ops
-from daemon.graph import Graph, normalize_tag
-from daemon.index import Index
-from daemon.runner import Daemon
-from daemon.state import VaultLock
-from daemon.vault import Vault
+from daemon import ops
+from daemon.runtime import api, autostart
+from daemon.links.graph import Graph, normalize_tag
+from daemon.links.index import Index
+from daemon.commands import parser
+from daemon.report import Progress, format_table
+from daemon.runner import Daemon, log_file, setup_logging
+from daemon.vault.state import VaultLock
+from daemon.vault.files import Vault
 
 _OVERRIDE = re.compile(r"^[A-Za-z_][\w.]*=")
 JOB_KEYS = ("session_id", "messages", "date", "memory_hint", "include_images")
 log = logging.getLogger("memvault")
-
-EPILOG = """Every command also takes key=value configuration overrides, e.g.
-  vault=~/Notes  timezone=Europe/Berlin
-  components.agent_wrapper.default.context_config.max_image_num=20
-Configuration is read from the user config file (see `memvault config`),
---config FILE, MEMVAULT_* environment variables (MEMVAULT_VAULT,
-MEMVAULT_COMPONENTS__AGENT_WRAPPER__DEFAULT__BACKEND, ...) and overrides."""
-
-
-# name: (one-line help, description, example). The description and example are the command's --help.
-HELP: dict[str, tuple[str, str, str]] = {
-    "init": ("create a vault from the template and point the config at it",
-             "Create a vault from the template (never overwriting a file) and write the user config so that "
-             "later commands use it.", "memvault init ~/Notes/Memory"),
-    "auto_memory": ("distill messages into the session's memory card for a day",
-                    "Distill messages into one memory card per session per day, keep the source conversation, "
-                    "and refresh the daily page. Prints a JSON result.\n\nJob keys: session_id=ID (required), "
-                    "messages='[...]' | messages=@file.json | messages=- (stdin),\ndate=YYYY-MM-DD, "
-                    "memory_hint=TEXT, include_images=true|false.",
-                    "memvault auto_memory session_id=session-a messages='[{\"role\":\"user\",\"content\":\"hi\"}]'"),
-    "start": ("run the daemon in the foreground (Ctrl+C stops it)",
-              "Import what lands in the inbox, and watch the vault: keep the link index current and repair "
-              "links when notes are renamed or moved — by Obsidian, a file manager, git, a sync tool, or while "
-              "memvault was stopped.",
-              "memvault start components.agent_wrapper.default.context_config.max_image_num=20"),
-    "ingest": ("import exported chats now (files or folders), with a closing table",
-               "Import exported chats once: ChatGPT, Claude, Claude Code, LoCoMo, ShareGPT, OpenAI message lists "
-               "or {session_id, messages} JSON (.json, .jsonl, .zip). Files inside the inbox move to processed/ "
-               "or failed/ as usual; files elsewhere are left where they are.",
-               "memvault ingest ~/Downloads/chatgpt-export.zip"),
-    "mv": ("move or rename a note or folder and retarget every link to it",
-           "Move a note or folder inside the vault and rewrite the links whose target would change (only the "
-           "target text of each link changes).", "memvault mv notes/Draft.md projects/Plan.md"),
-    "backlinks": ("list the links pointing at a note", "List the links pointing at a note, with file and line.",
-                  "memvault backlinks daily/2023-01-19/topic.md"),
-    "links": ("list a note's outgoing links and where they resolve",
-              "List a note's outgoing links and the file each resolves to, with line.",
-              "memvault links notes/Plan.md"),
-    "broken": ("list unresolved links with file and line", "List unresolved links with file and line.",
-               "memvault broken"),
-    "reindex": ("rebuild the link index from the vault's files",
-                "Rebuild the link index from the vault's files (renames made while nothing was watching are "
-                "repaired first).", "memvault reindex"),
-    "status": ("show the index, the daemon, the watcher, the queue and recent imports",
-               "Show notes, links and broken links, the daemon and watcher state, the queue, recent imports and "
-               "failures, and the re-tag schedule.", "memvault status"),
-    "tags": ("list tags with counts, or the notes carrying one tag",
-             "List the vault's tags (from the tag property and inline #tags) with how many notes carry each, or "
-             "with TAG the notes carrying it.", "memvault tags jwt"),
-    "retag": ("re-tag cards now (changed ones, --all, or the PATHs given)",
-              "Re-tag memory cards now: by default those whose content changed since they were last tagged; "
-              "--all for every card; or the cards named.", "memvault retag --all"),
-    "service": ("run memvault at login (systemd user unit, launchd agent)",
-                "Install or remove a login service that runs `memvault start`: a systemd user unit on Linux, a "
-                "launchd agent on macOS; on Windows it prints the command to create a logon task.",
-                "memvault service install"),
-    "doctor": ("check the setup: vault, state folder, and that the model endpoint answers",
-               "Check the configuration, the vault and the state folder, and — with the agentscope backend — "
-               "that the model endpoint answers a tiny request.",
-               "memvault doctor components.agent_wrapper.default.backend=agentscope"),
-    "config": ("print the effective configuration",
-               "Print the effective configuration as JSON, with the file it came from.",
-               "memvault config timezone=Asia/Shanghai"),
-}
-SETTINGS = {"metavar": "key=value", "nargs": "*"}
-
-
-def parser() -> argparse.ArgumentParser:
-    top = argparse.ArgumentParser(prog="memvault", epilog=EPILOG,
-                                  description="Turn exported conversations into memory cards in an Obsidian vault.",
-                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    top.add_argument("--config", type=Path, help="read this TOML config file instead of the user one")
-    top.add_argument("--version", action="version", version=f"memvault {__version__}")
-    commands = top.add_subparsers(dest="command", metavar="COMMAND")
-    commands.required = True
-    sub = {name: commands.add_parser(name, help=summary, description=f"{text}\n\nExample: {example}",
-                                     formatter_class=argparse.RawDescriptionHelpFormatter)
-           for name, (summary, text, example) in HELP.items()}
-    sub["init"].add_argument("vault_path", nargs="?", metavar="VAULT", help="the vault folder")
-    sub["start"].add_argument("--polling", action="store_true", help="poll instead of native events "
-                              "(network and cloud drives)")
-    sub["ingest"].add_argument("paths", nargs="+", metavar="FILE|DIR [key=value]")
-    sub["mv"].add_argument("src", metavar="SRC")
-    sub["mv"].add_argument("dst", metavar="DST")
-    sub["mv"].add_argument("--dry-run", action="store_true", help="show the plan without changing anything")
-    for name in ("backlinks", "links"):
-        sub[name].add_argument("path", metavar="PATH", help="vault-relative path, a file path, or a link target")
-    sub["tags"].add_argument("tag", nargs="?", metavar="TAG")
-    sub["retag"].add_argument("--all", action="store_true", dest="everything", help="re-tag every card")
-    sub["retag"].add_argument("paths", nargs="*", metavar="PATH [key=value]")
-    sub["service"].add_argument("action", choices=("install", "uninstall"))
-    for name, command in sub.items():
-        if name not in ("ingest", "retag"):
-            command.add_argument("settings", **SETTINGS)  # type: ignore[arg-type]
-    return top
-
 
 def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
@@ -330,42 +235,6 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     return 1 if any(r["state"] == "failed" for r in reports) else 0
 
 
-class Progress:
-    """A one-line progress display on a terminal; silent elsewhere."""
-
-    def __init__(self, stream: Any) -> None:
-        self.stream = stream
-        self.active = stream.isatty()
-        self.started = time.monotonic()
-
-    def update(self, name: str, done: int) -> None:
-        if self.active:
-            rate = done / max(time.monotonic() - self.started, 1e-6)
-            self.stream.write(f"\r{name}: {done} conversation(s), {rate:.0f}/s ")
-            self.stream.flush()
-
-    def close(self) -> None:
-        if self.active:
-            self.stream.write("\r\033[K")
-            self.stream.flush()
-
-
-def format_table(reports: list[dict[str, Any]]) -> str:
-    """The closing table: per file, conversations imported, updated, unchanged and failed."""
-    header = ("file", "imported", "updated", "unchanged", "failed", "result")
-    rows = [(r["name"], str(r["imported"]), str(r["updated"]), str(r["unchanged"]), str(r["failed"]), r["state"])
-            for r in reports]
-    totals = [sum(r[k] for r in reports) for k in ("imported", "updated", "unchanged", "failed")]
-    rows.append(("total", *map(str, totals), ""))
-    widths = [max(len(row[i]) for row in [header, *rows]) for i in range(len(header))]
-    lines = ["  ".join(cell.ljust(w) if i == 0 else cell.rjust(w) if i < 5 else cell
-                       for i, (cell, w) in enumerate(zip(row, widths))).rstrip() for row in [header, *rows]]
-    for report in reports:
-        for reason in report["reasons"]:
-            lines.append(f"{report['name']}: {reason}")
-    return "\n".join(lines)
-
-
 def cmd_backlinks(args: argparse.Namespace) -> int:
     with reading(args) as ctx:
         path = ops.note_path(ctx, args.path)
@@ -411,8 +280,6 @@ def cmd_status(args: argparse.Namespace) -> int:
     config = load_config(args.config, overrides)
     print(ops.dumps(run_op(config, "memvault status", "status", {}, lambda ctx: ops.status(ctx))))
     return 0
-
-
 
 
 def cmd_tags(args: argparse.Namespace) -> int:
@@ -462,22 +329,6 @@ def cmd_service(args: argparse.Namespace) -> int:
         lines = autostart.uninstall(where)
     print("\n".join(lines))
     return 0
-
-
-def log_file() -> Path:
-    return Path(platformdirs.user_log_dir("memvault")) / "memvault.log"
-
-
-def setup_logging() -> Path:
-    """The daemon logs to stderr and to a rotating file in the user log folder."""
-    path = log_file()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    handler = RotatingFileHandler(path, maxBytes=1_000_000, backupCount=5, encoding="utf-8")
-    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
-    logger = logging.getLogger("memvault")
-    logger.addHandler(handler)
-    logger.setLevel(logging.INFO)
-    return path
 
 
 COMMANDS = {

@@ -11,9 +11,9 @@ import time
 from pathlib import Path
 from typing import Any, Callable
 
-from daemon import inbox
+from daemon.conversations import inbox
 from daemon.errors import InputError, MemvaultError
-from daemon.names import validate_component
+from daemon.vault.names import validate_component
 from daemon.pipeline import Context, auto_memory
 from daemon.pipeline.ingest import FileReport, ingest_file
 from daemon.pipeline import tags

@@ -10,22 +10,26 @@ import logging
 import os
 import signal
 import threading
+from logging.handlers import RotatingFileHandler
+from pathlib import Path
 from typing import Any
 
 from types import SimpleNamespace
 
+import platformdirs
+
 from daemon import ops
-from daemon.api import ApiServer
+from daemon.runtime.api import ApiServer
 from daemon.app import build
-from daemon.index import Index
+from daemon.links.index import Index
 from daemon.config import Config
-from daemon.jobs import make_scheduler
-from daemon.moves import Tracker
+from daemon.runtime.jobs import make_scheduler
+from daemon.links.moves import Tracker
 from daemon.pipeline import Context
 from daemon.pipeline.ingest import InboxQueue
-from daemon.state import VaultLock
-from daemon.watcher import Watcher
-from daemon.worker import Worker
+from daemon.vault.state import VaultLock
+from daemon.runtime.watcher import Watcher
+from daemon.runtime.worker import Worker
 
 log = logging.getLogger("memvault")
 
@@ -135,3 +139,19 @@ def _inside(path: Any, folder: Any) -> bool:
         return True
     except ValueError:
         return False
+
+
+def log_file() -> Path:
+    return Path(platformdirs.user_log_dir("memvault")) / "memvault.log"
+
+
+def setup_logging() -> Path:
+    """The daemon logs to stderr and to a rotating file in the user log folder."""
+    path = log_file()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    handler = RotatingFileHandler(path, maxBytes=1_000_000, backupCount=5, encoding="utf-8")
+    handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
+    logger = logging.getLogger("memvault")
+    logger.addHandler(handler)
+    logger.setLevel(logging.INFO)
+    return path

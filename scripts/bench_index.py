@@ -136,7 +136,7 @@ def phase_floor(vault: Path, repeat: int) -> dict[str, Any]:
 def phase_index(vault: Path, repeat: int) -> dict[str, Any]:
     started = time.perf_counter()
     from daemon.app import open_graph
-    from daemon.vault import Vault
+    from daemon.vault.files import Vault
 
     imported = time.perf_counter() - started
     config = config_for(vault)
@@ -163,7 +163,7 @@ def phase_import(vault: Path, repeat: int) -> dict[str, Any]:
 
 def _check_rename(ctx: Any, old: str, new: str, linkers: list[str], broken_before: int) -> dict[str, Any]:
     """Index and on-disk checks that every linker now points at ``new`` and nothing broke."""
-    from daemon.links import scan
+    from daemon.links.scan import scan
 
     index = ctx.graph.index
     rows = index.backlinks(new)
@@ -197,8 +197,8 @@ def _timed_writes(ctx: Any) -> list[float]:
 
 def phase_warm(vault: Path, repeat: int) -> dict[str, Any]:
     from daemon.app import build
-    from daemon.moves import Tracker
-    from daemon.watcher import MOVED, FileEvent
+    from daemon.links.moves import Tracker
+    from daemon.runtime.watcher import MOVED, FileEvent
 
     apply_actions, on_moves, reconcile = rename_flow()
 

@@ -38,7 +38,7 @@ from typing import Any, Callable, Collection, Iterable
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from daemon.distill import ExtractiveDistiller  # noqa: E402
+from daemon.distill.extractive import ExtractiveDistiller  # noqa: E402
 from daemon.models import Card, Distiller, DistillRequest, Message  # noqa: E402
 
 DEFAULT_CORPUS = REPO / ".." / "shared" / "corpus" / "locomo" / "locomo10.json"
@@ -140,7 +140,7 @@ class AutoMemory:
         self.ctx = build(config, distiller=distiller)
 
     def __call__(self, session: Session) -> str:
-        from daemon import props
+        from daemon.vault import props
         from daemon.pipeline import auto_memory
 
         messages = [{"id": f"D{session.number}:{i}", "role": "user", "name": speaker, "content": text,

@@ -14,7 +14,7 @@ from conftest import snapshot_tree
 
 from daemon.cli import main
 from daemon.config import default_config_path, load_config
-from daemon.state import VaultLock
+from daemon.vault.state import VaultLock
 
 MESSAGES = json.dumps([
     {"role": "user", "name": "jon", "created_at": "2023-01-19T08:00:00",

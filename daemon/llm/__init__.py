@@ -13,6 +13,8 @@ chunks), ``output`` (JSON repair and validation), ``distiller``, ``tagger``.
 
 This package is the only one that imports agentscope, and only inside
 functions: importing ``daemon.llm`` costs nothing, the first model call ~1.2 s.
+
+May import: ``conversations``, ``distill``, ``vault``, the nouns.
 """
 
 from __future__ import annotations

@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 from typing import Any, Sequence
 
-from daemon import images as imagekit
+from daemon.conversations import images as imagekit
 from daemon.config import AGENT_KEY
 from daemon.errors import DistillError, InputError
 from daemon.llm.client import ModelUser

@@ -12,7 +12,7 @@ import re
 from typing import Any, Mapping
 
 from daemon.models import Card, Skip
-from daemon.names import safe_name
+from daemon.vault.names import safe_name
 
 __all__ = ["InvalidOutput", "answer_fields", "answer_text", "card_from_fields", "parse_json_object",
            "tags_from_answer"]
@@ -154,7 +154,7 @@ def tags_from_answer(response: Any) -> list[str]:
     """The tags of a ``write_tags`` answer: ``{"tags": [...]}``, or a bare JSON list in a text answer.
 
     Numbers become strings; other non-string items are dropped; the caller normalizes and caps
-    (``daemon.tagging.normalize_tags``).
+    (``daemon.distill.tagging.normalize_tags``).
 
     Raises:
         InvalidOutput: no ``tags`` list in the answer.

@@ -5,7 +5,7 @@ arguments are ``{tags: [str]}``; a server without tool calling gets the same
 prompt with a JSON-in-text answer. The model sees the whole card, properties
 included, and names its central entities (reference: ReMe auto_tag, §1.7
 item 63). The prompt is English or Chinese by the card's script. The caller
-(``daemon.tagging.tag_file``) normalizes, caps and writes the tags, and
+(``daemon.distill.tagging.tag_file``) normalizes, caps and writes the tags, and
 reports a failure per file; errors here are the distiller's:
 TransientDistillError when worth retrying, DistillError otherwise.
 """
@@ -15,7 +15,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from daemon import props
+from daemon.vault import props
 from daemon.config import AGENT_KEY
 from daemon.errors import DistillError
 from daemon.llm.client import ModelUser

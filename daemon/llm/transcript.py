@@ -12,9 +12,9 @@ import re
 from dataclasses import dataclass
 from typing import Any, Mapping, Sequence
 
-from daemon import images as imagekit
+from daemon.conversations import images as imagekit
 from daemon.errors import DistillError
-from daemon.formats import TEXT_TYPES
+from daemon.conversations.formats import TEXT_TYPES
 from daemon.llm.prompts import SYSTEM, TEXT
 from daemon.models import DistillRequest, Message
 

@@ -8,16 +8,15 @@ the model fails or skips.
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
 
-from daemon import images, props
+from daemon.conversations import images
+
+from daemon.vault import props
 from daemon.errors import ConflictError, InputError, VaultError
-from daemon.images import AttachmentPlan
+from daemon.conversations.images import AttachmentPlan
 from daemon.models import Message
-from daemon.vault import ABSENT
-
-if TYPE_CHECKING:
-    from daemon.pipeline.memory import Context
+from daemon.vault.files import ABSENT
+from daemon.pipeline.context import Context
 
 SOURCE_KEY = "source_images"
 

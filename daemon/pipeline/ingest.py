@@ -16,13 +16,14 @@ from datetime import date as Date
 from pathlib import Path
 from typing import Callable
 
-from daemon import inbox
+from daemon.conversations import inbox
 from daemon.errors import DistillError, InputError, TransientDistillError, VaultError
 from daemon.models import Conversation, Message
-from daemon.names import validate_component
-from daemon.pipeline.memory import Context, card_for_day, refresh_daily_listing, save_record
+from daemon.vault.names import validate_component
+from daemon.pipeline.context import Context
+from daemon.pipeline.memory import card_for_day, refresh_daily_listing, save_record
 from daemon.pipeline.tags import ADDED, MODIFIED, auto_tag, untagged_card
-from daemon.sessions import record_path
+from daemon.conversations.sessions import record_path
 from daemon.timeutil import day_of, today
 
 log = logging.getLogger("memvault.inbox")
@@ -117,7 +118,7 @@ def ingest_file(
 
     With ``inbox_dir`` None (a file imported from elsewhere) the original stays where it is.
     """
-    from daemon.exports import BadConversation, ExportError, read_export
+    from daemon.conversations.exports import BadConversation, ExportError, read_export
 
     report = FileReport(path.name)
     now = ctx.clock().timestamp() if now is None else now

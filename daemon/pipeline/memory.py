@@ -10,41 +10,24 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import date as Date
-from datetime import datetime, timezone
 from typing import Any, Callable
 
-from daemon import cards, daily, props
-from daemon.cardmerge import merge_body
-from daemon.config import Config
+from daemon.conversations.formats import parse_messages
+from daemon.conversations.images import AttachmentPlan
+from daemon.conversations.sessions import merge_record, record_link, record_messages, record_path
 from daemon.errors import ConflictError, DistillError, InputError, VaultError
-from daemon.formats import parse_messages
-from daemon.models import Card, DistillRequest, Distiller, Message, Skip
-from daemon.names import safe_name, validate_component
-from daemon.pipeline.renames import move_note
-from daemon.sessions import merge_record, record_link, record_messages, record_path
-from daemon.state import BaseStore
-from daemon.timeutil import day_of, parse_day, today
-from daemon.graph import Graph
-from daemon.images import AttachmentPlan
+from daemon.models import Card, DistillRequest, Message, Skip
 from daemon.pipeline import attachments
+from daemon.pipeline.context import Context
+from daemon.pipeline.renames import move_note
 from daemon.pipeline.tags import ADDED, MODIFIED, auto_tag
-from daemon.tagging import Tagger
-from daemon.vault import ABSENT, Vault
+from daemon.timeutil import day_of, parse_day, today
+from daemon.vault import cards, daily, props
+from daemon.vault.cardmerge import merge_body
+from daemon.vault.files import ABSENT
+from daemon.vault.names import safe_name, validate_component
 
 ATTEMPTS = 3
-
-
-@dataclass
-class Context:
-    """Everything a pipeline run needs, built by ``app``."""
-
-    config: Config
-    vault: Vault
-    distiller: Distiller
-    bases: BaseStore
-    graph: Graph
-    tagger: Tagger | None = None
-    clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc)
 
 
 @dataclass(frozen=True)

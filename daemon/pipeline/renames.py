@@ -8,17 +8,14 @@ stages, and nothing else does.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
 
 from daemon.errors import ConflictError, VaultError
-from daemon.graph import Changes, detect_moves
-from daemon.index import target_name
-from daemon.linkplan import plan_moves
-from daemon.vault import Snapshot
-
-if TYPE_CHECKING:
-    from daemon.moves import Actions
-    from daemon.pipeline.memory import Context
+from daemon.links.graph import Changes, detect_moves
+from daemon.links.index import target_name
+from daemon.links.plan import plan_moves
+from daemon.links.moves import Actions
+from daemon.pipeline.context import Context
+from daemon.vault.files import Snapshot
 
 ATTEMPTS = 3
 

@@ -10,14 +10,12 @@ from __future__ import annotations
 
 import json
 import time
-from typing import TYPE_CHECKING, Any, Iterable
+from typing import Any, Iterable
 
-from daemon.cards import CardFile, find_session_card, list_cards
-from daemon.sessions import record_link
-from daemon.tagging import TagResult, content_key, summary, tag_file
-
-if TYPE_CHECKING:
-    from daemon.pipeline.memory import Context
+from daemon.vault.cards import CardFile, find_session_card, list_cards
+from daemon.conversations.sessions import record_link
+from daemon.distill.tagging import TagResult, content_key, summary, tag_file
+from daemon.pipeline.context import Context
 
 ADDED, MODIFIED = "added", "modified"
 

@@ -1,0 +1,148 @@
+"""ChatGPT data export (``conversations.json`` / ``conversations-NNN.json``): one conversation → one Conversation.
+
+A conversation is a message tree (FORMATS.md §3). The transcript the user last
+saw is the path from ``current_node`` back to the root; abandoned branches
+(edited prompts, regenerated answers) are left out. Only what the user saw is
+kept: hidden context, system and tool nodes, tool calls (``recipient`` other
+than ``all``), internal reasoning channels and empty placeholders are dropped.
+Images are exported as asset pointers, so they become the text ``[image]``.
+"""
+
+from __future__ import annotations
+
+import math
+from typing import Any, Iterator, Mapping
+
+from daemon.errors import InputError
+from daemon.conversations.exports.base import Item, attempt, build, digest, iso, label, need, provider_id, session_name
+from daemon.models import Conversation
+from daemon.timeutil import parse_timestamp
+
+SOURCE = "chatgpt"
+_TEXT_TYPES = ("text", "multimodal_text")
+# Content types that are never shown as a message of their own.
+_HIDDEN_TYPES = ("user_editable_context", "model_editable_context", "thoughts", "reasoning_recap",
+                 "system_error", "execution_output")
+_SILENT_PARTS = ("audio_asset_pointer", "real_time_user_audio_video_asset_pointer")
+
+
+def read(value: Any, index: int) -> Iterator[Item]:
+    """One exported conversation object → a Conversation (or a BadConversation saying why)."""
+    raw = value if isinstance(value, dict) else {}
+    where = label("ChatGPT", index, raw.get("id") or raw.get("conversation_id"), raw.get("title"))
+    yield from attempt(where, lambda: _conversation(raw))
+
+
+def _conversation(raw: Mapping[str, Any]) -> Conversation | None:
+    mapping = need(raw, "mapping", dict, "conversation")
+    ident = provider_id(raw.get("id")) or provider_id(raw.get("conversation_id"))
+    # Without a provider id the content is the only stable identity there is.
+    session_id = session_name(SOURCE, ident) if ident else f"{SOURCE}-{digest(mapping)}"
+    fallback = iso(raw.get("create_time"), raw.get("update_time"))
+    messages = []
+    for node_id in _branch(mapping, raw.get("current_node")):
+        message = _message(node_id, mapping[node_id], fallback)
+        if message is not None:
+            messages.append(message)
+    return build(session_id, SOURCE, messages)
+
+
+def _branch(mapping: Mapping[str, Any], current: Any) -> list[str]:
+    """Node ids from the root down to ``current_node`` (or the newest leaf when it is missing)."""
+    leaf = current if isinstance(current, str) and current in mapping else _newest_leaf(mapping)
+    path: list[str] = []
+    seen: set[str] = set()
+    node_id = leaf
+    while isinstance(node_id, str) and node_id in mapping:
+        if node_id in seen:
+            raise InputError(f"mapping: the message tree has a cycle at node {node_id!r}")
+        seen.add(node_id)
+        path.append(node_id)
+        node = mapping[node_id]
+        if not isinstance(node, dict):
+            raise InputError(f"mapping[{node_id!r}] must be an object, got {type(node).__name__}")
+        node_id = node.get("parent")  # a parent trimmed out of the export ends the walk like the root
+    path.reverse()
+    return path
+
+
+def _newest_leaf(mapping: Mapping[str, Any]) -> str | None:
+    """The childless node with the latest message time; the first one in the mapping on ties."""
+    best: str | None = None
+    best_time = -math.inf
+    for node_id, node in mapping.items():
+        if not isinstance(node, dict) or node.get("children"):
+            continue
+        message = node.get("message")
+        when = _instant(message.get("create_time")) if isinstance(message, dict) else -math.inf
+        if best is None or when > best_time:
+            best, best_time = node_id, when
+    return best
+
+
+def _instant(value: Any) -> float:
+    """Epoch seconds of a timestamp, -inf when it is missing or unusable."""
+    try:
+        moment = parse_timestamp(value)
+        return moment.timestamp() if moment is not None else -math.inf
+    except (ValueError, OverflowError, OSError):
+        return -math.inf
+
+
+def _message(node_id: str, node: Mapping[str, Any], fallback: str | None) -> dict[str, Any] | None:
+    """The message dict for a visible node, or None for hidden, tool and empty nodes."""
+    message = node.get("message")
+    if message is None:
+        return None
+    if not isinstance(message, dict):
+        raise InputError(f"mapping[{node_id!r}].message must be an object, got {type(message).__name__}")
+    author = message.get("author")
+    role = author.get("role") if isinstance(author, dict) else None
+    if role not in ("user", "assistant") or _hidden(message):
+        return None
+    content = need(message, "content", dict, f"mapping[{node_id!r}].message")
+    text = _content_text(content, node_id)
+    if not text.strip():
+        return None
+    created = iso(message.get("create_time"), message.get("update_time")) or fallback
+    return {"id": node_id, "role": role, "content": text.strip(), "created_at": created}
+
+
+def _hidden(message: Mapping[str, Any]) -> bool:
+    metadata = message.get("metadata")
+    if isinstance(metadata, dict) and (metadata.get("is_visually_hidden_from_conversation") is True
+                                       or metadata.get("user_context_message_data")):
+        return True
+    content = message.get("content")
+    kind = content.get("content_type") if isinstance(content, dict) else None
+    return (message.get("weight") == 0
+            or message.get("recipient") not in (None, "all")
+            or message.get("channel") in ("analysis", "commentary")
+            or kind in _HIDDEN_TYPES)
+
+
+def _content_text(content: Mapping[str, Any], node_id: str) -> str:
+    kind = content.get("content_type")
+    if kind in _TEXT_TYPES:
+        parts = need(content, "parts", list, f"mapping[{node_id!r}].message.content")
+        return "\n".join(filter(None, (_part_text(part) for part in parts)))
+    text = content.get("text")
+    if isinstance(text, str):
+        return text  # code, tether_quote and similar carry their text here
+    return f"[{kind}]" if isinstance(kind, str) else ""
+
+
+def _part_text(part: Any) -> str:
+    """A content part as text: strings as they are, images as ``[image]``, never bytes."""
+    if isinstance(part, str):
+        return part
+    if not isinstance(part, dict):
+        return ""
+    kind = part.get("content_type")
+    if kind == "image_asset_pointer":
+        return "[image]"
+    if isinstance(part.get("text"), str):
+        return part["text"]  # audio_transcription and text-like parts
+    if kind in _SILENT_PARTS:
+        return ""  # the spoken words come as a separate audio_transcription part
+    return f"[{kind}]" if isinstance(kind, str) else ""

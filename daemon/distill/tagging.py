@@ -1,0 +1,226 @@
+"""Stage 7, tagging: name a card's central entities in its tag property, and nothing else.
+
+Only a card that was created or modified is tagged, at its final path. The
+write is surgical: only the tag key's lines change; every other property,
+its order, quoting and comments, and the body stay byte for byte.
+Normalization follows the reference (ReMe auto_tag, §1.7 item 59).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any, Protocol
+
+from daemon.vault import props
+from daemon.errors import ConflictError, MemvaultError
+from daemon.vault.files import Vault
+
+MAX_TAG_LENGTH = 64
+_ALNUM = re.compile(r"[^\W_]", re.UNICODE)
+_OBSIDIAN_BAD = re.compile(r"[^\w/-]", re.UNICODE)
+
+
+def normalize_tags(raw: Any, max_tags: int, max_length: int = MAX_TAG_LENGTH, obsidian: bool = False) -> list[str]:
+    """Reference item 59: a list of strings only; whitespace runs become ``_``; at most ``max_length``
+    characters; at least one letter or digit; case-insensitive dedupe keeping the first spelling; capped.
+
+    With ``obsidian`` (the key is ``tags``) a tag also has to be valid Obsidian tag syntax: letters,
+    digits, ``_``, ``-`` and ``/`` only, and not only digits.
+    """
+    if not isinstance(raw, list):
+        return []
+    seen: set[str] = set()
+    tags: list[str] = []
+    for item in raw:
+        if not isinstance(item, str):
+            continue
+        tag = "_".join(item.strip().lstrip("#" if obsidian else "").split())
+        if obsidian:
+            tag = _OBSIDIAN_BAD.sub("", tag).strip("/")
+            if tag.isdigit():
+                continue
+        if not tag or len(tag) > max_length or not _ALNUM.search(tag) or tag.casefold() in seen:
+            continue
+        seen.add(tag.casefold())
+        tags.append(tag)
+        if len(tags) == max_tags:
+            break
+    return tags
+
+
+class Tagger(Protocol):
+    def tag(self, text: str, max_tags: int) -> list[str]: ...
+
+
+# ---------------------------------------------------------------- the embedded tagger
+
+_WORD = re.compile(r"[A-Za-z][\w.+#-]*[\w+#]|[A-Za-z]")
+_HAN = re.compile(r"[\u4e00-\u9fff]{2,}")
+_STOP = set("""a an the and or but if of to in on at by for with about as into from this that these those it its
+i me my we our you your he him his she her they them their is are was were be been being have has had do does did
+will would can could should may might must not no yes so than then there here what which who whom when where why
+how all any both each few more most other some such only own same too very just also now new next last first
+user assistant key facts fact decisions decision preferences preference current state steps step commands
+procedures notes note summary talked about said says mentioned decided agreed let lets let's we'll i'll i'm
+it's that's don't didn't today yesterday tomorrow week month year day days morning evening night
+monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
+september october november december""".split())
+_ZH_STOP = {"我们", "你们", "他们", "这个", "那个", "因为", "所以", "但是", "然后", "已经", "可以", "没有", "就是",
+            "什么", "怎么", "用户", "助手", "关键事实", "现状与下一步", "命令与步骤", "偏好", "决定"}
+
+
+@dataclass
+class ExtractiveTagger:
+    """Offline entity tagging: people, projects, products, tools, places and topics named in the card.
+
+    Candidates are proper names (capitalised words and phrases), technical tokens
+    (``JWT``, ``RS256``, ``Node.js``, ``C++``) and repeated Chinese terms; they are
+    ranked by how often they occur, with the card's name and description counting
+    extra.
+    """
+
+    weights: dict[str, float] = field(default_factory=lambda: {"head": 3.0, "body": 1.0})
+
+    def tag(self, text: str, max_tags: int) -> list[str]:
+        properties = props.read(text)
+        head = f"{properties.get('name') or ''} {properties.get('description') or ''}"
+        body = _prose(props.body(text))
+        scores: Counter[str] = Counter()
+        spelling: dict[str, str] = {}
+        for part, weight in ((head, self.weights["head"]), (body, self.weights["body"])):
+            for candidate in _candidates(part):
+                key = candidate.casefold()
+                spelling.setdefault(key, candidate)
+                scores[key] += weight if not _is_han(candidate) else weight / 2
+        ranked = sorted(scores, key=lambda k: (-scores[k], -len(k), k))
+        chosen = [spelling[k] for k in ranked if scores[k] >= 2 or k in head.casefold()]
+        return _drop_contained(chosen)[: max_tags * 2]
+
+
+def _prose(body: str) -> str:
+    body = re.sub(r"(?ms)^(`{3,}|~{3,}).*?^\1\s*$", " ", body)
+    body = re.sub(r"`[^`\n]*`", " ", body)
+    return re.sub(r"(?m)^#{1,6} .*$", " ", body)
+
+
+_SPEAKER = re.compile(r"^\s*[-*]\s+([^\s:：][^:：\n]{0,40})[:：]\s", re.M)
+
+
+def _candidates(text: str) -> list[str]:
+    """Entity-like phrases in order of appearance; speakers of ``- Name: …`` lines count as people."""
+    found = [m.group(1).strip() for m in _SPEAKER.finditer(text) if m.group(1).strip().casefold() not in _STOP]
+    text = _SPEAKER.sub("", text)
+    for sentence in re.split(r"(?<=[.!?。！？:：])\s+|\n", text):  # after "Name:" a new sentence starts
+        words = [_singular(w) for w in _WORD.findall(sentence)]
+        run: list[str] = []
+        for index, word in enumerate(words + [""]):
+            if word and _entity_like(word, index == 0) and word.casefold() not in _STOP:
+                run.append(word)
+                continue
+            if run:
+                found.append(" ".join(run[:3]))
+                run = []
+    found.extend(_han_terms(text))
+    return found
+
+
+_HAN_EDGE = set("的了是和也很在有就都而及与或把被给对从向这那个们上下中")
+
+
+def _han_terms(text: str) -> list[str]:
+    """Repeated Chinese terms: the longest 2–6 character strings that occur at least twice.
+
+    Without a segmenter, repetition is the signal: a name like 宁德时代 recurs, the
+    sentences around it do not.
+    """
+    counts: Counter[str] = Counter()
+    for run in _HAN.findall(text):
+        for size in range(2, 7):
+            counts.update(run[i : i + size] for i in range(len(run) - size + 1))
+    repeated = {t: c for t, c in counts.items() if c >= 2 and t[0] not in _HAN_EDGE and t[-1] not in _HAN_EDGE
+                and t not in _ZH_STOP}
+    maximal = [t for t, c in repeated.items()
+               if not any(t != u and t in u and repeated[u] == c for u in repeated)]
+    return [t for t in maximal for _ in range(repeated[t])]
+
+
+def _is_han(text: str) -> bool:
+    return bool(_HAN.fullmatch(text))
+
+
+def _singular(word: str) -> str:
+    """``JWTs`` → ``JWT``: an acronym's plural names the same thing."""
+    return word[:-1] if len(word) > 2 and word.endswith("s") and word[:-1].isupper() else word
+
+
+def _entity_like(word: str, first: bool) -> bool:
+    """A proper name or a technical token; a capitalised sentence opener only if it looks technical."""
+    technical = any(c.isdigit() for c in word) or any(c in word for c in "+#.") or (
+        sum(c.isupper() for c in word) >= 2)
+    if technical:
+        return len(word) > 1
+    return word[:1].isupper() and not first and len(word) > 2
+
+
+def _drop_contained(tags: list[str]) -> list[str]:
+    """Keep ``Priya Shah`` and drop a later ``Priya``; keep distinct names."""
+    kept: list[str] = []
+    for tag in tags:
+        lowered = tag.casefold()
+        if not any(lowered in k.casefold().split() or lowered == k.casefold() for k in kept):
+            kept.append(tag)
+    return kept
+
+
+# ---------------------------------------------------------------- writing and bookkeeping
+
+@dataclass(frozen=True)
+class TagResult:
+    change: str
+    path: str
+    success: bool
+    tags: tuple[str, ...] = ()
+    error: str = ""
+
+    def as_dict(self) -> dict[str, Any]:
+        out: dict[str, Any] = {"change": self.change, "path": self.path, "success": self.success}
+        out.update({"tags": list(self.tags)} if self.success else {"error": self.error})
+        return out
+
+
+def content_key(text: str, key: str) -> str:
+    """A hash of the card without its tag property: what tagging depends on."""
+    return hashlib.sha256(props.set_props(text, {key: None}).encode("utf-8")).hexdigest()
+
+
+def tag_file(vault: Vault, path: str, tagger: Tagger, key: str, max_tags: int, change: str) -> TagResult:
+    """Tag one card; a failure is reported in the result, never raised."""
+    try:
+        for _ in range(3):
+            snapshot = vault.read(path)
+            if snapshot is None:
+                return TagResult(change, path, False, error="not found")
+            tags = normalize_tags(tagger.tag(snapshot.text, max_tags), max_tags, obsidian=key == "tags")
+            if props.read(snapshot.text).get(key) == tags:
+                return TagResult(change, path, True, tuple(tags))
+            try:
+                vault.write(path, props.set_props(snapshot.text, {key: tags}), snapshot.digest)
+                return TagResult(change, path, True, tuple(tags))
+            except ConflictError:
+                continue
+        return TagResult(change, path, False, error="the card kept changing; try again")
+    except (MemvaultError, OSError, ValueError) as exc:
+        return TagResult(change, path, False, error=str(exc))
+
+
+def summary(results: list[TagResult]) -> dict[str, Any]:
+    """The ``metadata.auto_tag`` payload."""
+    return {
+        "processed": len(results),
+        "succeeded": sum(r.success for r in results),
+        "failed": sum(not r.success for r in results),
+        "results": [r.as_dict() for r in results],
+    }

@@ -1,0 +1,124 @@
+"""Plan the link rewrites a batch of file moves needs, as new file texts (no I/O).
+
+This module owns the rename rule (U3 + U4 of shared/reference/obsidian-links.md §1.5):
+a link is rewritten only when the move would change what it resolves to, and then
+only its target bytes change. The same rule repairs inbound links, fixes a moved
+note's own relative markdown links, and pins bare links whose name became ambiguous.
+A move that Obsidian (or another device) already handled plans nothing, so the rule is
+idempotent. `vault` applies the plan; this module only computes it.
+"""
+
+from __future__ import annotations
+
+from typing import Mapping
+
+from daemon.links.scan import FRONTMATTER, MARKDOWN, Link, scan
+from daemon.links.resolve import PathIndex, link_target_for
+
+
+def rewrite(text: str, replacements: list[tuple[Link, str]]) -> str:
+    """Replace each link's target span in `text`; every other byte stays as it was.
+
+    Raises:
+        ValueError: a link's span no longer holds its scanned text, or two spans overlap.
+    """
+    pieces: list[str] = []
+    tail = len(text)
+    # Right to left, so earlier offsets stay valid while later spans change length.
+    for link, target in sorted(replacements, key=lambda r: r[0].target_start, reverse=True):
+        if link.target_end > tail:
+            raise ValueError(f"overlapping link targets at offset {link.target_start}")
+        if link.raw and text[link.start:link.end] != link.raw:
+            raise ValueError(f"text changed since it was scanned at offset {link.start}")
+        pieces.append(text[link.target_end:tail])
+        pieces.append(target)
+        tail = link.target_start
+    pieces.append(text[:tail])
+    return "".join(reversed(pieces))
+
+
+def after_moves(before: PathIndex, moves: Mapping[str, str]) -> PathIndex:
+    """The vault's file list once `moves` (old path → new path) have happened."""
+    after = PathIndex(before.paths())
+    for old in moves:  # all removals first: a batch may reuse a path another move vacates
+        after.remove(old)
+    for new in moves.values():
+        after.add(new)
+    return after
+
+
+def _relative_style(link: Link, source: str, was: str, before: PathIndex) -> bool | None:
+    """Whether a markdown link was written relative to its note's folder (None: not markdown)."""
+    if link.kind != MARKDOWN:
+        return None
+    if link.target.startswith(("./", "../")):
+        return True
+    folder_written = "/" in source and not link.target.startswith("/")
+    return folder_written and before.resolve_relative(link.target, source) == was
+
+
+def _still_right(link: Link, moved_to: str, was: str, want: str, before: PathIndex, after: PathIndex) -> bool:
+    """Whether the link, unchanged, resolves to `want` after the moves, as firmly as before.
+
+    A folder-qualified wikilink that named an exact vault path must keep naming one:
+    `[[proj/A]]` after `proj/` moved to `archive/proj/` would still resolve here by
+    suffix matching, but that is unverified in Obsidian (R7), so it is rewritten.
+    """
+    if after.resolve(link, moved_to) != want:
+        return False
+    if link.kind != MARKDOWN and "/" in link.target and before.lookup(link.target) == was:
+        return after.lookup(link.target) == want
+    return True
+
+
+def _reads_back(link: Link, target: str, moved_to: str, want: str, after: PathIndex) -> bool:
+    """Whether the link with its new target parses the same way and resolves to `want`.
+
+    A name a wikilink cannot spell (`C# notes.md`, `a|b.md`) would otherwise become a
+    link to a different note; such a link is left as it was instead.
+    """
+    raw = link.raw[:link.target_start - link.start] + target + link.raw[link.target_end - link.start:]
+    if link.kind == FRONTMATTER:
+        raw = f"---\nk: {link.quote}{raw}{link.quote}\n---\n"
+    again = scan(raw)
+    return (len(again) == 1 and again[0].kind == link.kind and again[0].embed == link.embed
+            and again[0].subpath == link.subpath and again[0].alias == link.alias
+            and after.resolve(again[0], moved_to) == want)
+
+
+def _replacements(text: str, source: str, moves: Mapping[str, str], before: PathIndex,
+                  after: PathIndex) -> list[tuple[Link, str]]:
+    """The links of one file whose resolution the moves would change, with new targets."""
+    moved_to = moves.get(source, source)
+    out: list[tuple[Link, str]] = []
+    for link in scan(text):
+        was = before.resolve(link, source)
+        if was is None:
+            continue  # an unresolved link stays exactly as the author left it
+        want = moves.get(was, was)
+        if _still_right(link, moved_to, was, want, before, after):
+            continue  # already rewritten, or a unique name that moved (U3, U10)
+        relative = _relative_style(link, source, was, before)
+        target = link_target_for(want, moved_to, after, link, relative=relative)
+        unchanged = target == text[link.target_start:link.target_end]
+        if not unchanged and _reads_back(link, target, moved_to, want, after):
+            out.append((link, target))
+    return out
+
+
+def plan_moves(files: Mapping[str, str], moves: Mapping[str, str], before: PathIndex) -> dict[str, str]:
+    """New texts for the files whose links the moves would break or redirect.
+
+    `files` maps each candidate file's path *before* the moves to its text; `moves`
+    maps old path → new path (one file, a folder's files, or a case-only rename);
+    `before` is the vault's file list before the moves. Returns {path after the moves:
+    new text}, holding only files whose text must change. A link whose new target
+    cannot be written so that it reads back as the moved file is left unchanged.
+    """
+    after = after_moves(before, moves)
+    planned: dict[str, str] = {}
+    for source, text in files.items():
+        replacements = _replacements(text, source, moves, before, after)
+        if replacements:
+            planned[moves.get(source, source)] = rewrite(text, replacements)
+    return planned

@@ -1,0 +1,236 @@
+"""Resolving links the way Obsidian does, and spelling a link's target for a given file.
+
+``PathIndex`` is the vault's file list and resolves a link to one file (R1–R7 of
+shared/reference/obsidian-links.md §1.4); ``link_target_for`` spells the target
+text that makes a link resolve to a given file while keeping the author's style.
+No file I/O: the index and the vault writer feed them path lists.
+"""
+
+from __future__ import annotations
+
+import posixpath
+import re
+from typing import Iterable
+from urllib.parse import quote
+
+from daemon.links.scan import FRONTMATTER, MARKDOWN, Link
+
+# ---------------------------------------------------------------------- resolution
+def _folder(path: str) -> str:
+    return path.rpartition("/")[0]
+
+
+def _keys(low: str) -> tuple[str, ...]:
+    """Lookup keys for a lower-cased target: `.md` is optional (L1, R1)."""
+    return (low,) if low.endswith(".md") else (low, low + ".md")
+
+
+def _join(folder: str, low: str) -> str | None:
+    """`low` relative to `folder`, normalised; None when it climbs above the vault."""
+    joined = f"{folder}/{low}" if folder else low
+    if "." in joined and ("./" in joined or joined.endswith("/..") or joined.startswith(".")):
+        joined = posixpath.normpath(joined)
+        if joined == "." or joined == ".." or joined.startswith("../"):
+            return None
+    return joined
+
+
+class PathIndex:
+    """The vault's file list for resolution (all files, not only .md; vault-relative POSIX paths).
+
+    Two dicts make a lookup O(1)-ish: lower-cased full path → paths, and lower-cased
+    file name → (lower-cased path, path) for bare and suffix targets.
+    """
+
+    def __init__(self, paths: Iterable[str] = ()) -> None:
+        self._paths: set[str] = set()
+        self._by_lower: dict[str, list[str]] = {}
+        self._by_name: dict[str, list[tuple[str, str]]] = {}
+        for path in paths:
+            self.add(path)
+
+    def add(self, path: str) -> None:
+        if path in self._paths:
+            return
+        self._paths.add(path)
+        low = path.lower()
+        same = self._by_lower.setdefault(low, [])
+        same.append(path)
+        same.sort()  # two files differing only in case: the lexicographic first wins [unverified R1]
+        self._by_name.setdefault(low.rpartition("/")[2], []).append((low, path))
+
+    def remove(self, path: str) -> None:
+        if path not in self._paths:
+            return
+        self._paths.discard(path)
+        low = path.lower()
+        self._by_lower[low].remove(path)
+        if not self._by_lower[low]:
+            del self._by_lower[low]
+        name = low.rpartition("/")[2]
+        self._by_name[name].remove((low, path))
+        if not self._by_name[name]:
+            del self._by_name[name]
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._paths
+
+    def __len__(self) -> int:
+        return len(self._paths)
+
+    def paths(self) -> list[str]:
+        return sorted(self._paths)
+
+    def resolve(self, link: Link | str, source: str) -> str | None:
+        """The file `link` (a Link, or a str wiki target) points to from note `source`."""
+        if isinstance(link, str):
+            return self.resolve_target(link, source)
+        return self.resolve_target(link.target, source, markdown=link.kind == MARKDOWN)
+
+    def resolve_target(self, target: str, source: str, markdown: bool = False) -> str | None:
+        """Resolve a decoded target string as a wiki (default) or markdown link target."""
+        if markdown:
+            return self._resolve_markdown(target, source)
+        return self._resolve_wiki(target, source)
+
+    def resolve_relative(self, target: str, source: str) -> str | None:
+        """The file `target` names relative to `source`'s folder, if one exists."""
+        joined = _join(_folder(source).lower(), target.lower())
+        return None if joined is None else self._exact(joined)
+
+    def lookup(self, path: str) -> str | None:
+        """The file at vault path `path` (case-insensitive, `.md` optional), no name search."""
+        return self._exact(path.strip().lstrip("/").lower())
+
+    def _exact(self, low: str) -> str | None:
+        for key in _keys(low):
+            hits = self._by_lower.get(key)
+            if hits:
+                return hits[0]
+        return None
+
+    def _resolve_wiki(self, target: str, source: str) -> str | None:
+        """R2: exact vault path, then the source's folder, then the shortest suffix match (R7)."""
+        low = target.strip().lower()
+        if not low:
+            return source  # `[[#Heading]]` links to its own note (L10)
+        if "/" not in low:
+            # A bare name that exactly one file carries: every rule picks that file.
+            named = self._by_name.get(low, ()), self._by_name.get(low + ".md", ())
+            if len(named[0]) + len(named[1]) == 1:
+                return (named[0] or named[1])[0][1]
+        if low.startswith(("./", "../")):
+            return self.resolve_relative(low, source)
+        low = low.lstrip("/")
+        folder = _folder(source).lower()
+        hit = self._exact(low) or (self._exact(f"{folder}/{low}") if folder else None)
+        return hit or self._by_suffix(low)
+
+    def _by_suffix(self, low: str) -> str | None:
+        best: str | None = None
+        for key in _keys(low):
+            for path_low, path in self._by_name.get(key.rpartition("/")[2], ()):
+                matches = path_low == key or path_low.endswith("/" + key)
+                if matches and (best is None or (len(path), path) < (len(best), best)):
+                    best = path
+        return best
+
+    def _resolve_markdown(self, target: str, source: str) -> str | None:
+        """R5/R6: relative to the source's folder first, then as a vault path or name.
+
+        An explicit `./` or `../` stays relative, and a path with folders is not
+        suffix-matched, so a moved note's relative links are seen as broken and fixed.
+        """
+        if not target:
+            return source
+        low = target.lower()
+        if not low.startswith("/"):
+            hit = self.resolve_relative(low, source)
+            if hit is not None or low.startswith(("./", "../")):
+                return hit
+            if "/" not in low:
+                return self._resolve_wiki(target, source)
+        vault_path = _join("", low.lstrip("/"))
+        return None if vault_path is None else self._exact(vault_path)
+
+
+# ------------------------------------------------------------ spelling a new target
+_MD_UNSAFE = re.compile(r"[\s%()<>#?\\^|\[\]\x00-\x1f\x7f]")
+_ANGLE_UNSAFE = re.compile(r"[<>#|\n\\]|%(?=[0-9A-Fa-f]{2})")  # `|` would split a table cell
+_NON_ASCII_ESCAPE = re.compile(r"%[89A-Fa-f][0-9A-Fa-f]")
+
+
+def _spellings(path: str, keep_md: bool) -> list[str]:
+    """`path` without `.md` first when the author omitted it, with it as a fallback."""
+    if not keep_md and path.lower().endswith(".md"):
+        return [path[:-3], path]
+    return [path]
+
+
+def _wiki_target(path: str, source: str, index: PathIndex, written: str) -> str:
+    """Bare name if the author wrote one and it still resolves, else the vault path (R3)."""
+    written = written.strip()
+    keep_md = written.lower().endswith(".md")
+    forms = _spellings(path.rpartition("/")[2], keep_md) if "/" not in written else []
+    for form in forms + _spellings(path, keep_md):
+        if index.resolve_target(form, source) == path:
+            return form
+    return path
+
+
+def _percent(m: re.Match[str]) -> str:
+    return quote(m.group(), safe="")
+
+
+def _encode(form: str, angle: bool, written_raw: str) -> str:
+    """Write `form` as a markdown destination in the author's encoding style."""
+    if angle:
+        return _ANGLE_UNSAFE.sub(_percent, form)
+    if _NON_ASCII_ESCAPE.search(written_raw):  # the author percent-encodes everything
+        return quote(form, safe="/!$&'*+,;=:@~")
+    return _MD_UNSAFE.sub(_percent, form)
+
+
+def _markdown_target(path: str, source: str, index: PathIndex, like: Link, relative: bool | None) -> str:
+    written = like.target
+    keep_md = written.lower().endswith(".md")
+    if relative is None:
+        relative = written.startswith(("./", "../"))
+    rel = posixpath.relpath(path, _folder(source) or ".")
+    dotted = rel if rel.startswith("../") else "./" + rel
+    if relative:
+        styles = [dotted if written.startswith("./") else rel]
+    elif written.startswith("/"):
+        styles = ["/" + path]
+    else:
+        styles = [path] if "/" in written else [path.rpartition("/")[2], path]
+    styles.append(dotted)  # relative lookup comes first, so this always resolves
+    raw_at = like.target_start - like.start
+    written_raw = like.raw[raw_at:raw_at + like.target_end - like.target_start]
+    angle = raw_at > 0 and like.raw[raw_at - 1:raw_at] == "<"
+    for style in styles:
+        for form in _spellings(style, keep_md):
+            if index.resolve_target(form, source, markdown=True) == path:
+                return _encode(form, angle, written_raw)
+    return _encode(dotted, angle, written_raw)
+
+
+def _yaml_quoted(target: str, quote_char: str) -> str:
+    if quote_char == "'":
+        return target.replace("'", "''")
+    return target.replace("\\", "\\\\").replace('"', '\\"')
+
+
+def link_target_for(path: str, source: str, index: PathIndex, like: Link, *,
+                    relative: bool | None = None) -> str:
+    """The target text that makes a link styled like `like` resolve to `path` from `source`.
+
+    Wiki and frontmatter links keep a bare name when it resolves, else use the vault
+    path, with `.md` kept or omitted as written. Markdown links keep relative or
+    vault style (`relative` overrides the guess from the text), `<…>` or percent
+    encoding, and `.md` presence. Frontmatter targets are escaped for their quotes.
+    """
+    if like.kind == MARKDOWN:
+        return _markdown_target(path, source, index, like, relative)
+    written = _wiki_target(path, source, index, like.target)
+    return _yaml_quoted(written, like.quote) if like.kind == FRONTMATTER else written

@@ -1,0 +1,27 @@
+"""``Context``: everything a pipeline run needs, built by ``app`` and passed down each stage."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from datetime import datetime, timezone
+from typing import Callable
+
+from daemon.config import Config
+from daemon.distill.tagging import Tagger
+from daemon.links.graph import Graph
+from daemon.models import Distiller
+from daemon.vault.files import Vault
+from daemon.vault.state import BaseStore
+
+
+@dataclass
+class Context:
+    """Everything a pipeline run needs, built by ``app``."""
+
+    config: Config
+    vault: Vault
+    distiller: Distiller
+    bases: BaseStore
+    graph: Graph
+    tagger: Tagger | None = None
+    clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc)

@@ -1,0 +1,97 @@
+"""Memory-card files: rendering, reading back, and finding a session's card for a day.
+
+A card is found by its ``session_id`` property (then ``source_conversation``),
+never by file name, so a user may rename it freely.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, Mapping
+
+from daemon.vault import props
+from daemon.models import Card
+from daemon.vault.files import Snapshot, Vault
+
+
+@dataclass(frozen=True)
+class CardFile:
+    """A card as found in the vault."""
+
+    snapshot: Snapshot
+    properties: Mapping[str, Any]
+
+    @property
+    def path(self) -> str:
+        return self.snapshot.path
+
+    @property
+    def stem(self) -> str:
+        return self.path.rsplit("/", 1)[-1][: -len(".md")]
+
+    def card(self) -> Card:
+        return Card(
+            name=str(self.properties.get("name") or ""),
+            description=str(self.properties.get("description") or ""),
+            body=props.body(self.snapshot.text),
+        )
+
+
+def render(card: Card, session_id: str, source_link: str, extra: Mapping[str, Any] | None = None) -> str:
+    """A new card file: properties in a fixed order, then the body."""
+    keys: dict[str, Any] = {
+        "name": card.name,
+        "description": card.description,
+        "session_id": session_id,
+        "source_conversation": source_link,
+        **(extra or {}),
+    }
+    block = "".join(props.render(k, v) for k, v in keys.items() if v is not None)
+    return f"---\n{block}---\n{normalize_body(card.body)}"
+
+
+def normalize_body(body: str) -> str:
+    text = body.strip("\n")
+    return text + "\n" if text else ""
+
+
+def day_folder(daily_dir: str, day: str) -> str:
+    return f"{daily_dir}/{day}"
+
+
+def list_cards(vault: Vault, daily_dir: str, day: str) -> list[CardFile]:
+    """The Markdown files directly inside ``daily/<day>/``, sorted by name."""
+    folder = day_folder(daily_dir, day)
+    found = []
+    for name in vault.listdir(folder):
+        if not name.endswith(".md") or name.startswith("."):
+            continue
+        snapshot = vault.read(f"{folder}/{name}")
+        if snapshot is not None:
+            found.append(CardFile(snapshot, props.read(snapshot.text)))
+    return found
+
+
+def find_session_card(cards: list[CardFile], session_id: str, source_link: str) -> CardFile | None:
+    """The card of ``session_id``: by ``session_id`` first, then by ``source_conversation``."""
+    for card in cards:
+        if str(card.properties.get("session_id", "")).strip() == session_id:
+            return card
+    for card in cards:
+        if str(card.properties.get("source_conversation", "")).strip() == source_link:
+            return card
+    return None
+
+
+def unique_name(wanted: str, taken: set[str]) -> str:
+    """``wanted``, or ``wanted-2``, ``wanted-3``… so that no two cards of a day share a file name.
+
+    Compared case-insensitively: Obsidian links and macOS/Windows file systems ignore case.
+    """
+    lowered = {t.lower() for t in taken}
+    if wanted.lower() not in lowered:
+        return wanted
+    number = 2
+    while f"{wanted}-{number}".lower() in lowered:
+        number += 1
+    return f"{wanted}-{number}"

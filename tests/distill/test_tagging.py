@@ -1,0 +1,192 @@
+"""Tags: normalization, the embedded tagger, surgical writes, auto-tag after memory, re-tagging."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+from apscheduler.triggers.cron import CronTrigger
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from conftest import FIXED_NOW, FakeDistiller
+from daemon.vault import props
+from daemon.app import build
+from daemon.config import Config, load_config
+from daemon.links.graph import normalize_tag
+from daemon.runtime.jobs import RETAG, make_scheduler, retag_job
+from daemon.models import Card, DistillRequest
+from daemon.pipeline import Context, auto_memory
+from daemon.pipeline.tags import retag, stale
+from daemon.distill.tagging import ExtractiveTagger, normalize_tags, tag_file
+from daemon.vault.files import ABSENT, Vault
+
+
+@pytest.mark.parametrize(
+    ("raw", "cap", "length", "expected"),
+    [
+        (["OpenAI", "openai", "Sam   Altman", "++", 100, "宁德时代", "黄金"], 2, 8, ["OpenAI", "宁德时代"]),
+        (["OpenAI", "openai", "Sam   Altman", "++", 100, "宁德时代", "黄金"], 9, 64,
+         ["OpenAI", "Sam_Altman", "宁德时代", "黄金"]),
+        (["GPT-5", "C++", "C#", ".NET"], 9, 64, ["GPT-5", "C++", "C#", ".NET"]),
+        ("a scalar string", 3, 64, []),
+        (None, 3, 64, []),
+        ([" spaced ", "", "   "], 3, 64, ["spaced"]),
+    ],
+)
+def test_normalization_table(raw: Any, cap: int, length: int, expected: list[str]) -> None:
+    assert normalize_tags(raw, cap, length) == expected
+
+
+def test_obsidian_tag_syntax_when_the_key_is_tags() -> None:
+    assert normalize_tags(["C++", ".NET", "2024", "Sam Altman", "#proj/alpha", "a:b"], 9, obsidian=True) == \
+        ["C", "NET", "Sam_Altman", "proj/alpha", "ab"]
+
+
+@pytest.mark.parametrize(("tag", "indexed"), [("Python Tag", "python_tag"), ("PYTHON TAG", "python_tag"),
+                                              ("C++", "c++"), (".NET", ".net"), ("#Proj", "proj")])
+def test_index_normalization(tag: str, indexed: str) -> None:
+    assert normalize_tag(tag) == indexed
+
+
+def test_extractive_tagger_names_entities() -> None:
+    text = ("---\nname: gateway-auth-decision\ndescription: Sam and Priya chose JWT for the Kong gateway.\n---\n"
+            "## Decisions\n- Sam: We go with JWT on the Kong gateway because Redis sessions were flaky.\n"
+            "- Priya: I'll review the JWT revocation list on Friday.\n```bash\nopenssl genpkey NotATag\n```\n")
+    tags = normalize_tags(ExtractiveTagger().tag(text, 3), 3)
+    assert len(tags) == 3 and "JWT" in tags and ("Kong" in tags or "Sam" in tags)
+    assert "NotATag" not in tags and "Friday" not in tags and "Decisions" not in tags
+
+
+def test_chinese_entities() -> None:
+    text = "---\nname: 登录重构\ndescription: 讨论了宁德时代和黄金价格\n---\n- 用户: 宁德时代的财报很好。\n- 用户: 黄金价格上涨，宁德时代也涨了。\n"
+    assert "宁德时代" in normalize_tags(ExtractiveTagger().tag(text, 3), 3)
+
+
+class FixedTagger:
+    def __init__(self, tags: Any = None, fail: bool = False) -> None:
+        self.tags = tags if tags is not None else ["Alpha", "Beta"]
+        self.fail = fail
+        self.calls = 0
+
+    def tag(self, text: str, max_tags: int) -> list[str]:
+        self.calls += 1
+        if self.fail:
+            raise ValueError("tagger exploded")
+        return list(self.tags)
+
+
+keys = st.from_regex(r"[a-z][a-z_]{0,6}", fullmatch=True).filter(lambda k: k != "memory_tags")
+scalars = st.one_of(st.text(st.characters(max_codepoint=0xFFFF, blacklist_categories=("Cs",)), max_size=12),
+                  st.integers(), st.booleans())
+
+
+@settings(max_examples=60)
+@given(st.lists(st.tuples(keys, scalars), max_size=5, unique_by=lambda kv: kv[0]), st.text(max_size=80),
+       st.sampled_from(["\n", "\r\n"]), st.booleans(), st.lists(st.text(max_size=8), max_size=3))
+def test_tagging_changes_only_the_tag_keys_bytes(tmp_path_factory: Any, pairs: list[tuple[str, Any]], body: str,
+                                                 newline: str, existing: bool, old_tags: list[str]) -> None:
+    root = tmp_path_factory.mktemp("v")
+    lines = [f"{k}: {json.dumps(v)}  # keep me" for k, v in pairs]
+    if existing:
+        lines.insert(len(lines) // 2, "memory_tags: " + json.dumps(old_tags, ensure_ascii=False))
+    text = "---" + newline + newline.join(lines + ["---"]) + newline + body
+    vault = Vault(root)
+    vault.write("c.md", text, ABSENT)
+    result = tag_file(vault, "c.md", FixedTagger(), "memory_tags", 3, "modified")
+    after = (root / "c.md").read_bytes().decode("utf-8")
+    assert result.success and props.read(after)["memory_tags"] == ["Alpha", "Beta"]
+    assert props.set_props(after, {"memory_tags": None}) == props.set_props(text, {"memory_tags": None})
+    before_lines = [l for l in text.split(newline) if not l.startswith("memory_tags")]
+    after_lines = [l for l in after.split(newline) if not l.startswith(("memory_tags", "  - "))]
+    assert after_lines == [l for l in before_lines if not l.startswith("  - ")]
+
+
+def msg(text: str, at: str = "2023-01-19T08:00:00") -> dict[str, Any]:
+    return {"role": "user", "name": "kim", "content": text, "created_at": at}
+
+
+def test_only_changed_cards_are_tagged_at_their_final_path(config: Config, vault_root: Path) -> None:
+    def make(request: DistillRequest) -> Card:
+        name = "renamed" if request.existing else "first"
+        body = (request.existing.body if request.existing else "") + "".join(f"- {m.text}\n" for m in request.messages)
+        return Card(name, "d", body)
+
+    tagger = FixedTagger()
+    ctx = build(config, distiller=FakeDistiller(make=make), clock=lambda: FIXED_NOW, tagger=tagger)
+    first = auto_memory(ctx, "s", [msg("one")])
+    assert first["metadata"]["auto_tag"]["results"] == [
+        {"change": "added", "path": "daily/2023-01-19/first.md", "success": True, "tags": ["Alpha", "Beta"]}]
+    again = auto_memory(ctx, "s", [msg("one")])
+    assert again["metadata"]["auto_tag"] == {"processed": 0, "succeeded": 0, "failed": 0, "results": []}
+    assert tagger.calls == 1
+    second = auto_memory(ctx, "s", [msg("one"), msg("two", "2023-01-19T09:00:00")])
+    assert second["metadata"]["auto_tag"]["results"][0]["path"] == "daily/2023-01-19/renamed.md"
+    assert second["metadata"]["auto_tag"]["results"][0]["change"] == "modified"
+    assert props.read((vault_root / "daily/2023-01-19/renamed.md").read_text())["memory_tags"] == ["Alpha", "Beta"]
+    assert ctx.graph.index.tagged("alpha") == ["daily/2023-01-19/renamed.md"]
+
+
+def test_a_tagging_failure_never_fails_the_memory_result(config: Config, vault_root: Path) -> None:
+    ctx = build(config, distiller=FakeDistiller(), clock=lambda: FIXED_NOW, tagger=FixedTagger(fail=True))
+    result = auto_memory(ctx, "s", [msg("one")])
+    assert result["success"] is True and result["metadata"]["created"] is True
+    assert result["metadata"]["auto_tag"]["failed"] == 1
+    assert "tagger exploded" in result["metadata"]["auto_tag"]["results"][0]["error"]
+    assert "memory_tags" not in props.read((vault_root / result["metadata"]["path"]).read_text())
+
+
+def test_tags_key_makes_obsidian_tags(vault_root: Path) -> None:
+    config = load_config(overrides=[f"vault={vault_root}", "tagging.key=tags"], environ={})
+    ctx = build(config, distiller=FakeDistiller(), clock=lambda: FIXED_NOW, tagger=FixedTagger(["Sam Altman", "C++"]))
+    path = auto_memory(ctx, "s", [msg("one")])["metadata"]["path"]
+    assert props.read((vault_root / path).read_text())["tags"] == ["Sam_Altman", "C"]
+
+
+def test_retag_only_cards_changed_since_last_tagged(config: Config, vault_root: Path) -> None:
+    tagger = FixedTagger()
+    ctx = build(config, distiller=FakeDistiller(), clock=lambda: FIXED_NOW, tagger=tagger)
+    path = auto_memory(ctx, "s", [msg("one")])["metadata"]["path"]
+    auto_memory(ctx, "t", [msg("other")])
+    assert stale(ctx, [path]) == [] and retag(ctx, now=100.0)["processed"] == 0
+    card = vault_root / path
+    card.write_text(card.read_text() + "A line the user added.\n")
+    ctx.graph.sync([path])
+    report = retag(ctx, now=200.0)
+    assert [r["path"] for r in report["results"]] == [path]
+    assert json.loads(ctx.graph.index.get_meta("retag.last") or "{}")["at"] == 200.0
+    assert retag(ctx, everything=True, now=300.0)["processed"] == 2
+
+
+class Runtime:
+    def __init__(self, ctx: Context) -> None:
+        self.ctx = ctx
+        self.worker = self
+        self.watcher = None
+
+    def submit(self, fn: Any) -> Any:
+        from concurrent.futures import Future
+        future: Future[Any] = Future()
+        future.set_result(fn())
+        return future
+
+
+def test_retag_job_and_its_schedule(config: Config, vault_root: Path) -> None:
+    ctx = build(config, distiller=FakeDistiller(), clock=lambda: FIXED_NOW, tagger=FixedTagger())
+    auto_memory(ctx, "s", [msg("one")])
+    assert retag_job(Runtime(ctx), now=50.0)["processed"] == 0
+    nightly = load_config(overrides=[f"vault={vault_root}", "tagging.schedule=30 2 * * *"], environ={})
+    job = {j.id: j for j in make_scheduler(nightly, Runtime(ctx)).get_jobs()}[RETAG]
+    assert isinstance(job.trigger, CronTrigger)
+    assert {f.name: str(f) for f in job.trigger.fields}["hour"] == "2"
+    assert {f.name: str(f) for f in job.trigger.fields}["minute"] == "30"
+    assert job.coalesce is True and job.misfire_grace_time is None and job.max_instances == 1
+    off = load_config(overrides=[f"vault={vault_root}", "tagging.enabled=false"], environ={})
+    assert RETAG not in {j.id for j in make_scheduler(off, Runtime(ctx)).get_jobs()}
+
+
+def test_a_word_after_a_speaker_colon_is_a_sentence_start_not_a_name() -> None:
+    text = "---\nname: x\ndescription: They talked about distances. User: Choose a bunch of points.\n---\n- User: Choose.\n"
+    assert "Choose" not in ExtractiveTagger().tag(text, 3)

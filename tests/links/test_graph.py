@@ -1,0 +1,113 @@
+"""Keeping the index in step with files; detecting moves after downtime."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from daemon.links import graph as graph_module
+from daemon.app import build
+from daemon.config import Config
+from daemon.links.graph import detect_moves, similarity, signature, tags_of
+from daemon.links.index import NoteRow
+from daemon.pipeline import Context
+from daemon.pipeline.renames import reconcile
+
+
+def write(root: Path, rel: str, text: str) -> None:
+    (root / rel).parent.mkdir(parents=True, exist_ok=True)
+    (root / rel).write_text(text, encoding="utf-8")
+
+
+def row(path: str, digest: str = "h", identity: str | None = None, sig: str = "") -> NoteRow:
+    return NoteRow(path, 1, 1, digest, identity, sig)
+
+
+def test_build_indexes_every_file_but_dot_folders_and_inbox(ctx: Context, vault_root: Path, config: Config) -> None:
+    write(vault_root, "notes/a.md", "[[b]] #tag")
+    write(vault_root, "inbox/export.json", "{}")
+    write(vault_root, ".trash/old.md", "[[a]]")
+    fresh = build(config)
+    paths = set(fresh.graph.index.notes())
+    assert "notes/a.md" in paths and "Memvault.md" in paths
+    assert not any(p.startswith(("inbox/", ".")) for p in paths)
+    assert fresh.graph.index.tagged("tag") == ["notes/a.md"]
+
+
+def test_resolution_follows_files_appearing_and_vanishing(ctx: Context, vault_root: Path) -> None:
+    write(vault_root, "a.md", "[[b]]")
+    reconcile(ctx)
+    assert [r.resolved for r in ctx.graph.index.links_from("a.md")] == [None]
+    write(vault_root, "sub/b.md", "x")
+    reconcile(ctx)
+    assert [r.resolved for r in ctx.graph.index.links_from("a.md")] == ["sub/b.md"]
+    write(vault_root, "b.md", "root wins")
+    reconcile(ctx)
+    assert [r.resolved for r in ctx.graph.index.links_from("a.md")] == ["b.md"]
+    (vault_root / "b.md").unlink()
+    (vault_root / "sub/b.md").unlink()
+    reconcile(ctx)
+    assert [r.target for r in ctx.graph.index.broken() if r.source == "a.md"] == ["b"]
+
+
+def test_detect_moves_by_hash_identity_then_similarity() -> None:
+    text = "\n".join(f"line {i}" for i in range(20))
+    edited = text.replace("line 3", "line three") + "\nnew line"
+    deleted = {"a.md": row("a.md", "h1"), "card.md": row("card.md", "h2", "session-1"),
+               "long.md": row("long.md", "h3", None, signature(text)), "gone.md": row("gone.md", "h4")}
+    added = {"x/a.md": row("x/a.md", "h1"), "renamed.md": row("renamed.md", "h9", "session-1"),
+             "moved.md": row("moved.md", "h8", None, signature(edited)), "other.md": row("other.md", "h7")}
+    assert detect_moves(deleted, added) == {"a.md": "x/a.md", "card.md": "renamed.md", "long.md": "moved.md"}
+    assert similarity(signature(text), signature(edited)) > 0.5
+
+
+def test_same_content_prefers_the_same_file_name() -> None:
+    deleted = {"a/Note.md": row("a/Note.md", "h")}
+    added = {"b/Other.md": row("b/Other.md", "h"), "c/Note.md": row("c/Note.md", "h")}
+    assert detect_moves(deleted, added) == {"a/Note.md": "c/Note.md"}
+
+
+def test_renames_while_down_are_repaired_at_start(ctx: Context, vault_root: Path, config: Config) -> None:
+    write(vault_root, "notes/Plan.md", "# Plan\n## Goals\n")
+    write(vault_root, "notes/Card.md", "---\nsession_id: s9\n---\nbody line one\nbody line two\n")
+    write(vault_root, "index.md", "[[Plan#Goals|goals]] and [[notes/Card]] and [p](notes/Plan.md)\n")
+    reconcile(ctx)
+    ctx.graph.index.close()
+    (vault_root / "notes/Plan.md").rename(vault_root / "Roadmap.md")                   # same content
+    (vault_root / "notes/Card.md").rename(vault_root / "notes/Renamed card.md")        # renamed...
+    (vault_root / "notes/Renamed card.md").write_text("---\nsession_id: s9\n---\nedited body\n")  # ...and edited
+    fresh = build(config)
+    assert (vault_root / "index.md").read_text() == (
+        "[[Roadmap#Goals|goals]] and [[notes/Renamed card]] and [p](Roadmap.md)\n")
+    assert not fresh.graph.index.broken()
+
+
+def test_inline_and_property_tags() -> None:
+    text = "---\nmemory_tags: [Auth, JWT Tokens]\n---\n#project/alpha and `#notatag`\n```\n#nope\n```\n# Heading\n"
+    tags = tags_of(text, {"memory_tags": ["Auth", "JWT Tokens"]}, "memory_tags")
+    assert tags == [("auth", "property"), ("jwt_tokens", "property"), ("project/alpha", "inline")]
+
+
+def test_a_rebuild_in_worker_processes_gives_the_same_rows(ctx: Context, vault_root: Path,
+                                                           monkeypatch: pytest.MonkeyPatch) -> None:
+    for i in range(40):
+        write(vault_root, f"f{i % 5}/n{i}.md", f"---\nsession_id: s{i}\nmemory_tags: [t{i % 3}]\n---\n"
+                                               f"[[n{(i + 1) % 40}]] [x](../f{i % 5}/n{i}.md) #tag{i % 4} ![[img.png|9]]\n")
+    write(vault_root, "img.png", "png")
+
+    def rows() -> tuple[list[tuple[object, ...]], ...]:
+        db = ctx.graph.index.db
+        return tuple(sorted(db.execute(f"SELECT * FROM {table}").fetchall(), key=repr)
+                     for table in ("notes", "links", "tags"))
+
+    ctx.graph.rebuild()
+    here = rows()
+    monkeypatch.setattr(graph_module, "PARALLEL_MIN", 1)
+    monkeypatch.setattr(graph_module.os, "cpu_count", lambda: 2)
+    calls: list[int] = []
+    real = graph_module.Graph._parsed_in_workers
+    monkeypatch.setattr(graph_module.Graph, "_parsed_in_workers",
+                        lambda self, rels, workers: (calls.append(workers), (yield from real(self, rels, workers)))[1])
+    ctx.graph.rebuild()
+    assert calls == [2] and rows() == here

@@ -1,0 +1,141 @@
+"""Watcher decisions, driven by events built in code with an explicit clock (no sleeps)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from daemon.links.moves import Tracker
+from daemon.pipeline import Context, auto_memory
+from daemon.pipeline.renames import apply_actions, reconcile
+from daemon.runtime.watcher import CREATED, DELETED, MODIFIED, MOVED, FileEvent
+from conftest import snapshot_tree
+
+
+def write(root: Path, rel: str, text: str) -> None:
+    (root / rel).parent.mkdir(parents=True, exist_ok=True)
+    (root / rel).write_text(text, encoding="utf-8")
+
+
+def setup_vault(ctx: Context, root: Path) -> Tracker:
+    write(root, "notes/Plan.md", "# Plan\n## Goals\n")
+    write(root, "notes/b.md", "see [[Plan#Goals]] and ![[Plan]] and [x](Plan.md)\n")
+    write(root, "c.md", "| a | [[notes/Plan\\|the plan]] |\n")
+    reconcile(ctx)
+    return Tracker(ctx.graph, grace=2.0)
+
+
+def test_a_move_event_rewrites_inbound_links(ctx: Context, vault_root: Path) -> None:
+    tracker = setup_vault(ctx, vault_root)
+    (vault_root / "notes/Plan.md").rename(vault_root / "Roadmap.md")
+    actions = tracker.feed([FileEvent(MOVED, "notes/Plan.md", "Roadmap.md")], now=10.0)
+    assert actions.moves == {"notes/Plan.md": "Roadmap.md"}
+    apply_actions(ctx, actions)
+    assert (vault_root / "notes/b.md").read_text() == "see [[Roadmap#Goals]] and ![[Roadmap]] and [x](../Roadmap.md)\n"
+    assert (vault_root / "c.md").read_text() == "| a | [[Roadmap\\|the plan]] |\n"
+    assert [r.source for r in ctx.graph.index.backlinks("Roadmap.md")] == ["c.md", "notes/b.md", "notes/b.md",
+                                                                             "notes/b.md"]
+
+
+def test_a_folder_move_moves_every_file(ctx: Context, vault_root: Path) -> None:
+    tracker = setup_vault(ctx, vault_root)
+    (vault_root / "notes").rename(vault_root / "archive")
+    actions = tracker.feed([FileEvent(MOVED, "notes", "archive", is_dir=True)], now=1.0)
+    assert actions.moves == {"notes/Plan.md": "archive/Plan.md", "notes/b.md": "archive/b.md"}
+    apply_actions(ctx, actions)
+    assert (vault_root / "c.md").read_text() == "| a | [[archive/Plan\\|the plan]] |\n"
+    assert (vault_root / "archive/b.md").read_text() == "see [[Plan#Goals]] and ![[Plan]] and [x](Plan.md)\n"
+
+
+def test_delete_then_create_with_the_same_content_is_a_move(ctx: Context, vault_root: Path) -> None:
+    tracker = setup_vault(ctx, vault_root)
+    content = (vault_root / "notes/Plan.md").read_text()
+    (vault_root / "notes/Plan.md").unlink()
+    assert not tracker.feed([FileEvent(DELETED, "notes/Plan.md")], now=1.0)
+    assert tracker.pending()
+    write(vault_root, "projects/Plan 2.md", content)
+    actions = tracker.feed([FileEvent(CREATED, "projects/Plan 2.md")], now=1.5)
+    assert actions.moves == {"notes/Plan.md": "projects/Plan 2.md"} and not tracker.pending()
+    apply_actions(ctx, actions)
+    assert "[[Plan 2#Goals]]" in (vault_root / "notes/b.md").read_text()
+
+
+def test_copy_then_delete_is_a_move(ctx: Context, vault_root: Path) -> None:
+    tracker = setup_vault(ctx, vault_root)
+    write(vault_root, "Copied.md", (vault_root / "notes/Plan.md").read_text())
+    first = tracker.feed([FileEvent(CREATED, "Copied.md")], now=1.0)
+    assert first.sync == {"Copied.md"} and not first.moves
+    apply_actions(ctx, first)
+    (vault_root / "notes/Plan.md").unlink()
+    second = tracker.feed([FileEvent(DELETED, "notes/Plan.md")], now=1.2)
+    assert second.moves == {"notes/Plan.md": "Copied.md"}
+    apply_actions(ctx, second)
+    assert "[[Copied#Goals]]" in (vault_root / "notes/b.md").read_text()
+
+
+def test_a_deletion_is_final_after_the_grace_period(ctx: Context, vault_root: Path) -> None:
+    tracker = setup_vault(ctx, vault_root)
+    (vault_root / "notes/Plan.md").unlink()
+    tracker.feed([FileEvent(DELETED, "notes/Plan.md")], now=1.0)
+    assert not tracker.feed([], now=2.5)
+    actions = tracker.feed([], now=3.0)
+    assert actions.sync == {"notes/Plan.md"}
+    apply_actions(ctx, actions)
+    assert ctx.graph.index.note("notes/Plan.md") is None
+    assert {r.target for r in ctx.graph.index.broken()} >= {"Plan", "notes/Plan"}
+    assert (vault_root / "notes/b.md").read_text() == "see [[Plan#Goals]] and ![[Plan]] and [x](Plan.md)\n"
+
+
+def test_an_editor_saving_through_a_temp_file_is_a_modification(ctx: Context, vault_root: Path) -> None:
+    tracker = setup_vault(ctx, vault_root)
+    write(vault_root, "notes/b.md", "now [[c]]\n")
+    actions = tracker.feed([FileEvent(CREATED, "notes/.b.md.swp"), FileEvent(MOVED, "notes/.b.md.swp", "notes/b.md")],
+                           now=1.0)
+    assert actions.sync == {"notes/b.md"} and not actions.moves
+    apply_actions(ctx, actions)
+    assert [r.resolved for r in ctx.graph.index.links_from("notes/b.md")] == ["c.md"]
+
+
+def test_the_daemon_ignores_its_own_writes(ctx: Context, vault_root: Path) -> None:
+    tracker = Tracker(ctx.graph)
+    result = auto_memory(ctx, "s", [{"role": "user", "content": "hello there", "created_at": "2023-01-19T08:00:00"}])
+    before = snapshot_tree(vault_root)
+    events = [FileEvent(CREATED, result["metadata"]["path"]), FileEvent(MODIFIED, result["metadata"]["path"]),
+              FileEvent(CREATED, "daily/2023-01-19.md"), FileEvent(CREATED, "session/dialog/s.jsonl"),
+              FileEvent(CREATED, "daily/2023-01-19/.topic.md.memvault-1234.tmp")]
+    actions = tracker.feed(events, now=1.0)
+    assert not actions
+    apply_actions(ctx, actions)
+    assert snapshot_tree(vault_root) == before
+
+
+def test_a_rename_obsidian_already_handled_writes_nothing(ctx: Context, vault_root: Path) -> None:
+    tracker = setup_vault(ctx, vault_root)
+    (vault_root / "notes/Plan.md").rename(vault_root / "notes/Roadmap.md")
+    write(vault_root, "notes/b.md", "see [[Roadmap#Goals]] and ![[Roadmap]] and [x](Roadmap.md)\n")
+    write(vault_root, "c.md", "| a | [[notes/Roadmap\\|the plan]] |\n")
+    before = snapshot_tree(vault_root)
+    actions = tracker.feed([FileEvent(MOVED, "notes/Plan.md", "notes/Roadmap.md"),
+                            FileEvent(MODIFIED, "notes/b.md"), FileEvent(MODIFIED, "c.md")], now=1.0)
+    apply_actions(ctx, actions)
+    assert snapshot_tree(vault_root) == before
+    assert len(ctx.graph.index.backlinks("notes/Roadmap.md")) == 4
+
+
+def test_case_only_rename(ctx: Context, vault_root: Path) -> None:
+    tracker = setup_vault(ctx, vault_root)
+    before = {p: (vault_root / p).read_bytes() for p in ("notes/b.md", "c.md")}
+    (vault_root / "notes/Plan.md").rename(vault_root / "notes/plan.md")
+    apply_actions(ctx, tracker.feed([FileEvent(MOVED, "notes/Plan.md", "notes/plan.md")], now=1.0))
+    assert {p: (vault_root / p).read_bytes() for p in ("notes/b.md", "c.md")} == before
+    assert len(ctx.graph.index.backlinks("notes/plan.md")) == 4
+
+
+def test_a_rename_making_a_name_ambiguous_pins_the_other_files_links(ctx: Context, vault_root: Path) -> None:
+    write(vault_root, "a/Note.md", "first")
+    write(vault_root, "b/Other.md", "second")
+    write(vault_root, "x.md", "[[Note]] and [[Other]]\n")
+    reconcile(ctx)
+    tracker = Tracker(ctx.graph)
+    (vault_root / "b/Other.md").rename(vault_root / "Note.md")
+    apply_actions(ctx, tracker.feed([FileEvent(MOVED, "b/Other.md", "Note.md")], now=1.0))
+    assert (vault_root / "x.md").read_text() == "[[a/Note]] and [[Note]]\n"

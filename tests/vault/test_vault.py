@@ -1,0 +1,85 @@
+"""The vault writer: atomic, compare-and-swap, echo bookkeeping."""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from daemon.errors import ConflictError, VaultError
+from daemon.vault.files import ABSENT, Vault, digest
+
+
+@pytest.fixture
+def root(tmp_path: Path) -> Path:
+    folder = tmp_path / "v"
+    folder.mkdir()
+    return folder
+
+
+def test_write_new_then_replace_with_the_digest(root: Path) -> None:
+    vault = Vault(root)
+    first = vault.write("a/b.md", "one", ABSENT)
+    assert (root / "a/b.md").read_text() == "one" and first == digest(b"one")
+    second = vault.write("a/b.md", "two", first)
+    assert (root / "a/b.md").read_text() == "two" and second == digest(b"two")
+
+
+def test_never_clobbers_a_file_that_changed(root: Path) -> None:
+    vault = Vault(root)
+    seen = vault.write("n.md", "mine", ABSENT)
+    (root / "n.md").write_text("the user's edit")
+    with pytest.raises(ConflictError):
+        vault.write("n.md", "ours", seen)
+    with pytest.raises(ConflictError):
+        vault.write("n.md", "ours", ABSENT)
+    assert (root / "n.md").read_text() == "the user's edit"
+
+
+def test_keeps_mode_and_leaves_no_temp_files(root: Path) -> None:
+    vault = Vault(root)
+    seen = vault.write("n.md", "x", ABSENT)
+    os.chmod(root / "n.md", 0o600)
+    vault.write("n.md", "y", seen)
+    assert (root / "n.md").stat().st_mode & 0o777 == 0o600
+    assert [p.name for p in root.iterdir()] == ["n.md"]
+
+
+def test_move_refuses_to_overwrite(root: Path) -> None:
+    vault = Vault(root)
+    a = vault.write("a.md", "a", ABSENT)
+    vault.write("b.md", "b", ABSENT)
+    with pytest.raises(ConflictError):
+        vault.move("a.md", "b.md", a)
+    vault.move("a.md", "sub/c.md", a)
+    assert (root / "sub/c.md").read_text() == "a" and not (root / "a.md").exists()
+
+
+@pytest.mark.parametrize("bad", ["../x.md", "/etc/passwd", "a/../../x", ""])
+def test_paths_stay_inside(root: Path, bad: str) -> None:
+    with pytest.raises(VaultError, match="inside the vault"):
+        Vault(root).write(bad, "x", ABSENT)
+
+
+def test_read_errors_are_clear(root: Path) -> None:
+    (root / "bin.md").write_bytes(b"\xff\xfe\x00bad")
+    with pytest.raises(VaultError, match="bin.md: not UTF-8"):
+        Vault(root).read("bin.md")
+    assert Vault(root).read("missing.md") is None
+
+
+def test_walk_skips_dot_folders_and_temp_files(root: Path) -> None:
+    for rel in (".obsidian/app.json", "a.md", "d/b.md", "d/.b.md.memvault-1.tmp", ".git/x"):
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text("x")
+    assert list(Vault(root).walk()) == ["a.md", "d/b.md"]
+
+
+def test_stale_temp_files_are_removed(root: Path) -> None:
+    (root / "d").mkdir()
+    (root / "d/.n.md.memvault-ab12.tmp").write_text("half")
+    (root / "d/n.md").write_text("whole")
+    (root / "d/.keep.tmp").write_text("not ours")
+    assert Vault(root).remove_stale_temps() == ["d/.n.md.memvault-ab12.tmp"]
+    assert sorted(p.name for p in (root / "d").iterdir()) == [".keep.tmp", "n.md"]
