@@ -1,7 +1,9 @@
 """LoCoMo retention benchmark for the distiller (a dev script, not a test).
 
 For each LoCoMo conversation, one ``auto_memory`` call per session (speakers by
-name, the session's date as the time) writes a card into a temporary vault; then, for
+name, the session's date as the time) writes a card into a temporary vault, twice: with
+both speakers as ``user``, and with the first as ``user`` and the other as ``assistant``
+(a card must not depend on who is called what); then, for
 every QA item of categories 1-4 with resolvable evidence, **retention** is the
 share of the answer's content tokens found in the cards of the evidence
 sessions, and **compression** is card characters / transcript characters. The
@@ -127,7 +129,8 @@ class AutoMemory:
     name, description and body as written to the vault.
     """
 
-    def __init__(self, distiller: Distiller) -> None:
+    def __init__(self, distiller: Distiller, roles: str = "user") -> None:
+        self.roles = roles
         home = Path(tempfile.mkdtemp(prefix="memvault-locomo-"))
         os.environ.update(XDG_STATE_HOME=str(home / "state"), XDG_CONFIG_HOME=str(home / "config"))
         from daemon.app import build, init_vault
@@ -143,9 +146,10 @@ class AutoMemory:
         from daemon.vault import props
         from daemon.pipeline import auto_memory
 
-        messages = [{"id": f"D{session.number}:{i}", "role": "user", "name": speaker, "content": text,
-                     "created_at": session.when.isoformat()} for i, (speaker, text) in enumerate(session.turns, 1)]
-        result = auto_memory(self.ctx, f"locomo-{session.sample_id}-s{session.number}", messages,
+        messages = [{"id": f"D{session.number}:{i}", "role": role_of(session, speaker, self.roles), "name": speaker,
+                     "content": text, "created_at": session.when.isoformat()}
+                    for i, (speaker, text) in enumerate(session.turns, 1)]
+        result = auto_memory(self.ctx, f"locomo-{session.sample_id}-s{session.number}-{self.roles.replace('/', '-')}", messages,
                              date=session.when.date().isoformat())
         if not result["success"]:
             raise SystemExit(f"auto_memory failed: {result['answer']}")
@@ -157,10 +161,20 @@ class AutoMemory:
         return "\n".join((str(card.get("name", "")), str(card.get("description", "")), props.body(text)))
 
 
-def cards_for_session(session: Session, backend: str = "extractive", distiller: Distiller | None = None) -> str:
+ROLE_MAPPINGS = ("user", "user/assistant")
+
+
+def role_of(session: Session, speaker: str, roles: str) -> str:
+    """Both speakers as ``user``, or the first speaker as ``user`` and the other as ``assistant``."""
+    return "assistant" if roles == "user/assistant" and speaker != session.turns[0][0] else "user"
+
+
+def cards_for_session(session: Session, backend: str = "extractive", distiller: Distiller | None = None,
+                      roles: str = "user") -> str:
     """Distill one session into its card(s) and return their text (empty when skipped)."""
     distiller = distiller or make_distiller(backend)
-    messages = tuple(Message(id=f"D{session.number}:{i}", role="user", name=speaker, text=text,
+    messages = tuple(Message(id=f"D{session.number}:{i}", role=role_of(session, speaker, roles), name=speaker,
+                             text=text,
                              time=session.when)
                      for i, (speaker, text) in enumerate(session.turns, start=1))
     request = DistillRequest(session_id=f"locomo-{session.sample_id}-s{session.number}",
@@ -288,11 +302,10 @@ def main(argv: list[str] | None = None) -> int:
     samples = json.loads(args.corpus.read_text(encoding="utf-8"))
     started = time.perf_counter()
     producers: dict[str, Producer] = {
-        f"{args.backend} cards": AutoMemory(distiller) if not args.direct else (
-            lambda s: cards_for_session(s, args.backend, distiller)),
-        "full transcript": transcript,
-        "first 30%": first_part,
-    }
+        f"{args.backend} cards, speakers as {roles}": AutoMemory(distiller, roles) if not args.direct else (
+            lambda s, roles=roles: cards_for_session(s, args.backend, distiller, roles))
+        for roles in ROLE_MAPPINGS}
+    producers.update({"full transcript": transcript, "first 30%": first_part})
     tallies = evaluate(samples, parse_range(args.conversations), producers)
     print(table(tallies))
     print("\nRetention by QA category:\n")

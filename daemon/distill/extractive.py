@@ -1,11 +1,17 @@
 """Stage 4, distill: the embedded extractive backend of the ``Distiller`` protocol.
 
 ``ExtractiveDistiller`` turns a session's messages into a memory card without a
-model: it grounds relative dates (``reltime``), splits messages into sentences
-and fenced code blocks, sorts statements into kinds (preference, key fact,
-decision, state/next step, procedure), picks the most informative within a
-length budget and quotes them verbatim under one heading per kind, attributed
-to their speaker. Deterministic and offline; English and Chinese.
+model. It reads each message as a note-taker would: relative dates grounded
+(``reltime``), image markup and tool placeholders set aside, greetings, thanks,
+reactions, agreement, narration ("Let me check…") and answered questions left
+out. The statements that remain are sorted into kinds (decision, preference,
+key fact, state/next step, procedure), the most informative are picked within a
+budget that depends only on the conversation's length (never on who is called
+``user``), and a statement whose subject is a pronoun brings the sentence that
+names it. Agent sessions get a "Work done" section built from the tool calls
+(``tools``). The description and name come from ``describe``. Statements are
+attributed to their speakers by name when names are given; user/assistant chats
+get plain bullets. Deterministic and offline; English and Chinese.
 
 Updates only ever append: existing body lines (user edits included) are kept
 byte for byte, statements already present are skipped, and the card comes back
@@ -17,62 +23,67 @@ from __future__ import annotations
 import heapq
 import math
 import re
-import unicodedata
 from collections import Counter
 from dataclasses import dataclass
-from datetime import date
 
-from daemon.models import Card, DistillRequest, Message, Skip
-from daemon.distill.reltime import ground
+from daemon.distill import describe as notes
 from daemon.distill.lexicon import (
     _ABBREV,
+    _ACK,
     _BULLET_RE,
     _CJK_RE,
-    _CJK_RUN,
     _CLAUSE_SEP,
     _COMMON,
-    _DEVICE_NAMES,
     _FENCE_RE,
+    _FILLER_PHRASE,
+    _FILLER_START,
     _FLUFF,
+    _IMAGE_MARKUP,
     _KIND_BOOST,
     _KIND_RE,
     _LEAD_FILLER,
-    _PHRASE_BREAK,
-    _PHRASE_STOP,
+    _NARRATION,
+    _PLATITUDE,
+    _PRONOUN_START,
     _REACTION_RE,
     _REASON_RE,
     _SELF_RE,
     _SENT_END,
     _SMALL_TALK_EN,
+    _SMALL_TALK_PHRASES,
     _SMALL_TALK_ZH,
     _STOP,
+    _TENTATIVE,
     _WORD_RE,
-    _ZH_CUES,
     _ZH_STOP_CHARS,
 )
+from daemon.distill.phrases import slugify
+from daemon.distill.reltime import ground
+from daemon.distill.tools import ToolCall, calls_in, strip_tool_lines, work_lines, work_summary
+from daemon.models import Card, DistillRequest, Message, Skip
 
 __all__ = ["ExtractiveDistiller", "HEADINGS", "KINDS", "slugify"]
 
-KINDS = ("preference", "fact", "decision", "state", "procedure")
+KINDS = ("work", "decision", "preference", "fact", "state", "procedure", "question")
 HEADINGS = {
-    "en": {"preference": "Preferences", "fact": "Key facts", "decision": "Decisions",
-           "state": "Current state and next steps", "procedure": "Commands and procedures"},
-    "zh": {"preference": "偏好", "fact": "关键事实", "decision": "决定",
-           "state": "现状与下一步", "procedure": "命令与步骤"},
+    "en": {"work": "Work done", "decision": "Decisions", "preference": "Preferences", "fact": "Key facts",
+           "state": "Current state and next steps", "procedure": "Commands and procedures",
+           "question": "Open questions"},
+    "zh": {"work": "完成的工作", "decision": "决定", "preference": "偏好", "fact": "关键事实",
+           "state": "现状与下一步", "procedure": "命令与步骤", "question": "待解决的问题"},
 }
 SKIP_REASON = "small talk: nothing worth remembering"
-_NAME_SUFFIX = {"en": {"decision": "decision", "state": "plans", "procedure": "howto"},
-                "zh": {"decision": "决定", "state": "计划", "procedure": "步骤"}}
 _ROLES = {"en": {"user": "User", "assistant": "Assistant"}, "zh": {"user": "用户", "assistant": "助手"}}
+_WHO = {"en": {"user": "The user", "assistant": "The assistant"}, "zh": {"user": "用户", "assistant": "助手"}}
 
 
-# Body characters per transcript character, and a floor so short, dense chats keep their substance.
-# Tuned on LoCoMo conversations 1-5 only (scripts/bench_locomo.py); 6-10 stay held out.
-_BODY_RATIO = 0.26
-_ASSISTANT_RATIO = 0.5
-_MIN_BODY = 650
-_MAX_BODY = 6000
-_MAX_CODE_LINES = 40
+# Body characters per transcript character, the same for every speaker whatever their role, and a
+# floor so short, dense chats keep their substance. Tuned on LoCoMo conversations 1-5 only
+# (scripts/bench_locomo.py) and on tests/fixtures/conversations; 6-10 stay held out.
+_BODY_RATIO = 0.23
+_MIN_BODY = 600
+_MAX_BODY = 5000
+_MAX_CODE_LINES = 25
 _BULLET_COST = 12
 
 
@@ -88,41 +99,56 @@ class _Stmt:
     tokens: frozenset[str]
     code: str = ""
     reply: bool = False
+    role: str = ""
+
+
+@dataclass(frozen=True)
+class _Turn:
+    """One message as the distiller reads it: who said it, and its prose with dates grounded."""
+
+    role: str
+    speaker: str  # the bullet's label: a name, or "" in an unnamed user/assistant chat
+    who: str  # how the description names them
+    text: str
 
 
 @dataclass(frozen=True)
 class ExtractiveDistiller:
     """The default, model-free distiller.
 
-    The body gets ``body_ratio`` characters per transcript character (``assistant_ratio`` for
-    assistant replies, which are reference text rather than chat), clamped to
-    ``[min_body, max_body]``; code blocks come on top.
+    The body gets ``body_ratio`` characters per transcript character, clamped to
+    ``[min_body, max_body]``; code blocks and the work done by tool calls come on top.
     """
 
     body_ratio: float = _BODY_RATIO
-    assistant_ratio: float = _ASSISTANT_RATIO
     min_body: int = _MIN_BODY
     max_body: int = _MAX_BODY
 
     def distill(self, request: DistillRequest) -> Card | Skip:
         """Return a new or merged card, the unchanged existing card, or a ``Skip``."""
-        messages = [m for m in request.messages if m.text.strip()]
         existing = request.existing
-        if all(_is_small_talk(m.text) for m in messages):
+        calls = calls_in(request.messages)
+        lang = _language(" ".join(m.text for m in request.messages) + (existing.body if existing else ""))
+        turns = _turns(request, lang)
+        if not calls and all(_is_small_talk(strip_tool_lines(_IMAGE_MARKUP.sub("", m.text)))
+                             for m in request.messages):
             return existing if existing is not None else Skip(SKIP_REASON)
-        lang = _language(" ".join(m.text for m in messages) + (existing.body if existing else ""))
-        texts = [ground(m.text, m.time, request.timezone) for m in messages]
-        speakers = [_speaker(m, lang) for m in messages]
-        size = sum((self.assistant_ratio if m.role == "assistant" else self.body_ratio) * (len(s) + len(t))
-                   for m, s, t in zip(messages, speakers, texts, strict=True))
-        weights = _weights(texts, speakers, request.hint)
-        budget = min(self.max_body, max(self.min_body, int(size)))
-        chosen = _select(_candidates(texts, speakers), weights, budget)
-        if not chosen and existing is None:  # ambiguous (only questions, say): write them down
-            chosen = _select(_candidates(texts, speakers, loose=True), weights, budget)
+        names = _names([t.speaker or t.who for t in turns])
+        texts = [t.text for t in turns]
+        budget = min(self.max_body, max(self.min_body, int(self.body_ratio * sum(map(len, texts)))))
+        ask = _request(turns, calls) if existing is None else ("", "")
+        candidates = _candidates(turns, names, skip=ask[0] if _is_request(ask[0]) else "")
+        picked = _select(candidates, _weights(texts, names, request.hint), budget)
+        chosen = _with_referents(sorted(picked, key=lambda s: s.pos), candidates)
+        work = work_lines(calls, lang)
+        if not chosen and not work and existing is None:  # only questions, none answered: write them down
+            chosen = [_Stmt(s.pos, s.msg, s.speaker, s.text, "question", s.tokens, "", s.reply, s.role)
+                      for s in _candidates(turns, names, questions=True)][:5]
+        if not chosen and not work:
+            return existing if existing is not None else Skip(SKIP_REASON)
         if existing is not None:
-            return _updated_card(existing, chosen, texts, speakers, lang, request.day)
-        return _new_card(chosen, texts, speakers, lang, request.day) if chosen else Skip(SKIP_REASON)
+            return _updated_card(existing, chosen, work, turns, lang)
+        return _new_card(chosen, picked, ask, work, calls, turns, request, lang)
 
 
 # ---- reading messages ---------------------------------------------------------
@@ -132,15 +158,44 @@ def _language(text: str) -> str:
     return "zh" if len(_CJK_RE.findall(text)) > latin else "en"
 
 
-def _speaker(message: Message, lang: str) -> str:
+def _turns(request: DistillRequest, lang: str) -> list[_Turn]:
+    """Messages with text, markup set aside: image captions and tool placeholders are not speech."""
+    named = any(m.name.strip() and m.name.strip().casefold() != m.role.casefold() for m in request.messages)
+    out = []
+    for message in request.messages:
+        text = strip_tool_lines(_IMAGE_MARKUP.sub("", message.text)).strip()
+        if not text:
+            continue
+        label = _label(message, lang)
+        who = label if label not in _ROLES[lang].values() else _WHO[lang].get(message.role, label)
+        out.append(_Turn(message.role, label if named else "", who,
+                         _readable_dates(ground(text, message.time, request.timezone))))
+    return out
+
+
+_ISO_NOTE = re.compile(r"([（(])((?:around |约|weekend of |week of )?)(\d{4})-(\d{2})(?:-(\d{2}))?(?=[)）])")
+
+
+def _readable_dates(text: str) -> str:
+    """``yesterday (2023-05-07)`` → ``yesterday (7 May 2023)``: a card is read by people."""
+    def spell(m: re.Match[str]) -> str:
+        month = notes.MONTHS[int(m.group(4)) - 1] if 1 <= int(m.group(4)) <= 12 else m.group(4)
+        day = f"{int(m.group(5))} " if m.group(5) else ""
+        return f"{m.group(1)}{m.group(2)}{day}{month} {m.group(3)}"
+    return text if _CJK_RE.search(text) else _ISO_NOTE.sub(spell, text)
+
+
+def _label(message: Message, lang: str) -> str:
     # The name heads a "- Name: text" bullet, so it may not hold a colon or a line break.
-    if name := re.sub(r"[:：\s]+", " ", message.name).strip()[:40].strip():
+    name = re.sub(r"[:：\s]+", " ", message.name).strip()[:40].strip()
+    if name and name.casefold() != (message.role or "").casefold():
         return name
     role = message.role or "?"
     return _ROLES[lang].get(role, role.capitalize())
 
 
 def _is_small_talk(text: str) -> bool:
+    text = _SMALL_TALK_PHRASES.sub(" ", text)
     if _CJK_RE.search(text):
         rest = _SMALL_TALK_ZH.sub("", text)
         return not _CJK_RE.search(rest) and not re.search(r"[a-z0-9]{2,}", rest, re.I)
@@ -162,7 +217,9 @@ def _tokens(text: str) -> frozenset[str]:
 def _sentences(prose: str) -> list[str]:
     out: list[str] = []
     for piece in _SENT_END.split(prose):
-        piece = re.sub(r"^\s*(?:[-*+]\s+|#+\s+|>\s*)", "", piece or "").strip()
+        if re.match(r"^\s*#{1,6}\s", piece or ""):
+            continue  # a heading titles what follows; it says nothing itself
+        piece = re.sub(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|#+\s+|>\s*)", "", piece or "").strip()
         if out and _ABBREV.search(out[-1]):
             out[-1] = f"{out[-1]} {piece}".strip()
         elif piece:
@@ -172,8 +229,30 @@ def _sentences(prose: str) -> list[str]:
 
 def _classify(sentence: str, previous: str | None) -> str:
     kind = next((k for k, cue in _KIND_RE.items() if cue.search(sentence)), "fact")
+    if kind == "decision" and _TENTATIVE.search(sentence):  # "if I decide to go there" decides nothing
+        kind = "state" if _KIND_RE["state"].search(sentence) else "fact"
     # "Because ..." right after a decision is that decision's reason.
     return "decision" if kind == "fact" and previous == "decision" and _REASON_RE.match(sentence) else kind
+
+
+def _specific(sentence: str) -> bool:
+    """Holds a number, a name (a capitalised word after the first) or code."""
+    return bool(re.search(r"\d|`|(?<=[\w,;] )[A-Z][a-zA-Z]+", sentence))
+
+
+def _is_filler(sentence: str, names: frozenset[str]) -> bool:
+    """Greetings, thanks, acknowledgements, reactions, agreement, narration, maxims: nothing to keep."""
+    if _is_small_talk(sentence) or _ACK.match(sentence) or _NARRATION.match(sentence) or _FILLER_START.match(sentence):
+        return True
+    if _FILLER_PHRASE.search(sentence) and len(_tokens(sentence) - names) < 6:
+        return True
+    specific = _specific(sentence)
+    if _PLATITUDE.search(sentence) and not specific and not _SELF_RE.match(sentence):
+        return True
+    # Cheering the other speaker on ("Take lots of pics!", "Anytime Nate!") says nothing about anyone.
+    if sentence.endswith("!") and not _SELF_RE.match(sentence) and not specific and len(_tokens(sentence) - names) < 4:
+        return True
+    return False
 
 
 def _trim(sentence: str, names: frozenset[str]) -> str:
@@ -195,35 +274,59 @@ def _is_question(sentence: str) -> bool:
     return sentence.rstrip("\"'”’)").endswith(("?", "？")) or bool(re.search(r"[吗呢]\W*$", sentence))
 
 
-def _candidates(texts: list[str], speakers: list[str], loose: bool = False) -> list[_Stmt]:
+def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", questions: bool = False) -> list[_Stmt]:
     """Statements in conversation order; a code block takes the sentence before it as its lead-in."""
     out: list[_Stmt] = []
-    names, seen_code = _names(speakers), set[str]()
-    for i, (text, speaker) in enumerate(zip(texts, speakers, strict=True)):
+    seen_code: set[str] = set()
+    for i, turn in enumerate(turns):
         pos, previous = 0, None
-        reply = i > 0 and speakers[i - 1] != speaker and any(map(_is_question, _sentences(texts[i - 1])))
+        text = turn.text
+        reply = i > 0 and turns[i - 1].role + turns[i - 1].speaker != turn.role + turn.speaker and any(
+            map(_is_question, _sentences(turns[i - 1].text)))
         for fence in [*_FENCE_RE.finditer(text), None]:
             sentences = _sentences(text[pos:fence.start()] if fence else text[pos:])
             lead = sentences.pop() if fence and sentences else ""
             for sentence in sentences:
                 sentence = _trim(_LEAD_FILLER.sub("", sentence).strip(), names)
                 previous, words = _classify(sentence, previous), _tokens(sentence)
-                if not _is_small_talk(sentence) and (
-                        len(words) >= 2 and not _is_question(sentence) or loose and words):
-                    out.append(_Stmt(len(out), i, speaker, sentence, previous, words, "", reply))
+                if sentence == skip or sentence.endswith((":", "：")):
+                    continue  # the request is in the description; a lead-in without its list says nothing
+                if questions and _is_question(sentence) and len(words - names) >= 2 and not _is_filler(sentence, names):
+                    out.append(_Stmt(len(out), i, turn.speaker, sentence, "question", words, "", reply, turn.role))
+                elif questions:
+                    continue
+                elif len(words - names) >= 2 and not _is_question(sentence) and not _is_filler(sentence, names):
+                    out.append(_Stmt(len(out), i, turn.speaker, sentence, previous, words, "", reply, turn.role))
             if fence:
                 code, pos = fence.group(0), fence.end()
-                if code.count("\n") <= _MAX_CODE_LINES and code not in seen_code:
+                if code.count("\n") <= _MAX_CODE_LINES + 1 and code not in seen_code:
                     seen_code.add(code)
-                    out.append(_Stmt(len(out), i, speaker, lead, "procedure", _tokens(lead + code), code))
+                    if _NARRATION.match(lead) or _is_filler(lead, names):
+                        lead = ""
+                    out.append(_Stmt(len(out), i, turn.speaker, lead, "procedure", _tokens(lead + code), code,
+                                     False, turn.role))
     return out
 
 
-def _weights(texts: list[str], speakers: list[str], hint: str | None) -> dict[str, float]:
+def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt]) -> list[_Stmt]:
+    """A statement whose subject is a pronoun brings the sentence before it that names the referent."""
+    picked = {s.pos for s in chosen}
+    for stmt in list(chosen):
+        if stmt.code or not _PRONOUN_START.match(stmt.text) or stmt.pos == 0:
+            continue
+        before = candidates[stmt.pos - 1]
+        if before.msg == stmt.msg and before.pos not in picked and not before.code:
+            picked.add(before.pos)
+            chosen.append(_Stmt(before.pos, before.msg, before.speaker, before.text, stmt.kind, before.tokens,
+                                "", before.reply, before.role))
+    return sorted(chosen, key=lambda s: s.pos)
+
+
+def _weights(texts: list[str], names: frozenset[str], hint: str | None) -> dict[str, float]:
     """Token weights: recurring, proper-noun, numeric and hinted words count more; names less."""
     counts = Counter(t for text in texts for t in _tokens(text))
     proper = {w.lower() for t in texts for w in re.findall(r"(?<=[a-z,;] )[A-Z][a-zA-Z]+", t)}
-    names, hinted = _names(speakers), _tokens(hint or "")
+    hinted = _tokens(hint or "")
     weights: dict[str, float] = {}
     for token, n in counts.items():
         w = (1.0 + 0.25 * math.log(n)) * (0.6 if token in _COMMON else 1.0)
@@ -253,8 +356,9 @@ def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int) -> 
     Code blocks are always kept whole and outside the budget: reusable commands are what cards
     are for, and the source conversation keeps anything longer than ``_MAX_CODE_LINES``.
     """
-    chosen = [s for s in candidates if s.code]
-    covered = set().union(*(s.tokens for s in chosen))
+    code = [s for s in candidates if s.code]
+    chosen: list[_Stmt] = []
+    covered = set().union(*(s.tokens for s in code))
     heap = [(-_density(s, weights, covered), s.pos, s) for s in candidates if not s.code]
     heapq.heapify(heap)
     used = 0
@@ -269,7 +373,7 @@ def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int) -> 
             chosen.append(stmt)
             covered |= stmt.tokens
             used += len(stmt.text) + _BULLET_COST
-    return sorted(chosen, key=lambda s: s.pos)
+    return chosen + code  # in the order picked: the most informative first
 
 
 # ---- writing the card ---------------------------------------------------------
@@ -281,37 +385,89 @@ def _blocks(stmts: list[_Stmt], lang: str) -> dict[str, list[str]]:
     for kind in KINDS:
         group: list[_Stmt] = []
         for stmt in [*(s for s in stmts if s.kind == kind), None]:
-            if group and (stmt is None or stmt.msg != group[0].msg or stmt.code or group[-1].code):
+            if group and (stmt is None or stmt.msg != group[0].msg or stmt.code or group[-1].code
+                          or not group[0].speaker):
                 text = " ".join(s.text for s in group if s.text)
                 if group[-1].code and not text:
                     text = "给出：" if lang == "zh" else "shared:"
-                line = f"- {group[0].speaker}{sep}{text}"
-                out[kind].append(line + (f"\n\n{group[-1].code}" if group[-1].code else ""))
+                label = f"{group[0].speaker}{sep}" if group[0].speaker else ""
+                if not label and not group[-1].code:
+                    text = text[:1].upper() + text[1:]
+                out[kind].append(f"- {label}{text}" + (f"\n\n{group[-1].code}" if group[-1].code else ""))
                 group = []
             if stmt is not None:
                 group.append(stmt)
     return out
 
 
-def _new_card(chosen: list[_Stmt], texts: list[str], speakers: list[str], lang: str, day: date) -> Card:
-    blocks = _blocks(chosen, lang)
-    body = "\n\n".join(f"## {HEADINGS[lang][k]}\n" + "\n".join(blocks[k]) for k in KINDS if blocks[k])
-    topics = _topics(texts, _names(speakers))
-    description = _describe(_unique(speakers), day, topics, chosen, lang)
-    return Card(_name(topics, chosen, lang), description, body + "\n")
+def _body(blocks: dict[str, list[str]], work: list[str], lang: str) -> str:
+    blocks = dict(blocks, work=work + blocks["work"])
+    return "\n\n".join(f"## {HEADINGS[lang][k]}\n" + "\n".join(blocks[k]) for k in KINDS if blocks[k]) + "\n"
 
 
-def _updated_card(existing: Card, chosen: list[_Stmt], texts: list[str], speakers: list[str],
-                  lang: str, day: date) -> Card:
+def _points(stmts: list[_Stmt], turns: list[_Turn]) -> list[notes.Point]:
+    who = {t.speaker: t.who for t in turns if t.speaker}
+    return [notes.Point(who.get(s.speaker, s.speaker), s.text, s.kind, s.role) for s in stmts if s.text]
+
+
+def _request(turns: list[_Turn], calls: list[ToolCall]) -> tuple[str, str]:
+    """What a user/assistant chat or an agent session was for: the first substantive thing the user said."""
+    if not calls and not any(t.role == "assistant" and t.who == _WHO["en"]["assistant"] or
+                             t.role == "assistant" and t.who == _WHO["zh"]["assistant"] for t in turns):
+        return "", ""  # people talking (named speakers, whatever their roles): there is no request
+    for turn in turns:
+        if turn.role != "user":
+            continue
+        for sentence in _sentences(_FENCE_RE.sub(" ", turn.text)):
+            sentence = re.sub(r"^(?:quick )?(?:context|background|fyi|update|question|note|q)\s*[:：]\s*", "",
+                              _LEAD_FILLER.sub("", sentence), flags=re.I)
+            if not _is_small_talk(sentence) and len(_tokens(sentence)) >= 2:
+                return sentence, turn.who
+    return "", ""
+
+
+def _is_request(sentence: str) -> bool:
+    """A question or an instruction, not a statement the body should keep."""
+    if _CJK_RE.search(sentence[:4]):
+        return _is_question(sentence) or bool(re.match(r"^(?:请|帮我|帮忙|能不能|能否|可以帮|麻烦|给我)", sentence))
+    return bool(sentence) and (_is_question(sentence) or not re.match(
+        r"(?i)^(?:i|i'm|i've|i'd|i'll|my|we|we're|we've|our|the|a|an|this|that|it|there|he|she|they)\b", sentence))
+
+
+def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str], work: list[str],
+              calls: list[ToolCall], turns: list[_Turn], request: DistillRequest, lang: str) -> Card:
+    ask, asker = request_
+    if ask and not _is_request(ask) and not calls:
+        ask = ""  # a statement, not a request: it competes with the others for the description
+    people = _unique([t.who for t in turns if t.speaker and t.speaker not in _ROLES[lang].values()])
+    dated = any(m.time is not None for m in request.messages)
+    points = [p for p in _points([s for s in picked if s.kind == "decision"] +
+                                 [s for s in picked if s.kind != "decision"], turns) if p.text != ask]
+    description = notes.describe(points, request=ask, asker=asker if people else "", task=bool(calls),
+                                 work=work_summary(calls) if work else "", people=people,
+                                 day=request.day if dated else None, lang=lang)
+    names = _names([t.speaker or t.who for t in turns])
+    texts = ([ask] * 2 if ask else []) + [s.text for s in chosen for _ in range(1 + (s.kind == "decision"))] + \
+        [t.text for t in turns]
+    kinds = Counter(s.kind for s in chosen) + Counter(work=len(work))
+    return Card(notes.name(points, texts, names, kinds, lang), description, _body(_blocks(chosen, lang), work, lang))
+
+
+def _updated_card(existing: Card, chosen: list[_Stmt], work: list[str], turns: list[_Turn], lang: str) -> Card:
     fresh = [s for s in chosen if not _present(s, existing.body)]
-    if not fresh:
+    work = [line for line in work if _norm(line[2:]) not in _norm(existing.body)]
+    if not fresh and not work:
         return existing
     old = _old_statements(existing.body)
-    who = _unique([s.speaker for s in old] + speakers)
-    topics = _topics([s.text for s in old] + texts, _names(who))
-    fresh = [_Stmt(len(old) + s.pos, s.msg, s.speaker, s.text, s.kind, s.tokens, s.code) for s in fresh]
-    description = _describe(who, day, topics, old + fresh, lang)
-    return Card(existing.name, description, _merge(existing.body, _blocks(fresh, lang), lang))
+    fresh = [_Stmt(len(old) + s.pos, s.msg, s.speaker, s.text, s.kind, s.tokens, s.code, s.reply, s.role)
+             for s in fresh]
+    blocks = _blocks(fresh, lang)
+    blocks["work"] = work + blocks["work"]
+    # The opening sentence (what the conversation was for) stays; the highlights follow the news.
+    opener = re.split(r"(?<=[.!?。！？])\s+", existing.description.strip(), maxsplit=1)[0]
+    news = notes.describe(_points(fresh, turns) or _points(old, turns), lang=lang, limit=260)
+    description = f"{opener} {news}".strip() if news and news not in existing.description else existing.description
+    return Card(existing.name, description, _merge(existing.body, blocks, lang))
 
 
 def _names(speakers: list[str]) -> frozenset[str]:
@@ -359,6 +515,8 @@ def _old_statements(body: str) -> list[_Stmt]:
         kind = (kinds[i] or "fact") if i in kinds else kind
         if bullet := _BULLET_RE.match(line):
             out.append(_Stmt(len(out), -1, bullet[1], bullet[2], kind, _tokens(bullet[2])))
+        elif line.startswith("- ") and not line.startswith("- ["):
+            out.append(_Stmt(len(out), -1, "", line[2:], kind, _tokens(line[2:])))
     return out
 
 
@@ -379,90 +537,3 @@ def _merge(body: str, blocks: dict[str, list[str]], lang: str) -> str:
             end -= 1
         lines[end:end] = new
     return "\n".join(lines)
-
-
-# ---- naming and describing -----------------------------------------------------
-
-def _topics(texts: list[str], names: frozenset[str], k: int = 4) -> list[str]:
-    """Key phrases: word runs between stopwords (Chinese: character runs), ranked by recurrence."""
-    counts: Counter[str] = Counter()
-    surface: dict[str, str] = {}
-    for text in texts:
-        prose = re.sub(r"['’]s\b", "", _ZH_CUES.sub(" ", _FENCE_RE.sub(" ", text)))
-        for chunk in _PHRASE_BREAK.split(prose):
-            for gram in (g for run in _PHRASE_STOP.split(chunk) for g in _grams(run)):
-                key = gram.lower()
-                if len(key) > (1 if _CJK_RE.match(key) else 2) and not set(key.split()) & names:
-                    counts[key] += 1
-                    surface.setdefault(key, gram)
-    size = {key: len(key.split()) + len(_CJK_RE.findall(key)) for key in counts}
-    out: list[str] = []
-    taken: set[str] = set()
-    for key in sorted(counts, key=lambda g: (-counts[g] * size[g], -size[g], g)):
-        stems = {w.rstrip("s") for w in key.split()}  # "token" and "tokens" are one topic
-        overlaps = stems & taken or any(key in o or o in key for o in out)
-        # A Chinese n-gram seen once is usually a fragment across word boundaries.
-        if len(out) < k and not overlaps and (counts[key] > 1 or not _CJK_RE.match(key)):
-            out.append(key)
-            taken |= stems
-    return [surface[key] for key in out]
-
-
-def _grams(run: str) -> list[str]:
-    """Candidate phrases of a run: 1-3 word windows; 2-4 character windows of Chinese words."""
-    # "-minute" is what is left of "15-minute" once numbers split the run: a unit, never a topic.
-    words = [w.strip("-'’") for w in run.split() if not w.startswith("-")]
-    words = [w for w in words if w and not (len(w) > 4 and w.lower().endswith("ly"))]
-    if any(_CJK_RE.match(w) for w in words):
-        return [w[i:i + n] for w in words if _CJK_RUN.fullmatch(w) for n in (2, 3, 4)
-                for i in range(len(w) - n + 1)] + [w for w in words if not _CJK_RE.match(w)]
-    return [" ".join(words[i:i + n]) for n in (1, 2, 3) for i in range(len(words) - n + 1)]
-
-
-def _join(items: list[str], lang: str) -> str:
-    if lang == "zh" or len(items) < 2:
-        return "、".join(items)
-    return ", ".join(items[:-1]) + " and " + items[-1]
-
-
-_MONTHS = "January February March April May June July August September October November December"
-_WEEKDAYS = "Monday Tuesday Wednesday Thursday Friday Saturday Sunday"
-
-
-def _describe(who: list[str], day: date, topics: list[str], stmts: list[_Stmt], lang: str) -> str:
-    """One plain line: who, when, about what, the first decision and the latest state."""
-    decisions = [s for s in stmts if s.kind == "decision" and s.text]
-    states = [s for s in stmts if s.kind == "state" and s.text]
-    sep = "：" if lang == "zh" else ": "
-    said = " ".join(f"{s.speaker}{sep}{_clip(s.text)}" for s in (decisions[:1] + states[-1:]))
-    if lang == "zh":
-        text = f"{_join(who, lang)}在{day.isoformat()}讨论了{_join(topics, lang) or '若干事项'}。{said}"
-    else:
-        # Spelled out, locale-free: the card's folder already carries the ISO date.
-        when = f"{_WEEKDAYS.split()[day.weekday()]} {day.day} {_MONTHS.split()[day.month - 1]} {day.year}"
-        text = f"{_join(who, lang)} talked on {when} about {_join(topics, lang) or 'several things'}. {said}"
-    return re.sub(r"\s+", " ", text).strip()
-
-
-def _clip(text: str, limit: int = 120) -> str:
-    return text if len(text) <= limit else text[:limit].rsplit(" ", 1)[0].rstrip(",;:，") + "…"
-
-
-def _name(topics: list[str], chosen: list[_Stmt], lang: str) -> str:
-    """A stable topic slug: the main named speaker, the top key phrases, the dominant kind."""
-    named = Counter(s.speaker for s in chosen if s.speaker not in _ROLES[lang].values())
-    parts = [min(named, key=lambda n: (-named[n], n)).split()[0]] if named and lang == "en" else []
-    parts += " ".join(topics[:2]).split()[:4]
-    kinds = Counter(s.kind for s in chosen)
-    parts += [suffix for kind, suffix in _NAME_SUFFIX[lang].items() if 3 * kinds[kind] >= len(chosen)][:1]
-    return slugify(" ".join(parts)) or ("对话记录" if lang == "zh" else "conversation-notes")
-
-
-def slugify(text: str, limit: int = 60) -> str:
-    """Lower-case letters and digits joined by single hyphens: always one linkable file name."""
-    words = re.findall(r"[^\W_]+", unicodedata.normalize("NFKC", text).lower())
-    slug = "-".join("".join(ch for ch in w if ch.isalnum()) for w in words)
-    slug = re.sub(r"-{2,}", "-", slug).strip("-")
-    if len(slug) > limit:
-        slug = slug[:limit + 1].rsplit("-", 1)[0] if "-" in slug[:limit + 1] else slug[:limit]
-    return f"{slug}-notes" if slug in _DEVICE_NAMES else slug

@@ -29,6 +29,7 @@ tried trying start started starting need needed find found give gave keep kept p
 show showed seem seems let mean meant call called move moved live lived believe hold bring brought happen
 happened learn learned change changed watch follow stop create created spend spent grow open win offer
 remember consider buy wait send expect build stay reach check checked share shared hear heard ask asked
+choose chose chosen
 always never ever often sometimes recently together maybe probably especially usually almost already
 enough else anyway able big little new old plan plans""")
 # Calendar words: grounded dates carry them; they make poor topics.
@@ -51,10 +52,12 @@ _ZH_STOP_CHARS = "的了是在我你他她它们和就也都要把被吗呢吧�
 
 _CUES = {
     "en": {
-        "procedure": r"`[^`]+`|\b(?:commands?|step \d+|steps to|shortcut|procedure|recipe|instructions|"
+        "procedure": r"`(?:sudo |pip3? |pipx |npm |npx |git |python3? |uv |cargo |go |make |docker |kubectl |brew |apt(?:-get)? |curl |wget |mix |yarn |pnpm |node |bash |sh |cd |ls |cat |grep |export |memvault |pytest|ssh |scp |rsync |chmod |mkdir |rm |cp |mv |tar |systemctl |conda |poetry |gradle |mvn |dotnet |swift |ruby |gem |bundle |rails |php |composer |psql |mysql |redis-cli |gh |terraform |ansible)[^`]*`|\b(?:commands?|step \d+|steps to|shortcut|procedure|recipe|instructions|"
                      r"install|configure|to (?:fix|set up|reset|deploy|rebuild|update) \w+)\b",
-        "decision": r"\b(?:decided|decide|decision|go(?:ing)? with|went with|chose|chosen|choose|picked|"
-                    r"settled on|agreed|instead of|rather than|ruled out|rejected|opted|switch(?:ed)? to|"
+        "decision": r"\b(?:decided|decision(?! to make)|(?:we'll|we will|i'll|i will|let's|going to) go with|"
+                    r"went with|chose|chosen|picked|settled on|agreed (?:to|on|that)|we agreed|"
+                    r"\b(?:we|i|let's|let us)\b[^.!?]*\b(?:instead of|rather than)|ruled out|(?<!was )(?<!were )(?<!been )(?<!got )(?<!get )rejected(?! by)|opted|"
+                    r"switch(?:ed)? to|"
                     r"dropp(?:ed|ing)|won't use|not going to use)\b",
         "preference": r"\b(?:i|we) (?:really |always |usually )?(?:prefer|like|love|enjoy|hate|dislike|"
                       r"can't stand|don't like|adore)\b|\bfavou?rite\b|\bi'?d rather\b|\bfan of\b|"
@@ -67,7 +70,7 @@ _CUES = {
                  r"next (?:week|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b",
     },
     "zh": {
-        "procedure": r"`[^`]+`|命令|步骤|运行|执行|安装|配置|输入|脚本",
+        "procedure": r"`(?:sudo |pip3? |pipx |npm |npx |git |python3? |uv |cargo |go |make |docker |kubectl |brew |apt(?:-get)? |curl |wget |mix |yarn |pnpm |node |bash |sh |cd |ls |cat |grep |export |memvault |pytest|ssh |scp |rsync |chmod |mkdir |rm |cp |mv |tar |systemctl |conda |poetry |gradle |mvn |dotnet |swift |ruby |gem |bundle |rails |php |composer |psql |mysql |redis-cli |gh |terraform |ansible)[^`]*`|命令|步骤|运行|执行|安装|配置|输入|脚本",
         "decision": r"决定|选择|选用|选了|定了|改用|换成|而不是|放弃|不用了|否决|采用|就用",
         "preference": r"喜欢|偏好|更喜欢|最爱|讨厌|习惯|总是用|别再|不要再",
         "state": r"目前|现在|正在|还没|已经|完成|下一步|计划|打算|准备|待办|接下来|明天|下周",
@@ -106,3 +109,57 @@ _PHRASE_STOP = re.compile(r"\s*\b(?:" + "|".join(sorted(map(re.escape, _STOP | _
 _BULLET_RE = re.compile(r"^- (?!\[)([^:：\n]{1,40})[:：] ?(.*)$")  # "- Name: text", not "- [ ] task"
 _DEVICE_NAMES = frozenset({"con", "prn", "aux", "nul"} | {f"{p}{i}" for p in ("com", "lpt")
                                                             for i in "0123456789¹²³"})
+
+# ---- what a card leaves out (issue: cards are notes, not excerpts) --------------------
+# Markup for a shared picture: its caption is not something anybody said.
+_IMAGE_MARKUP = re.compile(r"^[ \t]*\[(?:shares?|shared|sends?|sent|posts?|posted)\s+(?:an?\s+)?(?:image|photo|picture|"
+                           r"pic|screenshot)\b[^\]\n]*\][ \t]*$|\[(?:image|photo|picture|attachment)(?:\s*#?\d+)?\]",
+                           re.I | re.M)
+# The assistant announcing what it is about to do ("Let me check…", "I'll search…", "Here's the updated graph").
+_NARRATION = re.compile(
+    r"^(?:(?:ok(?:ay)?|alright|great|perfect|good|now|first|next|then|finally|so|sure)[,!.]?\s+)*"
+    r"(?:let me|let's|let us|i'll|i will|i'm going to|i am going to|i need to|i'm gonna|i'm now|i am now|"
+    r"we'll|we need to|now i'll|i'll now|i should|i can)\s+(?:\w+\s+){0,2}?"
+    r"(?:check|look|search|read|open|run|try|update|create|write|fix|start|examine|explore|review|verify|test|"
+    r"add|make|use|see|take|find|investigate|inspect|analy[sz]e|understand|get|fetch|grab|build|implement|"
+    r"modify|edit|change|clean|commit|push|install|rerun|re-run|continue|do|go ahead|help|explain|walk|show|"
+    r"summari[sz]e|break|keep|provide|give|outline|dig|pull|launch|set up|double-check)\b"
+    r"|^(?:here(?:'s| is| are)|below (?:is|are))\s+(?:[\w-]+\s+){0,2}?(?:updated|revised|new|corrected|complete|"
+    r"full|final|fixed|modified|improved|refactored|quick|short|simple|example|summary|overview|breakdown|"
+    r"version|code|script|graph|result|results|output|steps|plan|list|what i (?:found|did|changed))\b",
+    re.I)
+# Acknowledgements and reactions that stand alone ("I see.", "Now I understand the issue.", "Fully agreed!").
+_ACK = re.compile(r"^(?:i see|now i (?:see|understand|get it)|i understand|got it|understood|perfect|great|"
+                  r"excellent|good|nice|awesome|sure|ok(?:ay)?|alright|done|all set|thanks?|thank you|"
+                  r"(?:fully |totally |completely |absolutely )?agreed|exactly|indeed|same here|me too|for sure|"
+                  r"of course|no way|that'?s (?:it|right|true|fair|great|awesome|amazing|cool))\b"
+                  r"[^.!?]{0,40}[.!?…]*$", re.I)
+# Pleasantries inside a sentence that make the whole sentence filler.
+_FILLER_PHRASE = re.compile(r"\b(?:keep you posted|let you know|keep me posted|let me know|you got this|good luck|"
+                            r"take care|talk (?:to you )?soon|catch you later|have fun|sounds like a plan|makes sense|"
+                            r"no worries|my pleasure|happy to help|glad (?:i|to) (?:could )?help|hope (?:this|that|it) "
+                            r"helps|feel free|anytime|take lots of|can'?t wait to (?:see|hear)|proud of you|"
+                            r"so happy for you|keep (?:it|up the good work)|you(?:'re| are) (?:doing )?(?:great|"
+                            r"amazing|awesome|so \w+))\b", re.I)
+# Maxims: true of everybody, so they say nothing about this conversation.
+_PLATITUDE = re.compile(r"\b(?:is|are) (?:so |really |super |very |just )?(?:key|everything|important|essential|vital|"
+                        r"crucial|the best|what matters|worth it|a must|a game[- ]changer)\b|\bmeans? (?:so much|"
+                        r"a lot|the world)\b|\bit'?s all about\b|\blife is\b|\bthere'?s nothing like\b", re.I)
+# A statement whose subject is a pronoun needs its referent to be read later.
+_PRONOUN_START = re.compile(r"^(?:he|she|they|his|her|their|its|it|this|these|those|him|them)\b", re.I)
+# Hedged words: a sentence holding them is not a decision ("I'll keep you posted if I decide").
+_TENTATIVE = re.compile(r"\b(?:if|whether|might|maybe|perhaps|not sure|thinking (?:about|of)|considering|options?|"
+                        r"either|alternatives?|need to decide|have to decide|"
+                        r"should (?:i|we)|wonder(?:ing)?|could)\b|如果|也许|可能|考虑", re.I)
+# Small talk that a word list misses: an assistant's stock opener and closer.
+_SMALL_TALK_PHRASES = re.compile(r"how (?:can|may|could) i (?:help|assist)(?: you)?(?: today| with that)?|"
+                                 r"what can i do for you|is there anything else(?: i can (?:help|do)[^?]*)?|"
+                                 r"how are you(?: doing)?(?: today)?|nice to meet you|have a (?:great|nice|good) "
+                                 r"(?:day|one|weekend|evening|night)|how'?s it going|what'?s up|"
+                                 r"有什么(?:可以|能)?(?:帮|帮助)(?:你|您)的|需要什么帮助|很高兴(?:认识|见到)(?:你|您)",
+                                 re.I)
+# Openers that make the whole sentence filler, however long ("I'm happy to help you with …").
+_FILLER_START = re.compile(r"^(?:i'?m |i am |i'?d be |i would be )?(?:so |very |more than )?(?:happy|glad|delighted) to "
+                           r"(?:help|assist)|^(?:congratulations|congrats)\b|^(?:great|good|excellent|interesting) "
+                           r"question|^(?:what a|that'?s an?) (?:great|good|wonderful|interesting|lovely)\b|"
+                           r"^(?:i hope (?:this|that|it) helps)|^(?:thanks?|thank you) (?:so much )?for\b", re.I)

@@ -14,6 +14,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from daemon.distill.phrases import slugify, topics
 from daemon.vault import props
 from daemon.errors import ConflictError, MemvaultError
 from daemon.vault.files import Vault
@@ -57,7 +58,7 @@ class Tagger(Protocol):
 
 # ---------------------------------------------------------------- the embedded tagger
 
-_WORD = re.compile(r"[A-Za-z][\w.+#-]*[\w+#]|[A-Za-z]")
+_WORD_OR_MARK = re.compile(r"[A-Za-z][\w.+#-]*[\w+#]|[A-Za-z]|[,;:()\"“”'‘’/|]")
 _HAN = re.compile(r"[\u4e00-\u9fff]{2,}")
 _STOP = set("""a an the and or but if of to in on at by for with about as into from this that these those it its
 i me my we our you your he him his she her they them their is are was were be been being have has had do does did
@@ -67,7 +68,10 @@ user assistant key facts fact decisions decision preferences preference current 
 procedures notes note summary talked about said says mentioned decided agreed let lets let's we'll i'll i'm
 it's that's don't didn't today yesterday tomorrow week month year day days morning evening night
 monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
-september october november december""".split())
+september october november december task ran edited created looked searched conversation version latest
+rationale example examples error errors update updated result results output input summary overview
+important warning tip tips question answer option options approach solution problem issue step
+work done other tools fixed added removed changed check checked""".split())
 _ZH_STOP = {"我们", "你们", "他们", "这个", "那个", "因为", "所以", "但是", "然后", "已经", "可以", "没有", "就是",
             "什么", "怎么", "用户", "助手", "关键事实", "现状与下一步", "命令与步骤", "偏好", "决定"}
 
@@ -86,18 +90,36 @@ class ExtractiveTagger:
 
     def tag(self, text: str, max_tags: int) -> list[str]:
         properties = props.read(text)
-        head = f"{properties.get('name') or ''} {properties.get('description') or ''}"
+        own = str(properties.get("name") or "")
+        head = str(properties.get("description") or "")
         body = _prose(props.body(text))
+        # Speakers are who talked, not what the card is about; the card's name is already its name.
+        speakers = {m.group(1).strip().casefold() for m in _SPEAKER.finditer(body)}
         scores: Counter[str] = Counter()
         spelling: dict[str, str] = {}
         for part, weight in ((head, self.weights["head"]), (body, self.weights["body"])):
             for candidate in _candidates(part):
                 key = candidate.casefold()
+                if key in speakers or slugify(candidate) == own or _fragment(candidate):
+                    continue
                 spelling.setdefault(key, candidate)
                 scores[key] += weight if not _is_han(candidate) else weight / 2
         ranked = sorted(scores, key=lambda k: (-scores[k], -len(k), k))
-        chosen = [spelling[k] for k in ranked if scores[k] >= 2 or k in head.casefold()]
-        return _drop_contained(chosen)[: max_tags * 2]
+        chosen = _drop_contained([spelling[k] for k in ranked if scores[k] >= 2 or k in head.casefold()])
+        if len(chosen) < max_tags:  # a name said once still beats a key phrase
+            chosen = _drop_contained(chosen + [spelling[k] for k in ranked if spelling[k] not in chosen])
+        if len(chosen) < max_tags:  # no names, or too few: the card's key phrases
+            names = frozenset(w for s in speakers for w in s.split())
+            found = topics([head, body], names, k=max_tags + 2)
+            chosen += [p for p in found if slugify(p) != own and p.casefold() not in {c.casefold() for c in chosen}
+                       and not _fragment(p)][: max_tags - len(chosen)]
+        return chosen[: max_tags * 2]
+
+
+def _fragment(candidate: str) -> bool:
+    """Too short to name anything (``er``), or only a stopword."""
+    return (len(candidate) < 3 and not (candidate.isupper() and len(candidate) == 2)) or \
+        candidate.casefold() in _STOP
 
 
 def _prose(body: str) -> str:
@@ -110,13 +132,16 @@ _SPEAKER = re.compile(r"^\s*[-*]\s+([^\s:：][^:：\n]{0,40})[:：]\s", re.M)
 
 
 def _candidates(text: str) -> list[str]:
-    """Entity-like phrases in order of appearance; speakers of ``- Name: …`` lines count as people."""
-    found = [m.group(1).strip() for m in _SPEAKER.finditer(text) if m.group(1).strip().casefold() not in _STOP]
+    """Entity-like phrases in order of appearance (speakers' ``- Name:`` labels are not read)."""
+    found: list[str] = []
     text = _SPEAKER.sub("", text)
     for sentence in re.split(r"(?<=[.!?。！？:：])\s+|\n", text):  # after "Name:" a new sentence starts
-        words = [_singular(w) for w in _WORD.findall(sentence)]
+        # Punctuation ends a name: "Pasteurella, Capnocytophaga" are two.
+        words = [_singular(w) if w[0].isalpha() else "" for w in _WORD_OR_MARK.findall(sentence)]
         run: list[str] = []
-        for index, word in enumerate(words + [""]):
+        index = -1
+        for word in words + [""]:
+            index += 1 if word else 0
             if word and _entity_like(word, index == 0) and word.casefold() not in _STOP:
                 run.append(word)
                 continue

@@ -1,0 +1,237 @@
+"""A card's description and name: what happened, in one to three sentences, and its subject.
+
+The description leads with substance — what was asked, done, decided, learned or
+planned, with the names, numbers and dates that matter — and ends with who and when.
+It is never a keyword list. The date is stated only when the messages carried
+timestamps. First-person statements are turned into the third person where that
+is safe ("I went …" → "Caroline went …"); otherwise they are attributed as said.
+
+The name is the conversation's subject in two to five words, from its key phrases
+(never from markup, a speaker's name or filler).
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from datetime import date
+
+from daemon.distill.lexicon import _CJK_RE
+from daemon.distill.phrases import slugify, topics
+
+MONTHS = "January February March April May June July August September October November December".split()
+_WEEKDAYS = "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()
+_NAME_SUFFIX = {"en": {"decision": "decision", "state": "plans", "procedure": "howto", "work": "work",
+                       "preference": "preferences", "fact": "notes", "question": "question"},
+                "zh": {"decision": "决定", "state": "计划", "procedure": "步骤", "work": "工作",
+                       "preference": "偏好", "fact": "笔记", "question": "问题"}}
+_IRREGULAR_PAST = frozenset("""went got made took saw came found gave told felt left kept thought bought
+brought met ran began knew heard lost won sent spent built wrote read taught caught sold held fell
+paid put set quit drove rode flew grew drew threw wore chose spoke broke forgot became""".split())
+_FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|i'm|i've|i'll|i'd)\b", re.I)
+_LEADS = [
+    (re.compile(r"^i(?:'m| am)\s+", re.I), "{who} is "),
+    (re.compile(r"^i was\s+", re.I), "{who} was "),
+    (re.compile(r"^i(?:'ve| have)\s+(?=\w+(?:ed|en|wn|ne|de|lt|ght|ung|ook|ot|et|eft|ept)\b)", re.I), "{who} has "),
+    (re.compile(r"^i(?:'ll| will)\s+", re.I), "{who} will "),
+    (re.compile(r"^i(?:'d| would)\s+", re.I), "{who} would "),
+    (re.compile(r"^i had\s+", re.I), "{who} had "),
+    (re.compile(r"^my\s+", re.I), "{who}'s "),
+    (re.compile(r"^we(?:'re| are)\s+", re.I), "{we} are "),
+    (re.compile(r"^we(?:'ll| will)\s+", re.I), "{we} will "),
+    (re.compile(r"^we(?:'ve| have)\s+(?=\w+(?:ed|en|wn|ne|de|lt|ght|ung|ook|ot|et|eft|ept)\b)", re.I), "{we} have "),
+]
+
+
+@dataclass(frozen=True)
+class Point:
+    """A statement offered to the description: its speaker's label, text and kind."""
+
+    who: str
+    text: str
+    kind: str
+    role: str = ""
+
+
+def when(day: date) -> str:
+    """Spelled out and locale-free: the card's folder already carries the ISO date."""
+    return f"{_WEEKDAYS[day.weekday()]} {day.day} {MONTHS[day.month - 1]} {day.year}"
+
+
+def describe(points: list[Point], *, request: str = "", asker: str = "", task: bool = False, work: str = "",
+             people: list[str] | None = None, day: date | None = None, lang: str = "en",
+             limit: int = 420) -> str:
+    """One to three sentences: the ask, the work, the highlights; then who and when."""
+    people = people or []
+    sentences: list[str] = []
+    if request:
+        sentences.append(_ask(request, asker, lang, task))
+    if work:
+        sentences.append(work)
+    # People chatting: one highlight, then who and when; a request or agent session: up to three sentences.
+    for point in _highlights(points, 1 if len(people) > 1 and not sentences else 3 - len(sentences)):
+        sentences.append(_as_note(point, lang, len(people) > 1))
+    if lang == "zh":
+        context = (f"{'、'.join(people)}的对话" if len(people) > 1 else "") + (f"，{day.isoformat()}" if day else "")
+        text = "".join(_end(s, lang) for s in sentences) + (f"（{context.strip('，')}）" if context else "")
+    else:
+        context = ""
+        if len(people) > 1:
+            context = f"Conversation between {_join(people)}" + (f" on {when(day)}" if day else "") + "."
+        elif people:
+            context = f"Chat with {people[0]}" + (f" on {when(day)}" if day else "") + "."
+        elif day:
+            context = f"On {when(day)}."
+        body = " ".join(_end(s, lang) for s in sentences)
+        text = f"{body} {context}".strip()
+    text = re.sub(r"\s+", " ", text).strip()
+    return text if len(text) <= limit else _clip(text, limit)
+
+
+def name(points: list[Point], texts: list[str], names: frozenset[str], kinds: Counter[str], lang: str) -> str:
+    """The subject in two to five words: the top key phrases, then the dominant kind if one word is all."""
+    found = topics(texts, names, k=3)
+    words = found[0].split()[:4] if found else []
+    if len(words) == 1 and not _CJK_RE.search(words[0]) and len(found) > 1:
+        words += found[1].split()[:2]
+    if len(words) < 2 and not (words and _CJK_RE.search(words[0]) and len(words[0]) >= 3):
+        top = max(kinds, key=lambda k: (kinds[k], k)) if kinds else "fact"
+        words.append(_NAME_SUFFIX[lang][top])
+    slug = slugify(" ".join(words))
+    if not slug or slug in _NAME_SUFFIX[lang].values():
+        return "对话记录" if lang == "zh" else "conversation-notes"
+    return slug
+
+
+# ---- pieces ------------------------------------------------------------------------
+
+def _highlights(points: list[Point], count: int) -> list[Point]:
+    """The statements most worth a first glance: decisions, then plans, then the weightiest facts."""
+    if count <= 0:
+        return []
+    out: list[Point] = []
+    for point in points:  # most important first
+        if len(point.text) >= 30 and point.kind != "procedure" and not point.text.startswith("`"):
+            out.append(point)
+        if len(out) == count:
+            break
+    return out
+
+
+def _ask(request: str, asker: str, lang: str, task: bool) -> str:
+    text = _clip(request.strip(), 180).rstrip(":：")
+    who = asker or ("用户" if lang == "zh" else "The user")
+    if lang == "zh":
+        if task or re.search(r"[？?吗呢]$|^(?:请|帮我|帮忙|能不能|能否|可以帮|麻烦|给我)", text):
+            return f"{who}{'的任务' if task else '问'}：{text}"
+        return text
+    lowered = text[:1].lower() + text[1:]
+    if m := re.match(r"(?i)^(?:can|could|would|will) you (?:please )?(?:help me )?(.+?)\??$", text):
+        return f"{who} asked for help to {m.group(1)}"
+    if m := re.match(r"(?i)^how (?:do|can|should|would) (?:i|we|you) (.+?)\??$", text):
+        return f"{who} asked how to {m.group(1)}"
+    if m := re.match(r"(?i)^(?:please )?(?:tell me|explain|teach me) (about|how|why|what|whether) (.+?)[.?!]*$", text):
+        return f"{who} asked {m.group(1)} {m.group(2)}"
+    if text.rstrip().endswith("?"):
+        return f"{who} asked: “{text}”"
+    if task:
+        return f"Task: {text[:1].upper() + text[1:]}"
+    if _FIRST_PERSON.match(text):
+        return _as_note(Point(who, text, "fact"), lang, False)
+    if not re.match(r"(?i)^(?:the|a|an|this|that|it|there|my|our|we|you|he|she|they)\b", text):
+        return f"{who} asked to " + re.sub(r"(?i)^please\s+", "", lowered)
+    return f"{who} asked about: {text}"
+
+
+def _as_note(point: Point, lang: str, named: bool) -> str:
+    """A statement as a note: in the third person, its speaker named once, then "they"."""
+    text = _clip(point.text, 200).rstrip()
+    if lang == "zh":
+        return f"{point.who}：{text}" if point.who and named else text
+    if not point.who or not _FIRST_PERSON.search(text):
+        return text
+    if not re.match(r"(?i)^(?:i\b|i'|my\b|me\b)", text) and re.match(r"(?i)^(?:gonna|just|going|been|got|"
+                                                                     r"finally|also|still|so)\b", text):
+        return f"{point.who}: {third_person(text, 'they')}"  # no subject of its own: say who
+    return third_person(text, point.who)
+
+
+_ADVERB = r"(?:really |also |just |still |always |usually |often |never |actually |definitely |totally |" \
+          r"recently |finally |even |now |already |sometimes |mostly |only |absolutely |truly )?"
+_PRONOUNS = re.compile(r"\b(?:I(?:'m| am)|I was|I(?:'ve| have)|I(?:'ll| will)|I(?:'d| would)|I had|I can|I could|"
+                       r"I (" + _ADVERB + r")([a-z]+)|my|me|myself|mine)\b", re.I)
+_AS_IS = frozenset("""can could should would will must might may had did went was got made took saw came found
+gave told felt left kept thought bought brought met ran began knew heard lost won sent spent built wrote read
+taught caught sold held fell paid put set quit drove rode flew grew drew threw wore chose spoke broke forgot became
+used""".split())
+_IRREGULAR = {"have": "has", "do": "does", "go": "goes", "am": "is", "be": "is"}
+
+
+def third_person(text: str, who: str) -> str:
+    """``I went …`` → ``Caroline went …``; later ``I``/``my``/``me`` → ``they``/``their``/``them``."""
+    used = [who == "they"]
+
+    def name(subject: bool) -> str:
+        if used[0]:
+            return "they" if subject else "them"
+        used[0] = True
+        return who
+
+    def swap(m: re.Match[str]) -> str:
+        word = m.group(0)
+        low = word.lower().replace("’", "'")
+        if low in ("my", "mine"):
+            if used[0]:
+                return "their" if low == "my" else "theirs"
+            used[0] = True
+            return f"{who}'s" if low == "my" else f"{who}'s"
+        if low == "me":
+            return name(False)
+        if low == "myself":
+            return "themselves"
+        first = not used[0]
+        subject = name(True)
+        plural = subject == "they"
+        for head, singular, many in (("i'm", "is", "'re"), ("i am", "is", " are"), ("i was", "was", " were"),
+                                     ("i've", "has", "'ve"), ("i have", "has", " have"), ("i'll", "will", "'ll"),
+                                     ("i will", "will", " will"), ("i'd", "would", "'d"), ("i would", "would", " would"),
+                                     ("i had", "had", " had"), ("i can", "can", " can"), ("i could", "could", " could")):
+            if low == head:
+                return f"{subject}{many}" if plural else f"{subject} {singular}"
+        adverb, verb = m.group(1) or "", m.group(2) or ""
+        if plural or verb.lower() in _AS_IS or verb.lower().endswith("ed"):
+            return f"{subject} {adverb}{verb}"
+        return f"{subject} {adverb}{_third(verb)}" if first else f"{subject} {adverb}{verb}"
+
+    out = _PRONOUNS.sub(swap, text)
+    return out[:1].upper() + out[1:]
+
+
+def _third(verb: str) -> str:
+    low = verb.lower()
+    if low in _IRREGULAR:
+        return _IRREGULAR[low]
+    if re.search(r"(?:s|sh|ch|x|z|o)$", low):
+        return verb + "es"
+    if re.search(r"[^aeiou]y$", low):
+        return verb[:-1] + "ies"
+    return verb + "s"
+
+
+def _end(sentence: str, lang: str) -> str:
+    sentence = re.sub(r"!+(?=[”\"]?$)", ".", sentence.strip())
+    if lang == "zh":
+        return sentence if re.search(r"[。！？.!?”]$", sentence) else sentence + "。"
+    return sentence if re.search(r"[.!?…”)]$", sentence) else sentence + "."
+
+
+def _join(items: list[str]) -> str:
+    return items[0] if len(items) == 1 else ", ".join(items[:-1]) + " and " + items[-1]
+
+
+def _clip(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    cut = text[:limit].rsplit(" ", 1)[0] if " " in text[:limit] else text[:limit]
+    return cut.rstrip(",;:，、 ") + "…"

@@ -1,0 +1,214 @@
+"""Agent sessions: what the tool calls did, summarised as work a developer wants to read.
+
+A conversation with tool calls (Claude Code, any messages with ``tool_use`` blocks or
+OpenAI ``tool_calls``) is summarised from the calls themselves, not from the
+assistant narrating them: files read, edited or created, commands run and their
+outcome. Calls arrive in two shapes:
+
+- structured blocks on a message (``tool_use`` with ``input``; ``tool_result`` with
+  ``tool_use_id``, ``content`` and ``is_error``; OpenAI ``tool_calls`` in the record);
+- the one-line placeholders the export readers write into the text,
+  ``[tool Bash: Run the tests]`` (their payload and result were not kept).
+
+The outcome of a command is one short line taken from its result ("14 passed", the
+first line of an error); tool results themselves never reach the source record.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass
+from typing import Any, Iterable, Mapping
+
+from daemon.models import Message
+
+TOOL_LINE = re.compile(r"^\[tool ([^\]:\n]{1,60})(?::\s*([^\n]*?))?\]\s*$", re.M)
+
+_READ = {"read", "view", "cat", "open", "grep", "glob", "ls", "find", "list", "read_file", "notebookread"}
+_SEARCH = {"websearch", "webfetch", "fetch", "search", "web_search", "browse", "browser"}
+_EDIT = {"edit", "multiedit", "str_replace", "str_replace_editor", "apply_patch", "patch", "notebookedit",
+         "update", "replace", "edit_file"}
+_CREATE = {"write", "create", "create_file", "write_file"}
+_RUN = {"bash", "shell", "sh", "exec", "terminal", "run", "command", "execute", "powershell", "run_command"}
+_PATH_KEYS = ("file_path", "path", "notebook_path", "filename", "file")
+_OUTCOME = re.compile(r"(?i)\b\d+ (?:passed|failed|errors?|warnings?|skipped|tests?)\b|\berror\b|\bfailed\b|"
+                      r"\bexception\b|\btraceback\b|\bnot found\b|\bsuccess(?:ful(?:ly)?)?\b|\bdone\b|\bok\b")
+_MAX_LIST = 8
+
+
+@dataclass(frozen=True)
+class ToolCall:
+    """One tool call: its tool, the file or command it acted on, and its outcome when known."""
+
+    tool: str
+    detail: str
+    kind: str  # read, edit, create, run, other
+    outcome: str = ""
+    failed: bool = False
+
+
+def calls_in(messages: Iterable[Message]) -> list[ToolCall]:
+    """Every call in a conversation, in order, each paired with its result when one came back."""
+    messages = list(messages)
+    results = {str(b.get("tool_use_id")): b for m in messages for b in _dicts(m.blocks)
+               if b.get("type") == "tool_result"}
+    out: list[ToolCall] = []
+    for message in messages:
+        blocks = list(_dicts(message.blocks))
+        out += [_make(b.get("name"), b.get("input"), results.get(str(b.get("id"))))
+                for b in blocks if b.get("type") == "tool_use"]
+        record_calls = message.record.get("tool_calls") if isinstance(message.record, Mapping) else None
+        for item in record_calls if isinstance(record_calls, list) else ():
+            function = item.get("function") if isinstance(item, Mapping) else None
+            if isinstance(function, Mapping):
+                out.append(_make(function.get("name"), _arguments(function.get("arguments")), None))
+        # A result an export reader folded into the calling message, carrying the call itself.
+        out += [_make(b.get("name"), b.get("input"), b) for b in blocks
+                if b.get("type") == "tool_result" and b.get("name")]
+        out += [_make(m.group(1), m.group(2) or "", None) for m in TOOL_LINE.finditer(message.text)]
+    return out
+
+
+def strip_tool_lines(text: str) -> str:
+    return TOOL_LINE.sub("", text).strip()
+
+
+def work_lines(calls: list[ToolCall], lang: str = "en") -> list[str]:
+    """Bullets for "Work done": edited and created files, commands with outcomes, what was read."""
+    zh = lang == "zh"
+    created = _unique(c.detail for c in calls if c.kind == "create" and c.detail)
+    edited = [p for p in _unique(c.detail for c in calls if c.kind == "edit" and c.detail) if p not in created]
+    read = [p for p in _unique(c.detail for c in calls if c.kind == "read" and c.detail)
+            if p not in edited and p not in created]
+    lines = []
+    if edited:
+        lines.append(("- 修改：" if zh else "- Edited: ") + _paths(edited))
+    if created:
+        lines.append(("- 新建：" if zh else "- Created: ") + _paths(created))
+    commands: dict[str, ToolCall] = {}
+    for call in (c for c in calls if c.kind == "run" and c.detail):
+        commands[call.detail] = call if call.outcome or call.detail not in commands else commands[call.detail]
+    for call in list(commands.values())[:_MAX_LIST]:
+        outcome = f" → {call.outcome}" if call.outcome else ""
+        shown = f": {call.detail}" if _described(call.detail) else f" {_code(call.detail)}"
+        lines.append(("- 运行" if zh else "- Ran") + shown + outcome)
+    if len(commands) > _MAX_LIST:
+        lines.append(f"- … {len(commands) - _MAX_LIST} more command(s)" if not zh else
+                     f"- …… 另有 {len(commands) - _MAX_LIST} 条命令")
+    if read:
+        lines.append(("- 查看：" if zh else "- Looked at: ") + _paths(read))
+    searched = _unique(c.detail for c in calls if c.kind == "search" and c.detail)
+    if searched:
+        more = f" (and {len(searched) - 4} more)" if len(searched) > 4 else ""
+        lines.append(("- 搜索：" if zh else "- Searched: ") + "; ".join(searched[:4]) + more)
+    other = _unique(f"{c.tool}: {c.detail}" if c.detail else c.tool for c in calls if c.kind == "other")
+    if other:
+        lines.append(("- 其他工具：" if zh else "- Other tools: ") + "; ".join(other[:4]))
+    return lines
+
+
+def work_summary(calls: list[ToolCall]) -> str:
+    """One sentence for a description: "Edited a.py and b.py; ran pytest -q (14 passed)."."""
+    created = _unique(c.detail for c in calls if c.kind == "create" and c.detail)
+    edited = [p for p in _unique(c.detail for c in calls if c.kind == "edit" and c.detail) if p not in created]
+    runs = [c for c in calls if c.kind == "run" and c.detail]
+    parts = []
+    if edited:
+        parts.append("edited " + _few(edited))
+    if created:
+        parts.append("created " + _few(created))
+    if runs:
+        last = next((c for c in reversed(runs) if c.outcome), runs[-1])
+        shown = _short(last.detail)
+        parts.append(f"ran {len(_unique(c.detail for c in runs))} command(s), last {shown}"
+                     + (f" ({last.outcome})" if last.outcome else "") if len(runs) > 1 else
+                     f"ran {shown}" + (f" ({last.outcome})" if last.outcome else ""))
+    if not parts:
+        looked = _unique(c.detail for c in calls if c.kind == "read" and c.detail)
+        parts.append(f"looked at {_few(looked)}" if looked else f"used {len(calls)} tool call(s)")
+    text = "; ".join(parts)
+    return text[:1].upper() + text[1:] + "."
+
+
+# ---- reading calls ---------------------------------------------------------------
+
+def _dicts(blocks: Iterable[Any]) -> Iterable[Mapping[str, Any]]:
+    return (b for b in blocks if isinstance(b, Mapping))
+
+
+def _arguments(raw: Any) -> Any:
+    if isinstance(raw, str):
+        try:
+            return json.loads(raw)
+        except (ValueError, RecursionError):
+            return raw
+    return raw
+
+
+def _make(name: Any, arguments: Any, result: Mapping[str, Any] | None) -> ToolCall:
+    tool = str(name or "tool").strip()[:60] or "tool"
+    key = re.sub(r"[^a-z_]", "", tool.lower().rsplit("__", 1)[-1])
+    kind = ("read" if key in _READ else "edit" if key in _EDIT else "create" if key in _CREATE
+            else "run" if key in _RUN else "search" if key in _SEARCH else "other")
+    detail = _detail(kind, arguments)
+    outcome, failed = _outcome(result) if result is not None else ("", False)
+    return ToolCall(tool, detail, kind, outcome, failed)
+
+
+def _detail(kind: str, arguments: Any) -> str:
+    if isinstance(arguments, str):
+        return " ".join(arguments.split())[:160]
+    if not isinstance(arguments, Mapping):
+        return ""
+    keys = ("command", "cmd", "description") if kind == "run" else \
+        ("query", "url", "prompt") if kind == "search" else \
+        _PATH_KEYS + ("pattern", "query", "url") if kind != "other" else ("description", "query", "prompt", "url")
+    value = next((arguments[k] for k in keys if isinstance(arguments.get(k), str) and arguments[k].strip()), "")
+    return " ".join(value.split())[:160]
+
+
+def _outcome(result: Mapping[str, Any]) -> tuple[str, bool]:
+    """One short line that says how a call went, from its result."""
+    content = result.get("content")
+    if isinstance(content, list):
+        content = "\n".join(str(p.get("text", "")) for p in content if isinstance(p, Mapping))
+    lines = [line.strip() for line in str(content or "").splitlines() if line.strip()]
+    failed = bool(result.get("is_error"))
+    telling = [line for line in lines if _OUTCOME.search(line) and len(line) <= 160]
+    # Test runners print their verdict last; errors say the most on their last line.
+    line = (telling[-1] if telling else lines[0] if lines and len(lines[0]) <= 120 else "")
+    line = re.sub(r"^[=\-\s]+|[=\-\s]+$", "", line)
+    return line[:120], failed
+
+
+# ---- writing ---------------------------------------------------------------------
+
+def _unique(items: Iterable[str]) -> list[str]:
+    return list(dict.fromkeys(items))
+
+
+def _code(text: str) -> str:
+    return f"`{text}`" if "`" not in text else text
+
+
+def _paths(paths: list[str]) -> str:
+    shown = ", ".join(_code(p) for p in paths[:_MAX_LIST])
+    return shown + (f" and {len(paths) - _MAX_LIST} more" if len(paths) > _MAX_LIST else "")
+
+
+def _few(paths: list[str]) -> str:
+    names = [_code(p.rsplit("/", 1)[-1] if "/" in p and " " not in p else p) for p in paths[:3]]
+    more = f" and {len(paths) - 3} more" if len(paths) > 3 else ""
+    return (", ".join(names[:-1]) + " and " + names[-1] if len(names) > 1 and not more else ", ".join(names)) + more
+
+
+def _short(command: str) -> str:
+    if _described(command):
+        return f"“{command}”"
+    return _code(command if len(command) <= 60 else command[:59] + "…")
+
+
+def _described(detail: str) -> bool:
+    """A call's description in words ("Check git status"), not the command itself."""
+    return bool(re.match(r"^[A-Z][a-z]+ \w", detail)) and not re.search(r"[|&;$<>=/\\]|--?\w", detail)

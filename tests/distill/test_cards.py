@@ -1,0 +1,212 @@
+"""Cards a person wants to read: each rule of the embedded distiller, both ways (kept and dropped)."""
+
+from __future__ import annotations
+
+import re
+from datetime import date, datetime, timezone
+
+from daemon.distill.extractive import SKIP_REASON, ExtractiveDistiller
+from daemon.distill.tagging import ExtractiveTagger
+from daemon.models import Card, DistillRequest, Message, Skip
+from daemon.vault import cards
+
+WHEN = datetime(2023, 5, 8, 13, 56, tzinfo=timezone.utc)  # a Monday
+
+
+def say(text: str, name: str = "", role: str = "user", when: datetime | None = WHEN, blocks: tuple = ()) -> Message:
+    return Message(id=f"m{abs(hash((text, name, role))) % 10**9}", role=role, name=name, text=text, time=when,
+                   blocks=blocks)
+
+
+def distill(messages: list[Message]) -> Card | Skip:
+    return ExtractiveDistiller().distill(DistillRequest("s1", date(2023, 5, 8), tuple(messages),
+                                                        timezone=timezone.utc))
+
+
+def card(messages: list[Message]) -> Card:
+    result = distill(messages)
+    assert isinstance(result, Card), result
+    return result
+
+
+def text_of(result: Card) -> str:
+    return f"{result.name}\n{result.description}\n{result.body}"
+
+
+PEOPLE = [
+    say("Hey Nate! How have you been?", "Joanna"),
+    say("Hi Joanna! I adopted a puppy named Toby last week. He's a German Shepherd and loves the lake.", "Nate"),
+    say("[shares an image: a photo of a dog on a beach]", "Nate"),
+    say("Aww, so cute! Take lots of pics!", "Joanna"),
+    say("Fully agreed!", "Nate"),
+    say("My screenplay about a lighthouse keeper was rejected by Blue Harbor Films yesterday. "
+        "They just sent me a generic rejection letter.", "Joanna"),
+    say("I'll keep you posted if I decide to go there.", "Joanna"),
+    say("We decided to go camping at Lake Tahoe this weekend because the forecast is sunny.", "Nate"),
+    say("Anytime Nate!", "Joanna"),
+]
+
+
+# ---- what the body leaves out, and what it keeps ----------------------------------------
+
+def test_filler_is_left_out_and_substance_kept() -> None:
+    body = card(PEOPLE).body
+    for filler in ("Take lots of pics", "Fully agreed", "Anytime Nate", "How have you been", "so cute",
+                   "keep you posted"):
+        assert filler not in body, filler
+    assert "adopted a puppy named Toby" in body
+    assert "camping at Lake Tahoe this weekend" in body
+
+
+def test_image_markup_never_reaches_the_card() -> None:
+    result = card(PEOPLE)
+    assert "shares an image" not in text_of(result) and "[image" not in text_of(result)
+    assert not {"image", "photo", "shares", "pic"} & set(result.name.split("-"))
+
+
+def test_decisions_hold_only_decisions_with_their_reason() -> None:
+    body = card(PEOPLE).body
+    decisions = body.split("## Decisions", 1)[1].split("\n## ", 1)[0]
+    assert "decided to go camping at Lake Tahoe this weekend" in decisions
+    assert "because the forecast is sunny" in decisions
+    assert "if I decide" not in body
+
+
+def test_a_pronoun_statement_brings_its_referent() -> None:
+    body = card(PEOPLE).body
+    if "He's a German Shepherd" in body:
+        assert "Toby" in body
+    if "They just sent me a generic rejection letter" in body:
+        assert "Blue Harbor Films" in body
+
+
+def test_narration_and_answered_questions_are_left_out() -> None:
+    messages = [say("How do I make pytest stop at the first failure?"),
+                say("Let me check the pytest documentation for you. Use the -x flag: `pytest -x` stops at the "
+                    "first failing test, and `--maxfail=2` stops after two.", role="assistant"),
+                say("Here's the updated command list.", role="assistant")]
+    result = card(messages)
+    assert "Let me check" not in result.body and "Here's the updated" not in result.body
+    assert "How do I make pytest stop" not in result.body  # the question is the description's
+    assert "`pytest -x` stops at the first failing test" in result.body
+    assert result.description.startswith("The user asked how to make pytest stop at the first failure")
+
+
+def test_user_assistant_bullets_carry_no_role_prefix_named_speakers_do() -> None:
+    chat = card([say("Our staging database runs Postgres 15 on port 5433."),
+                 say("Postgres 15 supports MERGE statements natively.", role="assistant")])
+    assert "- User:" not in chat.body and "- Assistant:" not in chat.body
+    assert "- Our staging database runs Postgres 15 on port 5433." in chat.body
+    assert "- Nate: " in card(PEOPLE).body
+
+
+def test_short_commands_go_under_commands_and_procedures() -> None:
+    snippet = "```bash\npython3 -m venv .venv && . .venv/bin/activate\n```"
+    result = card([say("How do I make a virtual environment?"),
+                   say(f"Create and activate one in the project folder:\n\n{snippet}", role="assistant")])
+    procedures = result.body.split("## Commands and procedures", 1)[1]
+    assert snippet in procedures
+
+
+# ---- description and name ---------------------------------------------------------------
+
+def test_description_says_what_happened_not_a_keyword_list() -> None:
+    result = card(PEOPLE)
+    assert not re.search(r"talked (?:on .*)?about", result.description)  # no keyword list
+    assert "camping at Lake Tahoe" in result.description or "Toby" in result.description
+    assert result.description.endswith("Conversation between Joanna and Nate on Monday 8 May 2023.")
+    assert "Let me" not in result.description
+
+
+def test_no_date_is_stated_without_timestamps() -> None:
+    undated = [say(m.text, m.name, m.role, when=None) for m in PEOPLE]
+    result = card(undated)
+    assert "2023" not in result.description and "May" not in result.description
+    assert "Monday" not in result.description
+
+
+def test_the_name_is_the_subject_never_a_speaker_alone() -> None:
+    result = card(PEOPLE)
+    words = result.name.split("-")
+    assert 2 <= len(words) <= 5
+    assert result.name not in ("nate", "joanna", "conversation-notes", "saying")
+    assert not {"nate", "joanna"} >= set(words)
+
+
+# ---- small talk -------------------------------------------------------------------------
+
+def test_small_talk_gives_no_card_and_one_fact_gives_one() -> None:
+    chat = [say("hi"), say("Hello! How can I help you today?", role="assistant"), say("thanks, bye")]
+    assert distill(chat) == Skip(SKIP_REASON)
+    with_fact = chat + [say("My flight to Lisbon leaves on 14 June at 07:40 from gate B12.")]
+    assert "Lisbon" in card(with_fact).body
+
+
+# ---- tags -------------------------------------------------------------------------------
+
+def tags_of(result: Card) -> list[str]:
+    return ExtractiveTagger().tag(cards.render(result, "s1", "[[session/dialog/s1.jsonl]]"), 3)
+
+
+def test_tags_are_entities_never_speakers_fragments_or_the_cards_name() -> None:
+    result = card(PEOPLE)
+    tags = [t.casefold() for t in tags_of(result)]
+    assert "nate" not in tags and "joanna" not in tags
+    assert result.name not in tags and all(len(t) >= 3 for t in tags)
+    assert {"toby", "lake tahoe", "blue harbor films", "german shepherd"} & set(tags), tags
+
+
+def test_a_card_without_names_still_gets_topic_tags() -> None:
+    result = card([say("the sourdough starter needs feeding twice a day with rye flour and water at room "
+                       "temperature, and the sourdough rises best overnight in a warm kitchen")])
+    assert tags_of(result)
+
+
+# ---- agent sessions ---------------------------------------------------------------------
+
+AGENT = [
+    say("Fix the failing login test in the auth module."),
+    say("Let me look at the test first.", role="assistant",
+        blocks=({"type": "tool_use", "id": "t1", "name": "Read", "input": {"file_path": "tests/test_auth.py"}},)),
+    say("", blocks=({"type": "tool_result", "tool_use_id": "t1", "content": "def test_login(): ..."},)),
+    say("The token expiry was compared in local time instead of UTC.", role="assistant",
+        blocks=({"type": "tool_use", "id": "t2", "name": "Edit",
+                 "input": {"file_path": "app/auth.py", "old_string": "a", "new_string": "b"}},
+                {"type": "tool_use", "id": "t3", "name": "Bash",
+                 "input": {"command": "pytest -q tests/test_auth.py", "description": "Run the auth tests"}})),
+    say("", blocks=({"type": "tool_result", "tool_use_id": "t3",
+                     "content": "..............\n14 passed in 0.52s"},)),
+    say("Next step: add a regression test for daylight-saving changes.", role="assistant"),
+]
+
+
+def test_agent_sessions_are_summarised_from_their_tool_calls() -> None:
+    result = card(AGENT)
+    work = result.body.split("## Work done", 1)[1].split("\n## ", 1)[0]
+    assert "`app/auth.py`" in work and "Edited" in work
+    assert "`pytest -q tests/test_auth.py` → 14 passed in 0.52s" in work
+    assert "`tests/test_auth.py`" in work  # looked at
+    assert "[tool" not in text_of(result) and "Let me" not in text_of(result)
+    assert "compared in local time instead of UTC" in result.body
+    assert "regression test for daylight-saving" in result.body
+    assert result.description.startswith("Task: Fix the failing login test in the auth module.")
+    assert "14 passed" in result.description
+
+
+def test_export_placeholders_become_work_not_bullets() -> None:
+    result = card([say("Start the server in the background."),
+                   say("[tool Bash: Start Phoenix server in background]\n[tool Read: /srv/app/mix.exs]",
+                       role="assistant")])
+    assert "- Ran: Start Phoenix server in background" in result.body
+    assert "`/srv/app/mix.exs`" in result.body
+    assert "[tool" not in result.body
+
+
+# ---- the budget does not depend on roles ------------------------------------------------
+
+def test_card_size_does_not_depend_on_who_is_called_user() -> None:
+    both_user = [say(m.text, m.name, "user") for m in PEOPLE * 3]
+    mixed = [say(m.text, m.name, "assistant" if m.name == "Nate" else "user") for m in PEOPLE * 3]
+    a, b = card(both_user), card(mixed)
+    size_a, size_b = len(text_of(a)), len(text_of(b))
+    assert abs(size_a - size_b) <= 0.15 * max(size_a, size_b)
