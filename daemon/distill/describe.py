@@ -59,12 +59,16 @@ def when(day: date) -> str:
     return f"{_WEEKDAYS[day.weekday()]} {day.day} {MONTHS[day.month - 1]} {day.year}"
 
 
-def describe(points: list[Point], *, request: str = "", asker: str = "", task: bool = False, work: str = "",
+def describe(points: list[Point], *, context: str = "", request: str = "", asker: str = "", task: bool = False,
+             work: str = "",
              people: list[str] | None = None, day: date | None = None, lang: str = "en",
              limit: int = 420) -> str:
     """One to three sentences: the ask, the work, the highlights; then who and when."""
     people = people or []
     sentences: list[str] = []
+    if context:
+        sentences.append(_as_note(Point(asker or ("用户" if lang == "zh" else "The user"), context, "fact"),
+                                  lang, False))
     if request:
         sentences.append(_ask(request, asker, lang, task))
     if work:
@@ -112,7 +116,9 @@ def _highlights(points: list[Point], count: int) -> list[Point]:
         return []
     out: list[Point] = []
     for point in points:  # most important first
-        if len(point.text) >= 30 and point.kind != "procedure" and not point.text.startswith("`"):
+        words = re.sub(r"[(（][^)）]*[)）]", "", point.text).split()  # dates in brackets are not substance
+        substantial = len(words) >= 5 or len(_CJK_RE.findall(point.text)) >= 10
+        if substantial and point.kind != "procedure" and not point.text.startswith("`"):
             out.append(point)
         if len(out) == count:
             break
@@ -136,7 +142,8 @@ def _ask(request: str, asker: str, lang: str, task: bool) -> str:
     if text.rstrip().endswith("?"):
         return f"{who} asked: “{text}”"
     if task:
-        return f"Task: {text[:1].upper() + text[1:]}"
+        plain = re.match(r"[a-z]+\b(?![_.])", text)  # an identifier keeps its case
+        return "Task: " + (text[:1].upper() + text[1:] if plain else text)
     if _FIRST_PERSON.match(text):
         return _as_note(Point(who, text, "fact"), lang, False)
     if not re.match(r"(?i)^(?:the|a|an|this|that|it|there|my|our|we|you|he|she|they)\b", text):
@@ -149,6 +156,8 @@ def _as_note(point: Point, lang: str, named: bool) -> str:
     text = _clip(point.text, 200).rstrip()
     if lang == "zh":
         return f"{point.who}：{text}" if point.who and named else text
+    if point.who and (m := re.match(r"(?i)^let'?s (go with|use|switch to|pick|choose|keep|drop|ship) ", text)):
+        return third_person(f"{point.who} decided to {m.group(1)} {text[m.end():]}", point.who)
     if not point.who or not _FIRST_PERSON.search(text):
         return text
     if not re.match(r"(?i)^(?:i\b|i'|my\b|me\b)", text) and re.match(r"(?i)^(?:gonna|just|going|been|got|"
@@ -160,7 +169,9 @@ def _as_note(point: Point, lang: str, named: bool) -> str:
 _ADVERB = r"(?:really |also |just |still |always |usually |often |never |actually |definitely |totally |" \
           r"recently |finally |even |now |already |sometimes |mostly |only |absolutely |truly )?"
 _PRONOUNS = re.compile(r"\b(?:I(?:'m| am)|I was|I(?:'ve| have)|I(?:'ll| will)|I(?:'d| would)|I had|I can|I could|"
-                       r"I (" + _ADVERB + r")([a-z]+)|my|me|myself|mine)\b", re.I)
+                       r"I (" + _ADVERB + r")(don't|doesn't|didn't|haven't|can't|won't|wasn't|"
+                       r"[a-z]+(?!['’]))|my|me|myself|mine)\b", re.I)
+_NEGATIONS = {"don't": "doesn't", "haven't": "hasn't"}
 _AS_IS = frozenset("""can could should would will must might may had did went was got made took saw came found
 gave told felt left kept thought bought brought met ran began knew heard lost won sent spent built wrote read
 taught caught sold held fell paid put set quit drove rode flew grew drew threw wore chose spoke broke forgot became
@@ -200,11 +211,16 @@ def third_person(text: str, who: str) -> str:
             if low == head:
                 return f"{subject}{many}" if plural else f"{subject} {singular}"
         adverb, verb = m.group(1) or "", m.group(2) or ""
-        if plural or verb.lower() in _AS_IS or verb.lower().endswith("ed"):
+        if verb.lower() in _NEGATIONS or "'" in verb:
+            return f"{subject} {adverb}{verb if plural else _NEGATIONS.get(verb.lower(), verb)}"
+        past = verb.lower().endswith("ed") and not verb.lower().endswith("eed")  # "need" is not past
+        if plural or verb.lower() in _AS_IS or past:
             return f"{subject} {adverb}{verb}"
         return f"{subject} {adverb}{_third(verb)}" if first else f"{subject} {adverb}{verb}"
 
     out = _PRONOUNS.sub(swap, text)
+    if who.startswith("The "):  # "the dentist moved The user's appointment" → "the user's"
+        out = out[:1] + out[1:].replace(who, "the" + who[3:])
     return out[:1].upper() + out[1:]
 
 
@@ -223,7 +239,7 @@ def _end(sentence: str, lang: str) -> str:
     sentence = re.sub(r"!+(?=[”\"]?$)", ".", sentence.strip())
     if lang == "zh":
         return sentence if re.search(r"[。！？.!?”]$", sentence) else sentence + "。"
-    return sentence if re.search(r"[.!?…”)]$", sentence) else sentence + "."
+    return sentence if re.search(r"[.!?…]$|[.!?…][”\")]$", sentence) else sentence + "."
 
 
 def _join(items: list[str]) -> str:

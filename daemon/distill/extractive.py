@@ -37,7 +37,10 @@ from daemon.distill.lexicon import (
     _FENCE_RE,
     _FILLER_PHRASE,
     _FILLER_START,
+    _FIRST_PERSON_ANY,
     _FLUFF,
+    _INTENSIFIER,
+    _IMPERATIVE,
     _IMAGE_MARKUP,
     _KIND_BOOST,
     _KIND_RE,
@@ -136,8 +139,8 @@ class ExtractiveDistiller:
         names = _names([t.speaker or t.who for t in turns])
         texts = [t.text for t in turns]
         budget = min(self.max_body, max(self.min_body, int(self.body_ratio * sum(map(len, texts)))))
-        ask = _request(turns, calls) if existing is None else ("", "")
-        candidates = _candidates(turns, names, skip=ask[0] if _is_request(ask[0]) else "")
+        ask = _request(turns, calls) if existing is None else ("", "", "")
+        candidates = _candidates(turns, names, skip=ask[1])
         picked = _select(candidates, _weights(texts, names, request.hint), budget)
         chosen = _with_referents(sorted(picked, key=lambda s: s.pos), candidates)
         work = work_lines(calls, lang)
@@ -242,21 +245,22 @@ def _specific(sentence: str) -> bool:
 
 def _is_filler(sentence: str, names: frozenset[str]) -> bool:
     """Greetings, thanks, acknowledgements, reactions, agreement, narration, maxims: nothing to keep."""
-    if _is_small_talk(sentence) or _ACK.match(sentence) or _NARRATION.match(sentence) or _FILLER_START.match(sentence):
+    if _is_small_talk(sentence) or _ACK.match(sentence) or _NARRATION.match(sentence) or _FILLER_START.search(sentence):
         return True
     if _FILLER_PHRASE.search(sentence) and len(_tokens(sentence) - names) < 6:
         return True
-    specific = _specific(sentence)
-    if _PLATITUDE.search(sentence) and not specific and not _SELF_RE.match(sentence):
+    specific, personal = _specific(sentence), bool(_FIRST_PERSON_ANY.search(sentence))
+    if _PLATITUDE.search(sentence) and not specific and not personal:
         return True
     # Cheering the other speaker on ("Take lots of pics!", "Anytime Nate!") says nothing about anyone.
-    if sentence.endswith("!") and not _SELF_RE.match(sentence) and not specific and len(_tokens(sentence) - names) < 4:
-        return True
-    return False
+    cheering = _REACTION_RE.match(sentence) or _IMPERATIVE.match(sentence) or len(_tokens(sentence) - names) < 3
+    return sentence.endswith("!") and cheering and not personal and not specific
 
 
 def _trim(sentence: str, names: frozenset[str]) -> str:
-    """Drop clauses that carry no content (", which is so exciting!"); the rest stays verbatim."""
+    """Drop clauses that carry no content (", which is so exciting!") and intensifiers ("really", "super")."""
+    sentence = _INTENSIFIER.sub("", sentence)
+    sentence = sentence[:1].upper() + sentence[1:] if sentence[:1].islower() and sentence[1:2] != " " else sentence
     parts = _CLAUSE_SEP.split(sentence)
     clauses, seps = parts[0::2], parts[1::2]
     keep = [bool(_tokens(c) - names) for c in clauses]
@@ -405,50 +409,61 @@ def _body(blocks: dict[str, list[str]], work: list[str], lang: str) -> str:
     return "\n\n".join(f"## {HEADINGS[lang][k]}\n" + "\n".join(blocks[k]) for k in KINDS if blocks[k]) + "\n"
 
 
-def _points(stmts: list[_Stmt], turns: list[_Turn]) -> list[notes.Point]:
+def _points(stmts: list[_Stmt], turns: list[_Turn], lang: str = "en") -> list[notes.Point]:
     who = {t.speaker: t.who for t in turns if t.speaker}
-    return [notes.Point(who.get(s.speaker, s.speaker), s.text, s.kind, s.role) for s in stmts if s.text]
+    return [notes.Point(who.get(s.speaker, s.speaker) if s.speaker else _WHO[lang].get(s.role, ""), s.text, s.kind,
+                        s.role) for s in stmts if s.text]
 
 
-def _request(turns: list[_Turn], calls: list[ToolCall]) -> tuple[str, str]:
-    """What a user/assistant chat or an agent session was for: the first substantive thing the user said."""
-    if not calls and not any(t.role == "assistant" and t.who == _WHO["en"]["assistant"] or
-                             t.role == "assistant" and t.who == _WHO["zh"]["assistant"] for t in turns):
-        return "", ""  # people talking (named speakers, whatever their roles): there is no request
+def _request(turns: list[_Turn], calls: list[ToolCall]) -> tuple[str, str, str]:
+    """What a user/assistant chat or an agent session was for: (context, request, who asked).
+
+    The request is the first question or instruction of the user's first substantive message
+    (an agent session's first sentence is its task); the statement just before it is its context.
+    """
+    if not calls and not any(t.role == "assistant" and t.who in (_WHO["en"]["assistant"], _WHO["zh"]["assistant"])
+                             for t in turns):
+        return "", "", ""  # people talking (named speakers, whatever their roles): there is no request
     for turn in turns:
         if turn.role != "user":
             continue
-        for sentence in _sentences(_FENCE_RE.sub(" ", turn.text)):
-            sentence = re.sub(r"^(?:quick )?(?:context|background|fyi|update|question|note|q)\s*[:：]\s*", "",
-                              _LEAD_FILLER.sub("", sentence), flags=re.I)
-            if not _is_small_talk(sentence) and len(_tokens(sentence)) >= 2:
-                return sentence, turn.who
-    return "", ""
+        said = [re.sub(r"^(?:quick )?(?:context|background|fyi|update|question|note|q)\s*[:：]\s*", "",
+                       _LEAD_FILLER.sub("", s), flags=re.I) for s in _sentences(_FENCE_RE.sub(" ", turn.text))]
+        said = [s for s in said if not _is_small_talk(s) and (len(_tokens(s)) >= 2 or _is_question(s))]
+        if not said:
+            continue
+        if calls:
+            return "", said[0], turn.who
+        for i, sentence in enumerate(said):
+            if _is_request(sentence):  # its context: how the message began ("My starter stopped rising.")
+                return (said[0] if i else ""), sentence, turn.who
+        return "", "", ""
+    return "", "", ""
 
 
 def _is_request(sentence: str) -> bool:
     """A question or an instruction, not a statement the body should keep."""
     if _CJK_RE.search(sentence[:4]):
         return _is_question(sentence) or bool(re.match(r"^(?:请|帮我|帮忙|能不能|能否|可以帮|麻烦|给我)", sentence))
-    return bool(sentence) and (_is_question(sentence) or not re.match(
-        r"(?i)^(?:i|i'm|i've|i'd|i'll|my|we|we're|we've|our|the|a|an|this|that|it|there|he|she|they)\b", sentence))
+    return bool(sentence) and (_is_question(sentence) or bool(_IMPERATIVE.match(sentence)))
 
 
-def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str], work: list[str],
+def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str, str], work: list[str],
               calls: list[ToolCall], turns: list[_Turn], request: DistillRequest, lang: str) -> Card:
-    ask, asker = request_
-    if ask and not _is_request(ask) and not calls:
-        ask = ""  # a statement, not a request: it competes with the others for the description
+    context, ask, asker = request_
     people = _unique([t.who for t in turns if t.speaker and t.speaker not in _ROLES[lang].values()])
     dated = any(m.time is not None for m in request.messages)
     points = [p for p in _points([s for s in picked if s.kind == "decision"] +
-                                 [s for s in picked if s.kind != "decision"], turns) if p.text != ask]
-    description = notes.describe(points, request=ask, asker=asker if people else "", task=bool(calls),
+                                 [s for s in picked if s.kind != "decision"], turns, lang)
+              if p.text not in (ask, context)]
+    description = notes.describe(points, context=context, request=ask, asker=asker if people else "",
+                                 task=bool(calls),
                                  work=work_summary(calls) if work else "", people=people,
                                  day=request.day if dated else None, lang=lang)
     names = _names([t.speaker or t.who for t in turns])
-    texts = ([ask] * 2 if ask else []) + [s.text for s in chosen for _ in range(1 + (s.kind == "decision"))] + \
-        [t.text for t in turns]
+    # The subject is what was asked (an agent's task above all), then what was decided.
+    texts = [context, ask] * 3 + [s.text for s in chosen for _ in range(1 + (s.kind == "decision"))]
+    texts += [] if ask else [t.text for t in turns]
     kinds = Counter(s.kind for s in chosen) + Counter(work=len(work))
     return Card(notes.name(points, texts, names, kinds, lang), description, _body(_blocks(chosen, lang), work, lang))
 
@@ -465,7 +480,7 @@ def _updated_card(existing: Card, chosen: list[_Stmt], work: list[str], turns: l
     blocks["work"] = work + blocks["work"]
     # The opening sentence (what the conversation was for) stays; the highlights follow the news.
     opener = re.split(r"(?<=[.!?。！？])\s+", existing.description.strip(), maxsplit=1)[0]
-    news = notes.describe(_points(fresh, turns) or _points(old, turns), lang=lang, limit=260)
+    news = notes.describe(_points(fresh, turns, lang) or _points(old, turns, lang), lang=lang, limit=260)
     description = f"{opener} {news}".strip() if news and news not in existing.description else existing.description
     return Card(existing.name, description, _merge(existing.body, blocks, lang))
 

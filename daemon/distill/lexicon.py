@@ -22,7 +22,8 @@ her hers it its they them their what which who whom this that these those am wou
 shall may i'm i've i'll i'd you're you've you'll you'd we're we've we'll he's she's it's that's there's
 they're what's let's don't didn't doesn't isn't aren't wasn't can't won't couldn't wouldn't also
 really yeah yes oh okay ok well got get gets getting go going gone went like lot lots thing things
-one much many even still way something anything everything lately bit kinda gonna wanna 'em""")
+one much many even still way something anything everything lately bit kinda gonna wanna 'em after before
+during two three four five six seven eight nine ten first second third""")
 # Everyday verbs and adverbs: content, but rarely what a card is about (lower weight, never a topic).
 _COMMON = _words("""make made makes making take took taking come came coming want wanted wants try
 tried trying start started starting need needed find found give gave keep kept put use used help helped
@@ -34,7 +35,8 @@ always never ever often sometimes recently together maybe probably especially us
 enough else anyway able big little new old plan plans""")
 # Calendar words: grounded dates carry them; they make poor topics.
 _TIME_WORDS = _words("""yesterday today tomorrow tonight last next ago year years month months week
-weeks day days weekend morning evening night around""")
+weeks day days weekend morning evening night around monday tuesday wednesday thursday friday saturday sunday
+january february march april may june july august september october november december""")
 # Reactions and pleasantries: they make a sentence warm but carry nothing to remember.
 _FLUFF = _words("""wow cool awesome amazing great nice good glad happy thanks thank hey hi hello bye
 sounds totally agree love loved lovely proud sweet fantastic wonderful incredible super fun enjoy
@@ -45,8 +47,9 @@ exciting excited stunning beautiful gorgeous special vital huge crazy rewarding 
 important brilliant neat rad blast vibe vibes seriously truly honestly literally certainly actually
 kind sort quite""")
 _SMALL_TALK_EN = _FLUFF | _STOP | _words("""morning evening night afternoon doing fine how day welcome
-np problem again goodbye yep nope sup whats makes sense noted gotcha alright""")
-_SMALL_TALK_ZH = re.compile(r"你好|您好|好的|谢谢|多谢|感谢|不客气|没问题|再见|拜拜|晚安|早上好|早安|"
+np problem again goodbye yep nope sup whats makes sense noted gotcha alright saying hear asking help assist
+today there else anything nice meet chat chatting well good great doing""")
+_SMALL_TALK_ZH = re.compile(r"你好|您好|好的|谢谢|多谢|感谢|不客气|没问题|再见|拜拜|晚安|早上好|早安|到时候见|回头见|"
                             r"辛苦了|收到|明白|了解|知道了|哈+|嗯+|哦+|好吧|好|行|可以|在吗|吗|呢|啊|呀|了|的")
 _ZH_STOP_CHARS = "的了是在我你他她它们和就也都要把被吗呢吧啊这那有没不很还会说着过对给跟让从而与及或呀哦嗯么"
 
@@ -71,7 +74,7 @@ _CUES = {
     },
     "zh": {
         "procedure": r"`(?:sudo |pip3? |pipx |npm |npx |git |python3? |uv |cargo |go |make |docker |kubectl |brew |apt(?:-get)? |curl |wget |mix |yarn |pnpm |node |bash |sh |cd |ls |cat |grep |export |memvault |pytest|ssh |scp |rsync |chmod |mkdir |rm |cp |mv |tar |systemctl |conda |poetry |gradle |mvn |dotnet |swift |ruby |gem |bundle |rails |php |composer |psql |mysql |redis-cli |gh |terraform |ansible)[^`]*`|命令|步骤|运行|执行|安装|配置|输入|脚本",
-        "decision": r"决定|选择|选用|选了|定了|改用|换成|而不是|放弃|不用了|否决|采用|就用",
+        "decision": r"决定|选择|选用|选了|定了|改用|换成|而不是|放弃|不用了|否决|采用|就用|那就|就这么定|就坐|就订|就选",
         "preference": r"喜欢|偏好|更喜欢|最爱|讨厌|习惯|总是用|别再|不要再",
         "state": r"目前|现在|正在|还没|已经|完成|下一步|计划|打算|准备|待办|接下来|明天|下周",
     },
@@ -94,7 +97,8 @@ _CLAUSE_SEP = re.compile(r"(,\s+|\s+[-–—]\s+|;\s+|，)")
 _WORD_RE = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?|[\u3400-\u9fff]+", re.I)
 _CJK_RE = re.compile(r"[\u3400-\u9fff]")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
-_ZH_CUES = re.compile("|".join(_CUES["zh"].values()) + r"|[\d０-９]+")
+# Chinese cue words and bare numbers end a phrase; "A100", "G7501" and "v2.3" are names and stay in it.
+_ZH_CUE_WORDS = re.compile("|".join(v for v in _CUES["zh"].values() if not v.startswith("`")) + r"|(?<![A-Za-z])[\d０-９]+(?![A-Za-z])")
 _PHRASE_BREAK = re.compile(r"[^\w\s'’-]|\s-\s|[" + _ZH_STOP_CHARS + r"]|(?<=[\u3400-\u9fff])(?=[a-z0-9])"
                            r"|(?<=[a-z0-9])(?=[\u3400-\u9fff])", re.I)
 # Connectives and verbs that end a topic phrase ("sessions because every request" is not a topic).
@@ -132,7 +136,9 @@ _NARRATION = re.compile(
 _ACK = re.compile(r"^(?:i see|now i (?:see|understand|get it)|i understand|got it|understood|perfect|great|"
                   r"excellent|good|nice|awesome|sure|ok(?:ay)?|alright|done|all set|thanks?|thank you|"
                   r"(?:fully |totally |completely |absolutely )?agreed|exactly|indeed|same here|me too|for sure|"
-                  r"of course|no way|that'?s (?:it|right|true|fair|great|awesome|amazing|cool))\b"
+                  r"of course|no way|that'?s (?:it|right|true|fair|great|awesome|amazing|cool)|"
+                  r"i (?:\d+% |totally |completely |fully |so )?agree|here'?s (?:a |my )?(?:pic|photo|picture|"
+                  r"snap|shot|look)|check (?:it|this) out|look at (?:this|that))\b"
                   r"[^.!?]{0,40}[.!?…]*$", re.I)
 # Pleasantries inside a sentence that make the whole sentence filler.
 _FILLER_PHRASE = re.compile(r"\b(?:keep you posted|let you know|keep me posted|let me know|you got this|good luck|"
@@ -144,7 +150,8 @@ _FILLER_PHRASE = re.compile(r"\b(?:keep you posted|let you know|keep me posted|l
 # Maxims: true of everybody, so they say nothing about this conversation.
 _PLATITUDE = re.compile(r"\b(?:is|are) (?:so |really |super |very |just )?(?:key|everything|important|essential|vital|"
                         r"crucial|the best|what matters|worth it|a must|a game[- ]changer)\b|\bmeans? (?:so much|"
-                        r"a lot|the world)\b|\bit'?s all about\b|\blife is\b|\bthere'?s nothing like\b", re.I)
+                        r"a lot|the world)\b|\bit'?s all about\b|\blife is\b|\bthere'?s nothing like\b|"
+                        r"\bmakes? life\b|\bwe all (?:have|need|deserve)\b", re.I)
 # A statement whose subject is a pronoun needs its referent to be read later.
 _PRONOUN_START = re.compile(r"^(?:he|she|they|his|her|their|its|it|this|these|those|him|them)\b", re.I)
 # Hedged words: a sentence holding them is not a decision ("I'll keep you posted if I decide").
@@ -153,6 +160,8 @@ _TENTATIVE = re.compile(r"\b(?:if|whether|might|maybe|perhaps|not sure|thinking 
                         r"should (?:i|we)|wonder(?:ing)?|could)\b|如果|也许|可能|考虑", re.I)
 # Small talk that a word list misses: an assistant's stock opener and closer.
 _SMALL_TALK_PHRASES = re.compile(r"how (?:can|may|could) i (?:help|assist)(?: you)?(?: today| with that)?|"
+                                 r"thanks for asking|how about you|let me know if (?:there'?s |there is )?anything"
+                                 r"(?: else)? i can (?:do|help)(?: you)?(?: with| for you)?|"
                                  r"what can i do for you|is there anything else(?: i can (?:help|do)[^?]*)?|"
                                  r"how are you(?: doing)?(?: today)?|nice to meet you|have a (?:great|nice|good) "
                                  r"(?:day|one|weekend|evening|night)|how'?s it going|what'?s up|"
@@ -162,4 +171,19 @@ _SMALL_TALK_PHRASES = re.compile(r"how (?:can|may|could) i (?:help|assist)(?: yo
 _FILLER_START = re.compile(r"^(?:i'?m |i am |i'?d be |i would be )?(?:so |very |more than )?(?:happy|glad|delighted) to "
                            r"(?:help|assist)|^(?:congratulations|congrats)\b|^(?:great|good|excellent|interesting) "
                            r"question|^(?:what a|that'?s an?) (?:great|good|wonderful|interesting|lovely)\b|"
-                           r"^(?:i hope (?:this|that|it) helps)|^(?:thanks?|thank you) (?:so much )?for\b", re.I)
+                           r"^(?:i hope (?:this|that|it) helps)|^(?:thanks?|thank you) (?:so much )?for\b|^kudos\b|"
+                           r"\bdon'?t hesitate to (?:ask|reach out)|\bif you have any (?:more |other |further )?"
+                           r"questions\b|\bfeel free to (?:ask|reach out|let me know)", re.I)
+# An instruction: a sentence that starts with what to do ("Fix the login test", "Please write …").
+_IMPERATIVE = re.compile(
+    r"^(?:please\s+|pls\s+|now\s+|also\s+)?(?:write|make|create|fix|add|build|help|explain|show|give|convert|refactor|"
+    r"implement|update|review|find|generate|translate|summari[sz]e|debug|set up|change|remove|rename|move|check|tell|"
+    r"list|compare|draft|plan|continue|start|run|install|deploy|search|look|test|try|describe|suggest|recommend|"
+    r"design|sort|clean|organi[sz]e|calculate|compute|estimate|analy[sz]e|prepare|book|schedule|remind|send|read|"
+    r"open|edit|rewrite|improve|optimi[sz]e|simplify|format|parse|extract|merge|split|delete|commit|push|publish|"
+    r"teach|walk|outline|brainstorm|name|pick|choose|fill|complete|finish|resume|investigate|figure|keep|use|"
+    r"get|set|let's|go ahead)\b", re.I)
+_FIRST_PERSON_ANY = re.compile(r"\b(?:i|i'm|i've|i'll|i'd|me|my|mine|myself|we|we're|we've|our|us)\b|我", re.I)
+# Words that add emphasis, not content: a note drops them ("I'm really excited" → "I'm excited").
+_INTENSIFIER = re.compile(r"(?:^|(?<=\s))(?:really|super|totally|so so|pretty much|literally|honestly|basically|"
+                          r"actually|just|truly|definitely|absolutely|kinda|sorta)\s+(?=\w)", re.I)

@@ -19,10 +19,12 @@ from daemon.distill.lexicon import (
     _FENCE_RE,
     _PHRASE_BREAK,
     _PHRASE_STOP,
-    _ZH_CUES,
+    _ZH_CUE_WORDS,
 )
 
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
+# A grounded date note, "(7 May 2023)", "(week of 1 May 2023)", "（2024-03-18）": the date is not a topic.
+_DATE_NOTE = re.compile(r"[(（](?:around |约|weekend of |week of )?[^()（）]{0,20}\d{4}[^()（）]{0,6}[)）]")
 _URL = re.compile(r"https?://\S+|\S+\.(?:py|js|ts|md|json|toml|yaml|yml|txt|sh|go|rs|java|c|h|cpp)\b")
 
 
@@ -31,8 +33,8 @@ def topics(texts: Iterable[str], names: frozenset[str], k: int = 4) -> list[str]
     counts: Counter[str] = Counter()
     surface: dict[str, str] = {}
     for text in texts:
-        prose = _URL.sub(" ", _INLINE_CODE.sub(" ", _FENCE_RE.sub(" ", text)))
-        prose = re.sub(r"['’]s\b", "", _ZH_CUES.sub(" ", re.sub(r"(?i)(?<!\w)['’]cause\b", " because ", prose)))
+        prose = _DATE_NOTE.sub(" ", _URL.sub(" ", _INLINE_CODE.sub(" ", _FENCE_RE.sub(" ", text))))
+        prose = re.sub(r"['’]s\b", "", _ZH_CUE_WORDS.sub(" ", re.sub(r"(?i)(?<!\w)['’]cause\b", " because ", prose)))
         for chunk in _PHRASE_BREAK.split(prose):
             for gram in (g for run in _PHRASE_STOP.split(chunk) for g in _grams(run)):
                 key = gram.lower()
@@ -42,7 +44,8 @@ def topics(texts: Iterable[str], names: frozenset[str], k: int = 4) -> list[str]
     size = {key: len(key.split()) + len(_CJK_RE.findall(key)) for key in counts}
     out: list[str] = []
     taken: set[str] = set()
-    for key in sorted(counts, key=lambda g: (-counts[g] * size[g], -size[g], g)):
+    # Recurrence first; a longer phrase counts a little more ("revocation list design" once is not the subject).
+    for key in sorted(counts, key=lambda g: (-counts[g] * (1 + 0.5 * (size[g] - 1)), -size[g], g)):
         stems = {w.rstrip("s") for w in key.split()}  # "token" and "tokens" are one topic
         overlaps = stems & taken or any(key in o or o in key for o in out)
         # A Chinese n-gram seen once is usually a fragment across word boundaries.
@@ -56,7 +59,8 @@ def _grams(run: str) -> list[str]:
     """Candidate phrases of a run: 1-3 word windows; 2-4 character windows of Chinese words."""
     # "-minute" is what is left of "15-minute" once numbers split the run: a unit, never a topic.
     words = [w.strip("-'’") for w in run.split() if not w.startswith("-")]
-    words = [w for w in words if w and not (len(w) > 4 and w.lower().endswith("ly"))]
+    words = [w for w in words if w and not (len(w) > 4 and w.lower().endswith("ly"))
+             and (len(w) > 1 or _CJK_RE.match(w))]  # "120M tokens" leaves an "M": not a word
     if any(_CJK_RE.match(w) for w in words):
         return [w[i:i + n] for w in words if _CJK_RUN.fullmatch(w) for n in (2, 3, 4)
                 for i in range(len(w) - n + 1)] + [w for w in words if not _CJK_RE.match(w)]

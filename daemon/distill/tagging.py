@@ -58,7 +58,7 @@ class Tagger(Protocol):
 
 # ---------------------------------------------------------------- the embedded tagger
 
-_WORD_OR_MARK = re.compile(r"[A-Za-z][\w.+#-]*[\w+#]|[A-Za-z]|[,;:()\"“”'‘’/|]")
+_WORD_OR_MARK = re.compile(r"[A-Za-z][\w.+#-]*[\w+#]|[A-Za-z]|[,;:()\[\]{}<>\"“”'‘’/|=→]")
 _HAN = re.compile(r"[\u4e00-\u9fff]{2,}")
 _STOP = set("""a an the and or but if of to in on at by for with about as into from this that these those it its
 i me my we our you your he him his she her they them their is are was were be been being have has had do does did
@@ -91,8 +91,10 @@ class ExtractiveTagger:
     def tag(self, text: str, max_tags: int) -> list[str]:
         properties = props.read(text)
         own = str(properties.get("name") or "")
-        head = str(properties.get("description") or "")
+        # Who and when close a description: the speakers and the date are not what it is about.
+        head = re.sub(r"\s*(?:Conversation between|Chat with|On) [^.]*\.$", "", str(properties.get("description") or ""))
         body = _prose(props.body(text))
+        head = _prose(head)
         # Speakers are who talked, not what the card is about; the card's name is already its name.
         speakers = {m.group(1).strip().casefold() for m in _SPEAKER.finditer(body)}
         scores: Counter[str] = Counter()
@@ -111,19 +113,21 @@ class ExtractiveTagger:
         if len(chosen) < max_tags:  # no names, or too few: the card's key phrases
             names = frozenset(w for s in speakers for w in s.split())
             found = topics([head, body], names, k=max_tags + 2)
-            chosen += [p for p in found if slugify(p) != own and p.casefold() not in {c.casefold() for c in chosen}
-                       and not _fragment(p)][: max_tags - len(chosen)]
+            chosen += [p.lower() for p in found if slugify(p) != own and len(p.split()) <= 2 and not _fragment(p)
+                       and p.casefold() not in {c.casefold() for c in chosen}][: max_tags - len(chosen)]
         return chosen[: max_tags * 2]
 
 
 def _fragment(candidate: str) -> bool:
-    """Too short to name anything (``er``), or only a stopword."""
+    """Too short to name anything (``er``), a commit hash, or only a stopword."""
     return (len(candidate) < 3 and not (candidate.isupper() and len(candidate) == 2)) or \
-        candidate.casefold() in _STOP
+        candidate.casefold() in _STOP or any(re.fullmatch(r"[0-9a-f]*\d[0-9a-f]*", w) and len(w) >= 6
+                                             for w in candidate.casefold().split())
 
 
 def _prose(body: str) -> str:
     body = re.sub(r"(?ms)^(`{3,}|~{3,}).*?^\1\s*$", " ", body)
+    body = re.sub(r"(?s)\\\(.*?\\\)|\\\[.*?\\\]|\$\$.*?\$\$", " ", body)  # LaTeX math is not a name
     body = re.sub(r"`[^`\n]*`", " ", body)
     return re.sub(r"(?m)^#{1,6} .*$", " ", body)
 
@@ -140,8 +144,10 @@ def _candidates(text: str) -> list[str]:
         words = [_singular(w) if w[0].isalpha() else "" for w in _WORD_OR_MARK.findall(sentence)]
         run: list[str] = []
         index = -1
-        for word in words + [""]:
-            index += 1 if word else 0
+        for word, raw in zip(words + [""], _WORD_OR_MARK.findall(sentence) + [""]):
+            index = -1 if raw in ("(", "[", "{", "“", '"', "‘", ":", "→") else index + (1 if word else 0)
+            if index < 0:
+                word = ""
             if word and _entity_like(word, index == 0) and word.casefold() not in _STOP:
                 run.append(word)
                 continue
@@ -152,7 +158,7 @@ def _candidates(text: str) -> list[str]:
     return found
 
 
-_HAN_EDGE = set("的了是和也很在有就都而及与或把被给对从向这那个们上下中")
+_HAN_EDGE = set("的了是和也很在有就都而及与或把被给对从向这那个们上下中到去来")
 
 
 def _han_terms(text: str) -> list[str]:

@@ -119,11 +119,16 @@ def work_summary(calls: list[ToolCall]) -> str:
     if created:
         parts.append("created " + _few(created))
     if runs:
-        last = next((c for c in reversed(runs) if c.outcome), runs[-1])
-        shown = _short(last.detail)
-        parts.append(f"ran {len(_unique(c.detail for c in runs))} command(s), last {shown}"
-                     + (f" ({last.outcome})" if last.outcome else "") if len(runs) > 1 else
-                     f"ran {shown}" + (f" ({last.outcome})" if last.outcome else ""))
+        # The run that says the most: a test verdict or an error, else the last one with an outcome.
+        verdict = re.compile(r"(?i)\b\d+ (?:passed|failed)|\berror|\bfailed")
+        telling = next((c for c in reversed(runs) if verdict.search(c.outcome)), None) or \
+            next((c for c in reversed(runs) if c.outcome), runs[-1])
+        others = len(_unique(c.detail for c in runs)) - 1
+        parts.append(f"ran {_short(telling.detail)}" + (f" ({telling.outcome})" if telling.outcome else "")
+                     + (f" and {others} more command(s)" if others else ""))
+    searched = _unique(c.detail for c in calls if c.kind == "search" and c.detail)
+    if not parts and searched:
+        parts.append(f"searched the web {len(searched)} time(s)")
     if not parts:
         looked = _unique(c.detail for c in calls if c.kind == "read" and c.detail)
         parts.append(f"looked at {_few(looked)}" if looked else f"used {len(calls)} tool call(s)")
