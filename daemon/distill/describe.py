@@ -74,7 +74,9 @@ def describe(points: list[Point], *, context: str = "", request: str = "", asker
     if work:
         sentences.append(work)
     # People chatting: one highlight, then who and when; a request or agent session: up to three sentences.
-    for point in _highlights(points, 1 if len(people) > 1 and not sentences else 3 - len(sentences)):
+    decided = sum(p.kind == "decision" for p in points)
+    for point in _highlights(points, max(1, min(2, decided)) if len(people) > 1 and not sentences
+                             else 3 - len(sentences)):
         sentences.append(_as_note(point, lang, len(people) > 1))
     if lang == "zh":
         context = (f"{'、'.join(people)}的对话" if len(people) > 1 else "") + (f"，{day.isoformat()}" if day else "")
@@ -93,9 +95,20 @@ def describe(points: list[Point], *, context: str = "", request: str = "", asker
     return text if len(text) <= limit else _clip(text, limit)
 
 
-def name(points: list[Point], texts: list[str], names: frozenset[str], kinds: Counter[str], lang: str) -> str:
-    """The subject in two to five words: the top key phrases, then the dominant kind if one word is all."""
-    found = topics(texts, names, k=3)
+def name(focus: list[str], texts: list[str], names: frozenset[str], kinds: Counter[str], lang: str) -> str:
+    """The subject in two to five words.
+
+    With a request (``focus``: what was asked and its context), the phrase of the request whose
+    words recur most in the conversation; else the most recurrent key phrase. A single word gets
+    the next phrase's words, or the dominant kind ("plans", "decision").
+    """
+    found = topics(texts, names, k=4)
+    if any(focus):
+        recurrence = Counter(w for phrase in topics(texts, names, k=40) for w in phrase.lower().split())
+        asked = topics(focus, names, k=8)
+        if asked:
+            found = sorted(asked, key=lambda p: -sum(1 + recurrence[w] for w in p.lower().split()) *
+                           (1 + 0.5 * (len(p.split()) - 1)))
     words = found[0].split()[:4] if found else []
     if len(words) == 1 and not _CJK_RE.search(words[0]) and len(found) > 1:
         words += found[1].split()[:2]

@@ -84,8 +84,9 @@ _WHO = {"en": {"user": "The user", "assistant": "The assistant"}, "zh": {"user":
 # floor so short, dense chats keep their substance. Tuned on LoCoMo conversations 1-5 only
 # (scripts/bench_locomo.py) and on tests/fixtures/conversations; 6-10 stay held out.
 _BODY_RATIO = 0.23
-_MIN_BODY = 600
+_MIN_BODY = 580
 _MAX_BODY = 5000
+_TYPICAL_SUBSTANCE = 0.62  # the share of a chat's characters in statements worth keeping (LoCoMo: 0.61)
 _MAX_CODE_LINES = 25
 _BULLET_COST = 12
 
@@ -127,6 +128,15 @@ class ExtractiveDistiller:
     min_body: int = _MIN_BODY
     max_body: int = _MAX_BODY
 
+    def budget(self, size: int, substance: int) -> int:
+        """Body characters for a conversation of ``size`` characters, ``substance`` of them worth keeping.
+
+        A dense conversation (a meeting, a plan) keeps more than a chatty one of the same length:
+        the budget scales with the square of the share of substance against a typical chat's.
+        """
+        density = min(2.0, max(0.7, (substance / max(size, 1) / _TYPICAL_SUBSTANCE) ** 2))
+        return min(self.max_body, int(max(self.min_body, self.body_ratio * size) * density))
+
     def distill(self, request: DistillRequest) -> Card | Skip:
         """Return a new or merged card, the unchanged existing card, or a ``Skip``."""
         existing = request.existing
@@ -138,9 +148,9 @@ class ExtractiveDistiller:
             return existing if existing is not None else Skip(SKIP_REASON)
         names = _names([t.speaker or t.who for t in turns])
         texts = [t.text for t in turns]
-        budget = min(self.max_body, max(self.min_body, int(self.body_ratio * sum(map(len, texts)))))
         ask = _request(turns, calls) if existing is None else ("", "", "")
         candidates = _candidates(turns, names, skip=ask[1])
+        budget = self.budget(sum(map(len, texts)), sum(len(s.text) for s in candidates if not s.code))
         picked = _select(candidates, _weights(texts, names, request.hint), budget)
         chosen = _with_referents(sorted(picked, key=lambda s: s.pos), candidates)
         work = work_lines(calls, lang)
@@ -461,11 +471,12 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
                                  work=work_summary(calls) if work else "", people=people,
                                  day=request.day if dated else None, lang=lang)
     names = _names([t.speaker or t.who for t in turns])
-    # The subject is what was asked (an agent's task above all), then what was decided.
-    texts = [context, ask] * 3 + [s.text for s in chosen for _ in range(1 + (s.kind == "decision"))]
-    texts += [] if ask else [t.text for t in turns]
+    # The subject is what was asked (an agent's task above all), else what recurs, decisions twice.
+    texts = [context, ask] + [s.text for s in chosen for _ in range(1 + (s.kind == "decision"))]
+    texts += [t.text for t in turns]
     kinds = Counter(s.kind for s in chosen) + Counter(work=len(work))
-    return Card(notes.name(points, texts, names, kinds, lang), description, _body(_blocks(chosen, lang), work, lang))
+    subject = notes.name([context, ask], texts, names, kinds, lang)
+    return Card(subject, description, _body(_blocks(chosen, lang), work, lang))
 
 
 def _updated_card(existing: Card, chosen: list[_Stmt], work: list[str], turns: list[_Turn], lang: str) -> Card:

@@ -23,7 +23,8 @@ shall may i'm i've i'll i'd you're you've you'll you'd we're we've we'll he's sh
 they're what's let's don't didn't doesn't isn't aren't wasn't can't won't couldn't wouldn't also
 really yeah yes oh okay ok well got get gets getting go going gone went like lot lots thing things
 one much many even still way something anything everything lately bit kinda gonna wanna 'em after before
-during two three four five six seven eight nine ten first second third""")
+during two three four five six seven eight nine ten first second third between among within toward towards
+etc""")
 # Everyday verbs and adverbs: content, but rarely what a card is about (lower weight, never a topic).
 _COMMON = _words("""make made makes making take took taking come came coming want wanted wants try
 tried trying start started starting need needed find found give gave keep kept put use used help helped
@@ -60,7 +61,7 @@ _CUES = {
         "decision": r"\b(?:decided|decision(?! to make)|(?:we'll|we will|i'll|i will|let's|going to) go with|"
                     r"went with|chose|chosen|picked|settled on|agreed (?:to|on|that)|we agreed|"
                     r"\b(?:we|i|let's|let us)\b[^.!?]*\b(?:instead of|rather than)|ruled out|(?<!was )(?<!were )(?<!been )(?<!got )(?<!get )rejected(?! by)|opted|"
-                    r"switch(?:ed)? to|"
+                    r"switch(?:ed)? to|moves from|comes out of|goes into|postpone[sd]?|pushed back|"
                     r"dropp(?:ed|ing)|won't use|not going to use)\b",
         "preference": r"\b(?:i|we) (?:really |always |usually )?(?:prefer|like|love|enjoy|hate|dislike|"
                       r"can't stand|don't like|adore)\b|\bfavou?rite\b|\bi'?d rather\b|\bfan of\b|"
@@ -106,7 +107,8 @@ _PHRASE_EDGE = _words("""because since every currently handles handle handled ke
 instead rather though although until while which without within using decide decided deciding go goes
 let lets switch switched ship shipped review reviews reviewed stored store generate generated verify
 verified verifies run runs running hit hits would could should cost costs doubled rejected chose chosen
-picked pick prefer prefers preferred add added adding authenticates""")
+picked pick prefer prefers preferred add added adding authenticates utilise utilises utilize utilizes uses
+implement implements implementing solve solves solving trained developed""")
 _PHRASE_STOP = re.compile(r"\s*\b(?:" + "|".join(sorted(map(re.escape, _STOP | _FLUFF | _TIME_WORDS
                                                               | _COMMON | _PHRASE_EDGE), key=len, reverse=True))
                           + r")\b\s*|\s*\b\d+\b\s*", re.I)
@@ -138,7 +140,8 @@ _ACK = re.compile(r"^(?:i see|now i (?:see|understand|get it)|i understand|got i
                   r"(?:fully |totally |completely |absolutely )?agreed|exactly|indeed|same here|me too|for sure|"
                   r"of course|no way|that'?s (?:it|right|true|fair|great|awesome|amazing|cool)|"
                   r"i (?:\d+% |totally |completely |fully |so )?agree|here'?s (?:a |my )?(?:pic|photo|picture|"
-                  r"snap|shot|look)|check (?:it|this) out|look at (?:this|that))\b"
+                  r"snap|shot|look)|check (?:it|this) out|look at (?:this|that)|action items(?: then)?|let'?s start|"
+                  r"moving on|next topic|none|fine by me|works for me|sounds good)\b"
                   r"[^.!?]{0,40}[.!?…]*$", re.I)
 # Pleasantries inside a sentence that make the whole sentence filler.
 _FILLER_PHRASE = re.compile(r"\b(?:keep you posted|let you know|keep me posted|let me know|you got this|good luck|"

@@ -2,25 +2,55 @@
 
 Part of the distill stage. A card is read weeks after the chat, so "yesterday"
 must say which day it was. The rewrite keeps the speaker's words and appends
-the absolute date (``yesterday (2023-05-07)``, ``昨天（2023-05-07）``), so the
-quote stays verbatim. Approximate phrases ("a few days ago", "几天前") get
-"around" / "约". Everything here is a pure function of (text, anchor date).
+the absolute date (``next Tuesday (2023-05-09)``, ``后天（2023-05-03）``), so the
+quote stays verbatim. Everything here is a pure function of (text, anchor day);
+a message without a time has no anchor and is never changed (``ground``).
 
-Conventions (documented because English is ambiguous here):
-- "last Friday" is the most recent Friday strictly before the anchor day;
-  "next Monday" the first Monday strictly after it; "this Friday" the Friday
-  of the anchor's Monday-based week.
-- "上周五" / "下周一" are weekdays of the previous / next calendar week.
-- Weeks are named by their Monday, weekends by their Saturday.
+The rules are one table, :data:`RULES`: each row holds the phrase, its rule in
+words, the pattern and the resolver. ``docs/dates.md`` is generated from it
+(:func:`rules_table`, :func:`weekday_table`; a test keeps the page current).
+The decisions, in short (weeks start on Monday, as in ISO 8601 and "下周一"):
+
+- "next <weekday>" is that weekday of next week: said on Monday 2023-05-01,
+  "next Tuesday" is 2023-05-09 (on Sunday, "next Monday" is the next day).
+- "this <weekday>" is the coming one, today included; "on <weekday>" the
+  coming one, today excluded (said on its own weekday it stays as written).
+  In a past-tense sentence with no future word ("I saw her on Monday") both
+  mean the most recent one instead, this week's for "this".
+- "last <weekday>" is the most recent one strictly before today.
+- Weeks are named by their Monday ("week of 2023-05-08"), weekends by their
+  Saturday; "N weekends later" counts the coming weekend as the first.
+- Vague counts ("a few days ago", "几天前") are marked "around" / "约".
+- Stays as written: a bare weekday, "the past week" (a rolling window),
+  "N days later" (later than what?), a phrase already followed by a date.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import dataclass
 from datetime import date, datetime, timedelta, tzinfo
 from typing import Callable
 
-__all__ = ["anchor_day", "ground", "resolve_relative"]
+__all__ = ["RULES", "Rule", "anchor_day", "ground", "resolve_relative", "rules_table", "weekday_table"]
+
+_Resolver = Callable[["re.Match[str]", date], str | None]
+
+
+@dataclass(frozen=True)
+class Rule:
+    """One row of the date table: a phrase, its rule in words, and how it is resolved."""
+
+    phrase: str  # how the documentation names it, e.g. "next <weekday>"
+    meaning: str  # the rule in words
+    pattern: re.Pattern[str]
+    resolve: _Resolver  # match, anchor day → the label to append, or None to leave it as written
+    zh: bool = False  # Chinese: the label goes in full-width parentheses
+    examples: tuple[str, ...] = ()  # shown in docs/dates.md, resolved against EXAMPLE_DAY
+    triggers: tuple[str, ...] = ()  # lower-case words one of which every match holds: a cheap pre-check
+
+
+EXAMPLE_DAY = date(2023, 5, 1)  # a Monday: the day every documented example is said on
 
 _EN_NUMBERS = {
     "a": 1, "an": 1, "one": 1, "two": 2, "three": 3, "four": 4, "five": 5,
@@ -31,11 +61,21 @@ _EN_VAGUE = {"a few": 3, "a couple of": 2, "a couple": 2, "several": 3, "few": 3
 _EN_WEEKDAYS = ["monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday"]
 _ZH_DIGITS = {"零": 0, "一": 1, "二": 2, "两": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
 _ZH_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
+_MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 
-_Resolver = Callable[["re.Match[str]", date], str | None]
-
-_DATE_AFTER = re.compile(r"\s*[（(](?:around |约|weekend of |week of )?\d{4}")
+# Already grounded (by us or by the speaker): "(2023-05-09)", ", May 9", " the 9th", " 5/9", "5月9日".
+_DATE_AFTER = re.compile(
+    r"\s*[（(](?:around |约|weekend of |week of )?\d{4}"
+    r"|,?\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b|,?\s*\d{1,2}/\d{1,2}\b"
+    r"|,?\s*" + _MONTHS + r"\s+\d{1,2}\b|\s*[（(]?\d{1,2}月\d{1,2}[日号]", re.I)
 _CODE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]+`", re.S)
+_SENTENCE_END = re.compile(r"[.!?;。！？；\n]")
+_FUTURE_CUE = re.compile(r"\b(?:will|shall|gonna|going\s+to|let's|let’s|plan(?:s|ning)?|next|tomorrow|"
+                         r"upcoming|coming|see\s+you)\b|\w['’]ll\b", re.I)
+# "-ed" words are past tense, except those that plan ahead ("scheduled", "booked") or are not verbs.
+_NOT_PAST = r"(?!\w*eed\b|(?:schedul|plann|book|suppos|expect|need|interest|excit|hundr|sacr|wick)ed\b)"
+_PAST_CUE = re.compile(r"\b(?:was|were|did|had|went|got|came|saw|said|told|met|made|took|gave|left|"
+                       r"bought|ago|yesterday|last|" + _NOT_PAST + r"\w{3,}ed)\b", re.I)
 
 
 def anchor_day(time: datetime | None, timezone: tzinfo | None = None) -> date | None:
@@ -70,24 +110,26 @@ def resolve_relative(text: str, anchor: date) -> str:
 
 
 def _resolve_prose(text: str, anchor: date) -> str:
-    for pattern, resolver, zh in _RULES:
-        text = _apply(pattern, resolver, zh, text, anchor)
+    lowered = text.lower()  # the dates a rule adds never hold another rule's trigger word
+    for rule in RULES:
+        if not rule.triggers or any(word in lowered for word in rule.triggers):
+            text = _apply(rule, text, anchor)
     return text
 
 
-def _apply(pattern: re.Pattern[str], resolver: _Resolver, zh: bool, text: str, anchor: date) -> str:
+def _apply(rule: Rule, text: str, anchor: date) -> str:
     def repl(m: re.Match[str]) -> str:
         if _DATE_AFTER.match(text, m.end()):
             return m.group(0)
         try:
-            label = resolver(m, anchor)
+            label = rule.resolve(m, anchor)
         except OverflowError:  # a date beyond year 1..9999 has no calendar day to name
             return m.group(0)
         if label is None:
             return m.group(0)
-        return f"{m.group(0)}（{label}）" if zh else f"{m.group(0)} ({label})"
+        return f"{m.group(0)}（{label}）" if rule.zh else f"{m.group(0)} ({label})"
 
-    return pattern.sub(repl, text)
+    return rule.pattern.sub(repl, text)
 
 
 # ---- formatting -----------------------------------------------------------
@@ -100,6 +142,10 @@ def _week(monday: date, zh: bool = False) -> str:
     return f"{monday.isoformat()}起的一周" if zh else f"week of {monday.isoformat()}"
 
 
+def _weekend(saturday: date, zh: bool = False) -> str:
+    return f"{saturday.isoformat()}起的周末" if zh else f"weekend of {saturday.isoformat()}"
+
+
 def _month(d: date, shift: int, approx: bool = False, zh: bool = False) -> str:
     index = d.year * 12 + d.month - 1 + shift
     label = f"{index // 12:04d}-{index % 12 + 1:02d}"
@@ -110,7 +156,45 @@ def _monday(d: date) -> date:
     return d - timedelta(days=d.weekday())
 
 
-# ---- English --------------------------------------------------------------
+# ---- weekdays (shared by the resolvers and the documented matrix) --------
+
+def next_weekday(anchor: date, target: int) -> date | None:
+    """"next <weekday>": that weekday of next week."""
+    return _monday(anchor) + timedelta(days=7 + target)
+
+
+def last_weekday(anchor: date, target: int) -> date | None:
+    """"last <weekday>": the most recent one strictly before the anchor day."""
+    return anchor - timedelta(days=(anchor.weekday() - target) % 7 or 7)
+
+
+def this_weekday(anchor: date, target: int, past: bool = False) -> date | None:
+    """"this <weekday>": the coming one, today included; in the past tense, this week's if not ahead."""
+    if past:
+        return anchor - timedelta(days=anchor.weekday() - target) if target <= anchor.weekday() else None
+    return anchor + timedelta(days=(target - anchor.weekday()) % 7)
+
+
+def on_weekday(anchor: date, target: int, past: bool = False) -> date | None:
+    """"on <weekday>": the coming one (the most recent in the past tense); today's weekday is ambiguous."""
+    gap = (anchor.weekday() - target) % 7 if past else (target - anchor.weekday()) % 7
+    if gap == 0:
+        return None
+    return anchor - timedelta(days=gap) if past else anchor + timedelta(days=gap)
+
+
+def _past_tense(m: re.Match[str]) -> bool:
+    """Whether the sentence around a match speaks of the past (and has no future word)."""
+    text = m.string
+    begin = max(0, m.start() - 300)  # a sentence's cue words are near; this keeps long texts linear
+    starts = [e.end() for e in _SENTENCE_END.finditer(text, begin, m.start())]
+    end = _SENTENCE_END.search(text, m.end(), m.end() + 300)
+    sentence = text[starts[-1] if starts else begin: end.start() if end else m.end() + 300]
+    sentence = sentence.replace(m.group(0), " ")
+    return bool(_PAST_CUE.search(sentence)) and not _FUTURE_CUE.search(sentence)
+
+
+# ---- English resolvers ----------------------------------------------------
 
 def _en_fixed(m: re.Match[str], anchor: date) -> str:
     word = re.sub(r"\s+", " ", m.group(0).lower()).removesuffix("'s").removesuffix("’s")
@@ -120,27 +204,40 @@ def _en_fixed(m: re.Match[str], anchor: date) -> str:
     return _day(anchor + timedelta(days=offsets[word]))
 
 
-def _en_weekday(m: re.Match[str], anchor: date) -> str:
+def _en_weekday(m: re.Match[str], anchor: date) -> str | None:
     which, target = m.group(1).lower(), _EN_WEEKDAYS.index(m.group(2).lower())
-    if which == "last":
-        back = (anchor.weekday() - target) % 7 or 7
-        return _day(anchor - timedelta(days=back))
     if which == "next":
-        ahead = (target - anchor.weekday()) % 7 or 7
-        return _day(anchor + timedelta(days=ahead))
-    return _day(_monday(anchor) + timedelta(days=target))
+        found = next_weekday(anchor, target)
+    elif which == "last":
+        found = last_weekday(anchor, target)
+    elif which == "this":
+        found = this_weekday(anchor, target, _past_tense(m))
+    else:
+        found = on_weekday(anchor, target, _past_tense(m))
+    return _day(found) if found else None
 
 
 def _en_period(m: re.Match[str], anchor: date) -> str:
-    shift = {"last": -1, "past": -1, "this": 0, "next": 1}[m.group(1).lower()]
+    shift = {"last": -1, "this": 0, "next": 1}[m.group(1).lower()]
     unit = m.group(2).lower()
     if unit == "weekend":
-        return "weekend of " + (_monday(anchor) + timedelta(days=5 + 7 * shift)).isoformat()
+        return _weekend(_monday(anchor) + timedelta(days=5 + 7 * shift))
     if unit == "week":
         return _week(_monday(anchor) + timedelta(days=7 * shift))
     if unit == "month":
         return _month(anchor, shift)
     return f"{anchor.year + shift}"
+
+
+def _en_after_next(m: re.Match[str], anchor: date) -> str:
+    unit = m.group(1).lower()
+    if unit == "weekend":
+        return _weekend(_monday(anchor) + timedelta(days=5 + 14))
+    if unit == "week":
+        return _week(_monday(anchor) + timedelta(days=14))
+    if unit == "month":
+        return _month(anchor, 2)
+    return f"{anchor.year + 2}"
 
 
 def _en_count(m: re.Match[str]) -> tuple[int, bool]:
@@ -157,6 +254,10 @@ def _shifted(anchor: date, n: int, unit: str, sign: int, approx: bool, zh: bool 
         return None
     if unit.startswith(("day", "天")):
         return _day(anchor + timedelta(days=sign * n), approx, zh)
+    if unit.startswith(("weekend", "个周末")):
+        # The coming weekend is the first (on a Saturday or Sunday, the one after this).
+        saturday = _monday(anchor) + timedelta(days=5 + 7 * (n if anchor.weekday() >= 5 else n - 1))
+        return ("约" if zh else "around ") + _weekend(saturday, zh) if approx else _weekend(saturday, zh)
     if unit.startswith(("week", "周", "星期", "个星期", "礼拜", "个礼拜")):
         return _day(anchor + timedelta(days=sign * 7 * n), approx, zh)
     if unit.startswith(("month", "个月", "月")):
@@ -175,7 +276,7 @@ def _en_in(m: re.Match[str], anchor: date) -> str | None:
     return _shifted(anchor, n, m.group("unit").lower(), 1, approx)
 
 
-# ---- Chinese --------------------------------------------------------------
+# ---- Chinese resolvers ----------------------------------------------------
 
 def _zh_number(raw: str) -> tuple[int, bool]:
     if raw.isdigit():
@@ -197,6 +298,8 @@ def _zh_fixed(m: re.Match[str], anchor: date) -> str:
 
 
 def _zh_shift(word: str) -> int:
+    if word.startswith("下下"):
+        return 2
     return {"上": -1, "下": 1, "这": 0, "本": 0}[word[0]]
 
 
@@ -208,7 +311,7 @@ def _zh_weekday(m: re.Match[str], anchor: date) -> str:
 def _zh_period(m: re.Match[str], anchor: date) -> str:
     word = m.group(0)
     if word.endswith("周末"):
-        return _day(_monday(anchor) + timedelta(days=5 + 7 * _zh_shift(word))) + "起的周末"
+        return _weekend(_monday(anchor) + timedelta(days=5 + 7 * _zh_shift(word)), zh=True)
     if word.endswith("月"):
         return _month(anchor, _zh_shift(word))
     return _week(_monday(anchor) + timedelta(days=7 * _zh_shift(word)), zh=True)
@@ -224,26 +327,123 @@ def _zh_count(m: re.Match[str], anchor: date) -> str | None:
     return _shifted(anchor, n, m.group("unit"), sign, approx, zh=True)
 
 
+def _weekends(m: re.Match[str], anchor: date) -> str | None:
+    if not (m.group("pre") or m.group("post")):
+        return None  # "two weekends" on its own is a length, not a date
+    n, approx = _en_count(m)
+    return _shifted(anchor, n, "weekend", 1, approx) if n >= 1 else None
+
+
+# ---- the table ------------------------------------------------------------
+
 _EN_N = r"(?P<n>\d{1,3}|a\s+few|a\s+couple(?:\s+of)?|several|" + "|".join(_EN_NUMBERS) + r")"
 _EN_UNIT = r"(?P<unit>days?|weeks?|months?|years?)"
+_EN_DAY = "(" + "|".join(_EN_WEEKDAYS) + r")\b(?!['’]?s\b)"  # "on Mondays" is a habit, not a day
 _ZH_N = r"(?P<n>\d{1,3}|[一二两三四五六七八九]?十[一二三四五六七八九]?|[一二两三四五六七八九]|几|好几|数)"
+_ZH_TRIGGERS = ("天", "周", "星期", "礼拜", "月", "年", "晚", "日")
 
-_RULES: list[tuple[re.Pattern[str], _Resolver, bool]] = [
-    (re.compile(r"\b(?:the\s+day\s+before\s+yesterday|the\s+day\s+after\s+tomorrow|yesterday|"
-                r"last\s+night|today(?:['’]s)?|tonight|this\s+(?:morning|afternoon|evening)|"
-                r"tomorrow(?:['’]s)?)\b", re.I), _en_fixed, False),
-    (re.compile(r"\b(last|next|this)\s+(" + "|".join(_EN_WEEKDAYS) + r")\b", re.I), _en_weekday, False),
-    (re.compile(r"\b(last|past|this|next)\s+(weekend|week|month|year)\b", re.I), _en_period, False),
-    (re.compile(r"\b" + _EN_N + r"\s+" + _EN_UNIT + r"\s+ago\b", re.I), _en_ago, False),
-    (re.compile(r"\bin\s+" + _EN_N + r"\s+" + _EN_UNIT + r"(?:'s?\s+time)?\b", re.I), _en_in, False),
-    (re.compile(r"(上|下|这|本)(个)?(?:周|星期|礼拜)([一二三四五六日天])(?!气)"), _zh_weekday, True),
+RULES: tuple[Rule, ...] = (
+    Rule("yesterday / today / tomorrow …",
+         "the anchor day shifted: the day before yesterday −2 … the day after tomorrow +2; "
+         "last night −1; tonight and this morning/afternoon/evening 0",
+         re.compile(r"\b(?:the\s+day\s+before\s+yesterday|the\s+day\s+after\s+tomorrow|yesterday|"
+                    r"last\s+night|today(?:['’]s)?|tonight|this\s+(?:morning|afternoon|evening)|"
+                    r"tomorrow(?:['’]s)?)\b", re.I), _en_fixed,
+         examples=("yesterday", "today", "tomorrow", "the day after tomorrow", "last night"),
+         triggers=("yesterday", "today", "tomorrow", "night", "morning", "afternoon", "evening")),
+    Rule("the week/weekend/month/year after next",
+         "two weeks (weekends, months, years) on from this one",
+         re.compile(r"\bthe\s+(week|weekend|month|year)\s+after\s+next\b", re.I), _en_after_next,
+         examples=("the week after next", "the weekend after next", "the month after next"),
+         triggers=("next",)),
+    Rule("next <weekday>", "that weekday of next week (see the matrix below)",
+         re.compile(r"\b(next)\s+" + _EN_DAY, re.I), _en_weekday,
+         examples=("next Tuesday", "next Monday", "next Sunday"), triggers=("next",)),
+    Rule("last <weekday>", "the most recent one strictly before the anchor day",
+         re.compile(r"\b(last)\s+" + _EN_DAY, re.I), _en_weekday,
+         examples=("last Friday", "last Monday"), triggers=("last",)),
+    Rule("this <weekday>",
+         "the coming one, today included; past tense (and no future word): this week's, if not ahead",
+         re.compile(r"\b(this)\s+" + _EN_DAY, re.I), _en_weekday,
+         examples=("this Friday", "this Monday", "I saw her this Monday"), triggers=("this",)),
+    Rule("on <weekday>",
+         "the coming one, today excluded (said on that weekday: as written); past tense: the most recent",
+         re.compile(r"\b(on)\s+" + _EN_DAY, re.I), _en_weekday,
+         examples=("see you on Friday", "on Monday", "we met on Friday"), triggers=("on",)),
+    Rule("last / this / next week, weekend, month, year",
+         "the calendar week (named by its Monday), weekend (by its Saturday), month or year",
+         re.compile(r"\b(last|this|next)\s+(weekend|week|month|year)\b", re.I), _en_period,
+         examples=("next week", "last week", "this weekend", "next weekend", "last weekend",
+                   "next month", "last month", "next year", "last year"),
+         triggers=("last", "this", "next")),
+    Rule("N days/weeks/months/years ago", "counted back from the anchor day; vague counts are “around”",
+         re.compile(r"\b" + _EN_N + r"\s+" + _EN_UNIT + r"\s+ago\b", re.I), _en_ago,
+         examples=("3 days ago", "a week ago", "two months ago", "a few days ago"), triggers=("ago",)),
+    Rule("in N days/weeks/months/years", "counted on from the anchor day; vague counts are “around”",
+         re.compile(r"\bin\s+" + _EN_N + r"\s+" + _EN_UNIT + r"(?:['’]s?\s+time)?\b", re.I), _en_in,
+         examples=("in 3 days", "in two weeks", "in a month"), triggers=("in",)),
+    Rule("N days/weeks/months/years from now", "counted on from the anchor day",
+         re.compile(r"\b" + _EN_N + r"\s+" + _EN_UNIT + r"\s+from\s+(?:now|today)\b", re.I), _en_in,
+         examples=("two weeks from now",), triggers=("from now", "from today")),
+    Rule("N weekends later, in N weekends", "the Nth weekend to come; the coming weekend is the first",
+         re.compile(r"\b(?:(?P<pre>in)\s+)?" + _EN_N + r"\s+weekends?(?P<post>\s+(?:later|from\s+now))?\b",
+                    re.I), _weekends,
+         examples=("two weekends later", "in two weekends", "a weekend later"), triggers=("weekend",)),
+    Rule("下下周X", "the weekday two calendar weeks on",
+         re.compile(r"(下下)(个)?(?:周|星期|礼拜)([一二三四五六日天])(?!气)"), _zh_weekday, True,
+         examples=("下下周三",), triggers=("下下",)),
+    Rule("上周X / 下周X / 这周X / 本周X (星期、礼拜)", "that weekday of the previous / next / this calendar week",
+         re.compile(r"(上|下|这|本)(个)?(?:周|星期|礼拜)([一二三四五六日天])(?!气)"), _zh_weekday, True,
+         examples=("下周二", "下星期一", "下礼拜天", "这周五", "本周三", "上周五"), triggers=_ZH_TRIGGERS),
     # Lookaheads: "上周五" is a weekday (handled above); "这周围" means "around here".
-    (re.compile(r"(?:上|下|这|本)(?:个)?(?:周末|周|星期|礼拜|月)(?![一二三四五六日天围边期到全])"),
-     _zh_period, True),
-    (re.compile(_ZH_N + r"(?P<unit>天|个?星期|个?礼拜|周|个月|年)(?P<dir>以前|之前|前|以后|之后|后)"),
-     _zh_count, True),
+    Rule("上周 / 下周 / 下下周 / 周末 / 上个月 / 下个月",
+         "the previous / next / this calendar week (by its Monday), weekend (by its Saturday) or month",
+         re.compile(r"(?:下下|上|下|这|本)(?:个)?(?:周末|周|星期|礼拜|月)(?![一二三四五六日天围边期到全])"),
+         _zh_period, True, examples=("下周", "上周", "下下周", "这周末", "下个月", "上个月"), triggers=_ZH_TRIGGERS),
+    Rule("N天后 / N天前 / N周后 / N个月前 …", "counted from the anchor day; 几 is “约”",
+         re.compile(_ZH_N + r"(?P<unit>天|个?星期|个?礼拜|周|个月|年)(?P<dir>以前|之前|前|以后|之后|后)"),
+         _zh_count, True, examples=("3天后", "两天前", "两周后", "三个月前", "几天前"), triggers=_ZH_TRIGGERS),
     # Lookbehinds: "以后天气" and "以前天天" contain 后天 / 前天 without meaning them.
-    (re.compile(r"大前天|大后天|前几天|(?<![之以从目提])前天|昨天|昨日|昨晚|今天|今日|今晚|明天|明日|明晚|"
-                r"(?<![之以然最])后天"), _zh_fixed, True),
-    (re.compile(r"(?<![之以从目提])前年|去年|今年|明年|(?<![之以然最])后年"), _zh_year, True),
-]
+    Rule("今天 明天 后天 大后天 昨天 前天 大前天", "the anchor day shifted by 0, +1, +2, +3, −1, −2, −3",
+         re.compile(r"大前天|大后天|前几天|(?<![之以从目提])前天|昨天|昨日|昨晚|今天|今日|今晚|明天|明日|明晚|"
+                    r"(?<![之以然最])后天"), _zh_fixed, True,
+         examples=("今天", "明天", "后天", "大后天", "昨天", "前天", "大前天"), triggers=_ZH_TRIGGERS),
+    Rule("去年 / 今年 / 明年 …", "the anchor's year shifted", re.compile(
+        r"(?<![之以从目提])前年|去年|今年|明年|(?<![之以然最])后年"), _zh_year, True, examples=("明年", "去年"),
+        triggers=("年",)),
+)
+
+
+# ---- documentation --------------------------------------------------------
+
+def rules_table(anchor: date = EXAMPLE_DAY) -> str:
+    """The Markdown table of every rule with its examples resolved against ``anchor``."""
+    rows = [f"Every example is said on {anchor:%A} {anchor.isoformat()}.", "",
+            "| Phrase | Rule | Example → result |", "|---|---|---|"]
+    for rule in RULES:
+        examples = "<br>".join(f"{e} → {resolve_relative(e, anchor)}" for e in rule.examples)
+        rows.append(f"| `{rule.phrase}` | {rule.meaning} | {examples} |")
+    return "\n".join(rows) + "\n"
+
+
+def weekday_table(anchor: date = EXAMPLE_DAY) -> str:
+    """For each weekday phrase, the day offset from every weekday it may be said on ("—": as written)."""
+    monday = _monday(anchor)
+    names = [d.capitalize()[:3] for d in _EN_WEEKDAYS]
+    kinds: list[tuple[str, Callable[[date, int], date | None]]] = [
+        ("next <weekday>", next_weekday), ("this <weekday>", this_weekday), ("on <weekday>", on_weekday),
+        ("last <weekday>", last_weekday), ("on <weekday>, past tense", lambda a, t: on_weekday(a, t, True)),
+    ]
+    out: list[str] = []
+    for title, find in kinds:
+        out += [f"`{title}`: days from the day it is said (row) to the day meant (column)", "",
+                "| said on | " + " | ".join(names) + " |", "|---" * 8 + "|"]
+        for said in range(7):
+            day = monday + timedelta(days=said)
+            cells = []
+            for target in range(7):
+                found = find(day, target)
+                cells.append("—" if found is None else f"{(found - day).days:+d}")
+            out.append(f"| {names[said]} | " + " | ".join(cells) + " |")
+        out.append("")
+    return "\n".join(out)

@@ -160,7 +160,7 @@ def test_hint_steers_what_is_kept() -> None:
              for w, n, z, s in [("billing", 3, "north", "Loki"), ("search", 5, "south", "Elastic"),
                                 ("mailer", 2, "east", "Graylog"), ("gateway", 4, "west", "Splunk")]]
     facts.append(msg("Parking badges expire after ninety days."))
-    tight = ExtractiveDistiller(body_ratio=0.0, min_body=130)
+    tight = ExtractiveDistiller(body_ratio=0.0, min_body=130, max_body=130)
     plain = tight.distill(request(facts))
     hinted = tight.distill(request(facts, hint="remember the parking badges"))
     assert isinstance(plain, Card) and isinstance(hinted, Card)

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 from datetime import date, datetime, timedelta, timezone
+from pathlib import Path
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from daemon.distill.reltime import anchor_day, ground, resolve_relative
+from daemon.distill.reltime import anchor_day, ground, resolve_relative, rules_table, weekday_table
 
 MONDAY = date(2023, 5, 8)  # a Monday; LoCoMo's first session date
 THURSDAY = date(2024, 3, 14)
@@ -30,7 +31,7 @@ THURSDAY = date(2024, 3, 14)
         ("last Friday", "last Friday (2023-05-05)"),
         ("last Monday", "last Monday (2023-05-01)"),  # strictly before the anchor day
         ("next Monday", "next Monday (2023-05-15)"),  # strictly after the anchor day
-        ("next Wednesday", "next Wednesday (2023-05-10)"),
+        ("next Wednesday", "next Wednesday (2023-05-17)"),  # that weekday of next week
         ("this Friday", "this Friday (2023-05-12)"),
         ("this weekend", "this weekend (weekend of 2023-05-13)"),
         ("last weekend", "last weekend (weekend of 2023-05-06)"),
@@ -99,7 +100,7 @@ def test_lookalikes_are_left_alone(text: str, expected: str) -> None:
 
 
 def test_weekday_relative_to_a_thursday() -> None:
-    assert resolve_relative("next Friday", THURSDAY) == "next Friday (2024-03-15)"
+    assert resolve_relative("next Friday", THURSDAY) == "next Friday (2024-03-22)"  # Friday of next week
     assert resolve_relative("last Thursday", THURSDAY) == "last Thursday (2024-03-07)"
     assert resolve_relative("下周五", THURSDAY) == "下周五（2024-03-22）"
 
@@ -150,7 +151,8 @@ _EXPRESSIONS = st.sampled_from(["yesterday", "last Friday", "in two weeks", "a f
                                 "上周五", "三周后", "next month", "this weekend", "前几天"])
 # Filler opens no parenthesis ("(2023" after an expression reads as a date already given) and no
 # backtick (code is never rewritten, see above).
-_FILLER = st.text(alphabet=st.characters(codec="utf-8", exclude_characters="(（`"),
+# No digits either: "yesterday 5/9" or "next Tuesday, May 9" already carries a date, so it stays.
+_FILLER = st.text(alphabet=st.characters(codec="utf-8", exclude_characters="(（`", exclude_categories=("Nd",)),
                   max_size=30)
 
 
@@ -165,7 +167,7 @@ def test_resolution_is_idempotent_and_only_adds_text(parts: list[tuple[str, str]
     assert once.count("(") + once.count("（") >= len(parts)
 
 
-_NO_WORDS = st.text(alphabet="0123456789 .,;:!?-)[]{}#*_~+=/\\\n\t", max_size=40)  # no "(": see _FILLER
+_NO_WORDS = st.text(alphabet="0123456789 .,;:!?-)[]{}#*_~+=\\\n\t", max_size=40)  # no "(" or "/": see _FILLER
 
 
 @given(_NO_WORDS, _NO_WORDS, st.dates(date(1000, 1, 1), date(9000, 1, 1)))
@@ -173,3 +175,153 @@ def test_only_the_expression_changes(before: str, after: str, anchor: date) -> N
     assert resolve_relative(before + after, anchor) == before + after
     expected = f"{before} yesterday ({(anchor - timedelta(days=1)).isoformat()}) {after}"
     assert resolve_relative(f"{before} yesterday {after}", anchor) == expected
+
+
+# ---- the date table (docs/dates.md), both ways ----------------------------
+
+D = date
+# The week of Monday 2023-05-01: MON..SUN are the days a phrase may be said on.
+MON, TUE, WED, THU, FRI, SAT, SUN = (D(2023, 5, 1) + timedelta(days=i) for i in range(7))
+
+
+@pytest.mark.parametrize(
+    ("phrase", "said_on", "expected"),
+    [
+        # "next <weekday>": that weekday of NEXT week, whatever day it is said on.
+        ("next Tuesday", MON, "next Tuesday (2023-05-09)"),
+        ("next Tuesday", TUE, "next Tuesday (2023-05-09)"),
+        ("next Tuesday", WED, "next Tuesday (2023-05-09)"),
+        ("next Tuesday", FRI, "next Tuesday (2023-05-09)"),
+        ("next Tuesday", SAT, "next Tuesday (2023-05-09)"),
+        ("next Tuesday", SUN, "next Tuesday (2023-05-09)"),
+        ("next Monday", MON, "next Monday (2023-05-08)"),
+        ("next Monday", SUN, "next Monday (2023-05-08)"),  # Sunday ends the week: next week starts tomorrow
+        ("next Sunday", MON, "next Sunday (2023-05-14)"),
+        ("Next friday", THU, "Next friday (2023-05-12)"),
+        # "this <weekday>": the coming one, today included.
+        ("this Tuesday", MON, "this Tuesday (2023-05-02)"),
+        ("this Monday", MON, "this Monday (2023-05-01)"),
+        ("this Monday", WED, "this Monday (2023-05-08)"),
+        ("this Friday", SAT, "this Friday (2023-05-12)"),
+        # "on <weekday>": the coming one, today excluded.
+        ("See you on Friday.", MON, "See you on Friday (2023-05-05)."),
+        ("Let's meet on Tuesday", WED, "Let's meet on Tuesday (2023-05-09)"),
+        ("The store opens on Sunday", SAT, "The store opens on Sunday (2023-05-07)"),
+        # Past tense without a future word: the most recent one.
+        ("We met on Friday.", MON, "We met on Friday (2023-04-28)."),
+        ("I saw her this Monday.", WED, "I saw her this Monday (2023-05-01)."),
+        ("last Friday", MON, "last Friday (2023-04-28)"),
+        ("last Sunday", SUN, "last Sunday (2023-04-30)"),
+        ("last Saturday", SUN, "last Saturday (2023-05-06)"),
+        # Counts, words and digits.
+        ("in two weeks", MON, "in two weeks (2023-05-15)"),
+        ("in 3 days", MON, "in 3 days (2023-05-04)"),
+        ("in ten days", THU, "in ten days (2023-05-14)"),
+        ("two weeks from now", MON, "two weeks from now (2023-05-15)"),
+        ("3 days ago", MON, "3 days ago (2023-04-28)"),
+        ("a week ago", WED, "a week ago (2023-04-26)"),
+        # Weekends, counted from the coming one.
+        ("two weekends later", MON, "two weekends later (weekend of 2023-05-13)"),
+        ("a party two weekends later", SAT, "a party two weekends later (weekend of 2023-05-20)"),
+        ("in two weekends", FRI, "in two weekends (weekend of 2023-05-13)"),
+        ("3 weekends later", MON, "3 weekends later (weekend of 2023-05-20)"),
+        ("last weekend", MON, "last weekend (weekend of 2023-04-29)"),
+        ("next weekend", WED, "next weekend (weekend of 2023-05-13)"),
+        ("the weekend after next", MON, "the weekend after next (weekend of 2023-05-20)"),
+        # Weeks, months, years.
+        ("the week after next", THU, "the week after next (week of 2023-05-15)"),
+        ("next week", SUN, "next week (week of 2023-05-08)"),
+        ("last week", MON, "last week (week of 2023-04-24)"),
+        ("next month", MON, "next month (2023-06)"),
+        ("the month after next", MON, "the month after next (2023-07)"),
+        ("last month", D(2023, 1, 9), "last month (2022-12)"),
+        ("next year", MON, "next year (2024)"),
+        ("last year", MON, "last year (2022)"),
+        ("yesterday", MON, "yesterday (2023-04-30)"),
+        ("today", MON, "today (2023-05-01)"),
+        ("tomorrow", SUN, "tomorrow (2023-05-08)"),
+    ],
+)
+def test_date_table_resolves(phrase: str, said_on: date, expected: str) -> None:
+    assert resolve_relative(phrase, said_on) == expected
+
+
+@pytest.mark.parametrize(
+    ("phrase", "said_on"),
+    [
+        ("See you Tuesday.", MON),  # a bare weekday
+        ("Let's talk on Monday.", MON),  # today, or a week from today?
+        ("We met on Wednesday.", WED),
+        ("I saw her this Friday.", WED),  # past tense, but Friday is still ahead
+        ("They come in on Mondays.", MON),  # a habit, not a day
+        ("It took two weeks.", MON),  # a length, not a date
+        ("We stayed two weekends.", MON),
+        ("Three days later we left.", MON),  # later than what?
+        ("over the past week", MON),  # a rolling window
+        ("next Tuesday, May 9", MON),  # the speaker already gave the date
+        ("next Tuesday the 9th", MON),
+        ("next Tuesday 5/9", MON),
+        ("下周二（5月9日）", MON),
+        ("周三见", MON),  # a bare weekday
+        ("这周围很安静", MON),
+        ("以后天气会好", MON),
+    ],
+)
+def test_date_table_stays_as_written(phrase: str, said_on: date) -> None:
+    assert resolve_relative(phrase, said_on) == phrase
+
+
+@pytest.mark.parametrize(
+    ("phrase", "said_on", "expected"),
+    [
+        ("今天", MON, "今天（2023-05-01）"),
+        ("明天", MON, "明天（2023-05-02）"),
+        ("后天", MON, "后天（2023-05-03）"),
+        ("大后天", MON, "大后天（2023-05-04）"),
+        ("昨天", MON, "昨天（2023-04-30）"),
+        ("前天", MON, "前天（2023-04-29）"),
+        ("大前天", MON, "大前天（2023-04-28）"),
+        ("下周一", MON, "下周一（2023-05-08）"),
+        ("下周三出发", FRI, "下周三（2023-05-10）出发"),
+        ("下周日", SUN, "下周日（2023-05-14）"),
+        ("下星期一", WED, "下星期一（2023-05-08）"),
+        ("下礼拜一", WED, "下礼拜一（2023-05-08）"),
+        ("下个星期五", MON, "下个星期五（2023-05-12）"),
+        ("下下周三", MON, "下下周三（2023-05-17）"),
+        ("这周五", MON, "这周五（2023-05-05）"),
+        ("本周三", FRI, "本周三（2023-05-03）"),  # the calendar week's, even when it has passed
+        ("上周五", MON, "上周五（2023-04-28）"),
+        ("下周", THU, "下周（2023-05-08起的一周）"),
+        ("上周", THU, "上周（2023-04-24起的一周）"),
+        ("下下周", MON, "下下周（2023-05-15起的一周）"),
+        ("这周末", MON, "这周末（2023-05-06起的周末）"),
+        ("下个月", MON, "下个月（2023-06）"),
+        ("上个月", MON, "上个月（2023-04）"),
+        ("明年", MON, "明年（2024）"),
+        ("去年", MON, "去年（2022）"),
+        ("3天后", MON, "3天后（2023-05-04）"),
+        ("五天前", MON, "五天前（2023-04-26）"),
+        ("两周后", MON, "两周后（2023-05-15）"),
+        ("两个星期以后", MON, "两个星期以后（2023-05-15）"),
+    ],
+)
+def test_date_table_chinese(phrase: str, said_on: date, expected: str) -> None:
+    assert resolve_relative(phrase, said_on) == expected
+
+
+_EVERY_PHRASE = ("Next Tuesday, in two weeks, two weekends later, the week after next, next month, last weekend, "
+                 "yesterday, a week ago. 下周二，后天，大后天，上个月，两周后，3天前。")
+
+
+def test_no_timestamp_resolves_nothing_and_states_no_date() -> None:
+    assert ground(_EVERY_PHRASE, None) == _EVERY_PHRASE
+    assert "20" not in ground(_EVERY_PHRASE, None)  # no year, no date of any kind
+    grounded = ground(_EVERY_PHRASE, datetime(2023, 5, 1, 9, 30))
+    assert "Next Tuesday (2023-05-09)" in grounded and "两周后（2023-05-15）" in grounded
+    assert grounded.count("(") + grounded.count("（") == 14
+
+
+def test_docs_dates_page_is_generated_from_the_table() -> None:
+    page = (Path(__file__).resolve().parents[2] / "docs" / "dates.md").read_text(encoding="utf-8")
+    assert rules_table() in page and weekday_table() in page, "regenerate: python3 scripts/dates_doc.py"
+    assert "next Tuesday → next Tuesday (2023-05-09)" in page
