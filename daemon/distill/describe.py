@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from daemon.distill.lexicon import _CJK_RE
-from daemon.distill.phrases import slugify, topics
+from daemon.distill.phrases import phrase_counts, ranked, slugify, topics
 
 MONTHS = "January February March April May June July August September October November December".split()
 _WEEKDAYS = "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()
@@ -102,9 +102,10 @@ def name(focus: list[str], texts: list[str], names: frozenset[str], kinds: Count
     words recur most in the conversation; else the most recurrent key phrase. A single word gets
     the next phrase's words, or the dominant kind ("plans", "decision").
     """
-    found = topics(texts, names, k=4)
+    counted = phrase_counts(texts, names)
+    found = ranked(counted, 4)
     if any(focus):
-        recurrence = Counter(w for phrase in topics(texts, names, k=40) for w in phrase.lower().split())
+        recurrence = Counter({w: n for phrase, n in counted[0].items() if " " not in phrase for w in [phrase]})
         asked = topics(focus, names, k=8)
         if asked:
             found = sorted(asked, key=lambda p: -sum(1 + recurrence[w] for w in p.lower().split()) *

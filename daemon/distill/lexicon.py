@@ -24,7 +24,7 @@ they're what's let's don't didn't doesn't isn't aren't wasn't can't won't couldn
 really yeah yes oh okay ok well got get gets getting go going gone went like lot lots thing things
 one much many even still way something anything everything lately bit kinda gonna wanna 'em after before
 during two three four five six seven eight nine ten first second third between among within toward towards
-etc""")
+etc doesnt dont cant wont isnt didnt wasnt arent im ive""")
 # Everyday verbs and adverbs: content, but rarely what a card is about (lower weight, never a topic).
 _COMMON = _words("""make made makes making take took taking come came coming want wanted wants try
 tried trying start started starting need needed find found give gave keep kept put use used help helped
@@ -99,7 +99,7 @@ _WORD_RE = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?|[\u3400-\u9fff]+", re.I)
 _CJK_RE = re.compile(r"[\u3400-\u9fff]")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
 # Chinese cue words and bare numbers end a phrase; "A100", "G7501" and "v2.3" are names and stay in it.
-_ZH_CUE_WORDS = re.compile("|".join(v for v in _CUES["zh"].values() if not v.startswith("`")) + r"|(?<![A-Za-z])[\d０-９]+(?![A-Za-z])")
+_ZH_CUE_WORDS = re.compile("|".join(v for v in _CUES["zh"].values() if not v.startswith("`")) + r"|(?<![A-Za-z\d０-９])[\d０-９]+(?![A-Za-z\d０-９])")
 _PHRASE_BREAK = re.compile(r"[^\w\s'’-]|\s-\s|[" + _ZH_STOP_CHARS + r"]|(?<=[\u3400-\u9fff])(?=[a-z0-9])"
                            r"|(?<=[a-z0-9])(?=[\u3400-\u9fff])", re.I)
 # Connectives and verbs that end a topic phrase ("sessions because every request" is not a topic).
@@ -109,9 +109,8 @@ let lets switch switched ship shipped review reviews reviewed stored store gener
 verified verifies run runs running hit hits would could should cost costs doubled rejected chose chosen
 picked pick prefer prefers preferred add added adding authenticates utilise utilises utilize utilizes uses
 implement implements implementing solve solves solving trained developed""")
-_PHRASE_STOP = re.compile(r"\s*\b(?:" + "|".join(sorted(map(re.escape, _STOP | _FLUFF | _TIME_WORDS
-                                                              | _COMMON | _PHRASE_EDGE), key=len, reverse=True))
-                          + r")\b\s*|\s*\b\d+\b\s*", re.I)
+# Words that end a key phrase: function words, filler, calendar words, everyday verbs, connectives.
+_PHRASE_STOP_WORDS = _STOP | _FLUFF | _TIME_WORDS | _COMMON | _PHRASE_EDGE
 _BULLET_RE = re.compile(r"^- (?!\[)([^:：\n]{1,40})[:：] ?(.*)$")  # "- Name: text", not "- [ ] task"
 _DEVICE_NAMES = frozenset({"con", "prn", "aux", "nul"} | {f"{p}{i}" for p in ("com", "lpt")
                                                             for i in "0123456789¹²³"})

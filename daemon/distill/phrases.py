@@ -18,7 +18,7 @@ from daemon.distill.lexicon import (
     _DEVICE_NAMES,
     _FENCE_RE,
     _PHRASE_BREAK,
-    _PHRASE_STOP,
+    _PHRASE_STOP_WORDS,
     _ZH_CUE_WORDS,
 )
 
@@ -30,17 +30,27 @@ _URL = re.compile(r"https?://\S+|\S+\.(?:py|js|ts|md|json|toml|yaml|yml|txt|sh|g
 
 def topics(texts: Iterable[str], names: frozenset[str], k: int = 4) -> list[str]:
     """The ``k`` most recurrent key phrases, none overlapping another, none holding a name."""
+    return ranked(phrase_counts(texts, names), k)
+
+
+def phrase_counts(texts: Iterable[str], names: frozenset[str]) -> tuple[Counter[str], dict[str, str]]:
+    """How often each candidate phrase occurs (lower-cased), and its first spelling."""
     counts: Counter[str] = Counter()
     surface: dict[str, str] = {}
     for text in texts:
         prose = _DATE_NOTE.sub(" ", _URL.sub(" ", _INLINE_CODE.sub(" ", _FENCE_RE.sub(" ", text))))
         prose = re.sub(r"['’]s\b", "", _ZH_CUE_WORDS.sub(" ", re.sub(r"(?i)(?<!\w)['’]cause\b", " because ", prose)))
         for chunk in _PHRASE_BREAK.split(prose):
-            for gram in (g for run in _PHRASE_STOP.split(chunk) for g in _grams(run)):
+            for gram in (g for run in _runs(chunk) for g in _grams(run)):
                 key = gram.lower()
                 if len(key) > (1 if _CJK_RE.match(key) else 2) and not set(key.split()) & names:
                     counts[key] += 1
                     surface.setdefault(key, gram)
+    return counts, surface
+
+
+def ranked(found: tuple[Counter[str], dict[str, str]], k: int) -> list[str]:
+    counts, surface = found
     size = {key: len(key.split()) + len(_CJK_RE.findall(key)) for key in counts}
     out: list[str] = []
     taken: set[str] = set()
@@ -49,10 +59,27 @@ def topics(texts: Iterable[str], names: frozenset[str], k: int = 4) -> list[str]
         stems = {w.rstrip("s") for w in key.split()}  # "token" and "tokens" are one topic
         overlaps = stems & taken or any(key in o or o in key for o in out)
         # A Chinese n-gram seen once is usually a fragment across word boundaries.
-        if len(out) < k and not overlaps and (counts[key] > 1 or not _CJK_RE.match(key)):
+        if not overlaps and (counts[key] > 1 or not _CJK_RE.match(key)):
             out.append(key)
             taken |= stems
+            if len(out) == k:
+                break
     return [surface[key] for key in out]
+
+
+def _runs(chunk: str) -> list[str]:
+    """Runs of content words: a stopword or a bare number ends a run."""
+    runs, run = [], []
+    for word in chunk.split():
+        if word.lower().strip("-'’") in _PHRASE_STOP_WORDS or word.isdigit():
+            if run:
+                runs.append(" ".join(run))
+            run = []
+        else:
+            run.append(word)
+    if run:
+        runs.append(" ".join(run))
+    return runs
 
 
 def _grams(run: str) -> list[str]:
