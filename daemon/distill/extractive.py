@@ -21,6 +21,7 @@ unchanged when nothing new is worth adding.
 from __future__ import annotations
 
 import heapq
+from functools import lru_cache
 import math
 import re
 from collections import Counter
@@ -215,6 +216,7 @@ def _is_small_talk(text: str) -> bool:
     return all(w.strip("'") in _SMALL_TALK_EN for w in re.findall(r"[a-z0-9']+", text.lower()))
 
 
+@lru_cache(maxsize=8192)
 def _tokens(text: str) -> frozenset[str]:
     """Content words (lower-case, possessive 's dropped); Chinese runs as character bigrams."""
     out: set[str] = set()

@@ -19,8 +19,9 @@ from daemon.conversations.exports import BadConversation, read_export
 from daemon.models import Conversation
 from daemon.vault.names import component_problem
 
-CORPUS = Path(__file__).resolve().parents[3] / "shared" / "corpus"
-needs_corpus = pytest.mark.skipif(not CORPUS.is_dir(), reason="shared corpus not present")
+from shared_corpus import CORPUS  # tests/ is on sys.path, as for conftest
+
+needs_corpus = pytest.mark.corpus
 
 Summary = tuple[str, int, date | None, date | None]
 
@@ -40,8 +41,9 @@ def summary(conversation: Conversation) -> Summary:
 D = date
 GOLDEN: dict[str, list[Summary]] = {
     "chatgpt/chatgpt2graph_conversations.json": [
-        # 45 nodes; 8 user prompts + 12 visible assistant texts; code, tool and hidden system nodes left out.
-        ("chatgpt-966da5c4-5bb7-4e4d-ab6d-a7316b96266e", 20, D(2023, 9, 21), D(2023, 9, 22)),
+        # 45 nodes; 8 user prompts + 12 visible assistant texts + 11 code cells; tool output and hidden
+        # system nodes left out.
+        ("chatgpt-966da5c4-5bb7-4e4d-ab6d-a7316b96266e", 31, D(2023, 9, 21), D(2023, 9, 22)),
     ],
     "claude_ai/anthropic-data_conversations.json": [
         ("claude-b49c0fc0-85d8-475c-bd2d-ee89f31f592c", 2, D(2025, 7, 6), D(2025, 7, 6)),
@@ -104,9 +106,8 @@ LOCOMO: dict[str, tuple[int, int, date, date]] = {
 }
 
 
+@needs_corpus
 def test_every_corpus_file_has_a_golden() -> None:
-    if not CORPUS.is_dir():
-        pytest.skip("shared corpus not present")
     found = {str(p.relative_to(CORPUS)) for p in CORPUS.rglob("*") if p.suffix in (".json", ".jsonl")}
     assert found == set(GOLDEN) | {"locomo/locomo10.json"}
 
@@ -151,7 +152,9 @@ def test_chatgpt_fixture_keeps_only_visible_text() -> None:
     assert first.text.startswith("given two random independent variables x,y in U(0,1)")
     assert first.time == datetime.fromtimestamp(1695326273.969279, tz=timezone.utc)
     assert last.id.startswith("875ad56f") and last.role == "assistant"
-    assert not any("import numpy" in m.text or "<<ImageDisplayed>>" in m.text for m in conversation.messages)
+    assert not any("<<ImageDisplayed>>" in m.text for m in conversation.messages)  # tool output stays out
+    cells = [m for m in conversation.messages if m.text.startswith("```python\n")]
+    assert len(cells) == 11 and any("import numpy as np" in m.text for m in cells)
 
 
 @needs_corpus
@@ -252,8 +255,9 @@ def test_chatgpt_hidden_tool_parts_and_missing_times(tmp_path: Path) -> None:
         node("a", "think", [], "assistant", "It is 2.", "2023-11-14T22:14:20Z"),
     ]
     (conversation,) = conversations(write(tmp_path, "c.json", [chatgpt(mapping, "a")]))
-    user, answer = conversation.messages
+    user, cell, answer = conversation.messages
     assert user.text == "look:\n[image]\nspoken words"
+    assert (cell.id, cell.text) == ("call", "```python\n1+1\n```\nOutput: 2")  # code kept, its output as one line
     assert user.record["created_at"] == "2023-11-14T22:13:20.500000+00:00"  # the conversation's create_time
     assert answer.text == "It is 2." and answer.time == datetime(2023, 11, 14, 22, 14, 20, tzinfo=timezone.utc)
 

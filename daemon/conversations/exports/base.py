@@ -156,6 +156,14 @@ def tool_line(name: Any, arguments: Any) -> str:
     return f"[tool {title}: {detail}]" if detail else f"[tool {title}]"
 
 
+def fenced(code: str, language: str = "") -> str:
+    """Code as a Markdown fenced block with its language; the fence outgrows any backtick run inside."""
+    code = code.replace("\r\n", "\n").strip("\n")
+    longest = max((len(run) for run in re.findall(r"`+", code)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}{language.strip()}\n{code}\n{fence}"
+
+
 def build(session_id: str, source: str, raw_messages: Any) -> Conversation | None:
     """A Conversation from assembled message dicts; duplicate message ids keep their first copy.
 

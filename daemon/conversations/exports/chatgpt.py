@@ -6,6 +6,14 @@ saw is the path from ``current_node`` back to the root; abandoned branches
 kept: hidden context, system and tool nodes, tool calls (``recipient`` other
 than ``all``), internal reasoning channels and empty placeholders are dropped.
 Images are exported as asset pointers, so they become the text ``[image]``.
+
+Code the user saw is kept, always: a Code Interpreter cell (``content_type:
+"code"`` addressed to the ``python`` tool) becomes an assistant message of its
+own, the code in a fenced block with its language, followed by one short
+outcome line taken from the tool's ``execution_output`` ("Output: 1/3",
+"Error: NameError: …", "Output: image"). The output itself is a tool result
+and stays out, as every tool result does. Calls to other tools (browser,
+DALL·E, memory) are requests the user did not see as code, and stay out.
 """
 
 from __future__ import annotations
@@ -14,7 +22,8 @@ import math
 from typing import Any, Iterator, Mapping
 
 from daemon.errors import InputError
-from daemon.conversations.exports.base import Item, attempt, build, digest, iso, label, need, provider_id, session_name
+from daemon.conversations.exports.base import (Item, attempt, build, digest, fenced, iso, label, need, provider_id,
+                                               session_name)
 from daemon.models import Conversation
 from daemon.timeutil import parse_timestamp
 
@@ -24,6 +33,9 @@ _TEXT_TYPES = ("text", "multimodal_text")
 _HIDDEN_TYPES = ("user_editable_context", "model_editable_context", "thoughts", "reasoning_recap",
                  "system_error", "execution_output")
 _SILENT_PARTS = ("audio_asset_pointer", "real_time_user_audio_video_asset_pointer")
+# Tools whose code the ChatGPT UI shows as a code cell ("python_user_visible": newer reasoning models).
+_CODE_TOOLS = {"python": "python", "python_user_visible": "python"}
+_OUTCOME_CHARS = 120
 
 
 def read(value: Any, index: int) -> Iterator[Item]:
@@ -40,8 +52,13 @@ def _conversation(raw: Mapping[str, Any]) -> Conversation | None:
     session_id = session_name(SOURCE, ident) if ident else f"{SOURCE}-{digest(mapping)}"
     fallback = iso(raw.get("create_time"), raw.get("update_time"))
     messages = []
-    for node_id in _branch(mapping, raw.get("current_node")):
-        message = _message(node_id, mapping[node_id], fallback)
+    path = _branch(mapping, raw.get("current_node"))
+    for position, node_id in enumerate(path):
+        if _code_cell(mapping[node_id].get("message")):
+            after = mapping[path[position + 1]] if position + 1 < len(path) else None
+            message = _code_message(node_id, mapping[node_id]["message"], after, fallback)
+        else:
+            message = _message(node_id, mapping[node_id], fallback)
         if message is not None:
             messages.append(message)
     return build(session_id, SOURCE, messages)
@@ -108,10 +125,63 @@ def _message(node_id: str, node: Mapping[str, Any], fallback: str | None) -> dic
     return {"id": node_id, "role": role, "content": text.strip(), "created_at": created}
 
 
-def _hidden(message: Mapping[str, Any]) -> bool:
+def _code_cell(message: Any) -> bool:
+    """Whether a node is a code cell the user saw: assistant code for a visible code tool (or for no tool)."""
+    if not isinstance(message, dict) or not isinstance(message.get("content"), dict):
+        return False
+    author = message.get("author")
+    return (isinstance(author, dict) and author.get("role") == "assistant"
+            and message["content"].get("content_type") == "code"
+            and isinstance(message["content"].get("text"), str) and bool(message["content"]["text"].strip())
+            and (message.get("recipient") in (None, "all") or message.get("recipient") in _CODE_TOOLS)
+            and message.get("channel") not in ("analysis", "commentary") and message.get("weight") != 0
+            and not _visually_hidden(message))
+
+
+def _code_message(node_id: str, message: Mapping[str, Any], after: Any, fallback: str | None) -> dict[str, Any]:
+    """A code cell as a fenced block with its language, and the outcome line of the output that follows it."""
+    content = message["content"]
+    language = content.get("language")
+    if not isinstance(language, str) or language.strip().lower() in ("", "unknown"):
+        language = _CODE_TOOLS.get(message.get("recipient") or "", "")
+    text = fenced(content["text"], language)
+    outcome = _outcome(after.get("message") if isinstance(after, dict) else None)
+    if outcome:
+        text += "\n" + outcome
+    created = iso(message.get("create_time"), message.get("update_time")) or fallback
+    return {"id": node_id, "role": "assistant", "content": text, "created_at": created}
+
+
+def _outcome(message: Any) -> str:
+    """One short line saying how a code cell ran, from the execution_output that answers it ('' if none)."""
+    if not isinstance(message, dict) or not isinstance(message.get("content"), dict):
+        return ""
+    if message["content"].get("content_type") != "execution_output":
+        return ""
+    lines = [line.strip() for line in str(message["content"].get("text") or "").splitlines() if line.strip()]
     metadata = message.get("metadata")
-    if isinstance(metadata, dict) and (metadata.get("is_visually_hidden_from_conversation") is True
-                                       or metadata.get("user_context_message_data")):
+    result = metadata.get("aggregate_result") if isinstance(metadata, dict) else None
+    failed = isinstance(result, dict) and (bool(result.get("in_kernel_exception"))
+                                           or result.get("status") in ("failed", "error"))
+    if not lines:
+        return ""
+    line = lines[-1] if failed else lines[0]
+    if line == "<<ImageDisplayed>>":
+        return "Output: image"
+    if len(line) > _OUTCOME_CHARS:
+        line = line[: _OUTCOME_CHARS - 1] + "…"
+    more = " …" if len(lines) > 1 and not failed else ""
+    return f"{'Error' if failed else 'Output'}: {line}{more}"
+
+
+def _visually_hidden(message: Mapping[str, Any]) -> bool:
+    metadata = message.get("metadata")
+    return isinstance(metadata, dict) and (metadata.get("is_visually_hidden_from_conversation") is True
+                                           or bool(metadata.get("user_context_message_data")))
+
+
+def _hidden(message: Mapping[str, Any]) -> bool:
+    if _visually_hidden(message):
         return True
     content = message.get("content")
     kind = content.get("content_type") if isinstance(content, dict) else None

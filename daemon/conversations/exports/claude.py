@@ -2,8 +2,14 @@
 
 Text is built from the ``content`` blocks when they exist (2025+): the flat
 ``text`` field then holds the thinking and the answer run together. Thinking
-and tool results are left out, tool calls become one short line. Uploaded
-files travel by name only, so they become ``[attachment: name]`` placeholders.
+and tool results are left out, tool calls become one short line. Code the user
+saw is kept: an artifact the assistant created or rewrote (``tool_use`` named
+``artifacts``) follows its tool line as a fenced block with its language, and
+an update's new text likewise. Uploaded files appear in the text as
+``[attachment: name]`` / ``[file: name]`` placeholders; an attachment's
+``extracted_content`` (the uploaded text itself) is kept in the source record
+under ``attachments``, not in the text a card is distilled from, since an
+upload may be a whole document.
 Messages are put in time order (2024 exports are often shuffled), with the
 human first when a reply carries exactly the prompt's timestamp.
 """
@@ -14,7 +20,8 @@ from datetime import datetime
 from typing import Any, Iterator, Mapping
 
 from daemon.errors import InputError
-from daemon.conversations.exports.base import Item, attempt, build, digest, iso, label, need, provider_id, session_name, tool_line
+from daemon.conversations.exports.base import (Item, attempt, build, digest, fenced, iso, label, need, provider_id,
+                                               session_name, tool_line)
 from daemon.models import Conversation
 
 SOURCE = "claude"
@@ -61,6 +68,9 @@ def _message(item: Mapping[str, Any], position: int) -> dict[str, Any] | None:
     if not text:
         return None
     message: dict[str, Any] = {"role": _ROLES[sender], "content": text, "created_at": iso(item.get("created_at"))}
+    uploads = _uploads(item)
+    if uploads:
+        message["attachments"] = uploads
     if provider_id(item.get("uuid")):
         message["id"] = str(item["uuid"])
     return message
@@ -73,8 +83,34 @@ def _block_text(block: Any) -> str:
     if kind in ("text", "voice_note") and isinstance(block.get("text"), str):
         return block["text"].strip()
     if kind == "tool_use":
-        return tool_line(block.get("name"), block.get("input"))
+        return "\n".join(filter(None, (tool_line(block.get("name"), block.get("input")), _artifact_code(block))))
     return ""  # thinking, tool_result, token_budget and block types not known yet
+
+
+def _artifact_code(block: Mapping[str, Any]) -> str:
+    """The code of an artifact the user was shown, fenced with its language ('' for other tools)."""
+    arguments = block.get("input")
+    if block.get("name") != "artifacts" or not isinstance(arguments, dict):
+        return ""
+    code = arguments.get("content") if arguments.get("command") in ("create", "rewrite") else arguments.get("new_str")
+    if not isinstance(code, str) or not code.strip():
+        return ""
+    language = arguments.get("language")
+    if not isinstance(language, str) or not language.strip():
+        kind = arguments.get("type")
+        language = kind.rsplit("/", 1)[-1] if isinstance(kind, str) and kind.startswith("text/") else ""
+    return fenced(code, language)
+
+
+def _uploads(item: Mapping[str, Any]) -> list[dict[str, Any]]:
+    """Uploaded files with their extracted text, for the record: nothing the user gave may be lost."""
+    entries = item.get("attachments")
+    kept = []
+    for entry in entries if isinstance(entries, list) else []:
+        if isinstance(entry, dict) and isinstance(entry.get("extracted_content"), str) and entry["extracted_content"]:
+            kept.append({key: entry[key] for key in ("file_name", "file_type", "file_size", "extracted_content")
+                         if isinstance(entry.get(key), (str, int)) and not isinstance(entry.get(key), bool)})
+    return kept
 
 
 def _file_lines(item: Mapping[str, Any]) -> list[str]:
