@@ -17,7 +17,9 @@ from daemon.links.index import Index
 from daemon.pipeline import Context
 from daemon.pipeline.renames import reconcile
 from daemon.vault.state import BaseStore
+from daemon.vault.statusnote import NOTE as STATUS_NOTE
 from daemon.vault.files import Vault
+from daemon.vault.layout import vault_problem
 
 VAULT_FOLDERS = ("daily", "session/dialog", "inbox")
 
@@ -53,8 +55,9 @@ def build(
     tagger: Tagger | None = None,
 ) -> Context:
     """A pipeline context for ``config``; the vault must exist."""
-    if not config.vault.is_dir():
-        raise VaultError(f"vault folder not found: {config.vault} (run `memvault init {config.vault}`)")
+    problem = vault_problem(config.vault, config.daily_dir, config.session_dir)
+    if problem:  # every command but init refuses it: a mistyped vault= must not become a new vault
+        raise VaultError(problem)
     vault = Vault(config.vault)
     vault.remove_stale_temps()  # callers hold the vault lock: no other writer's temp file can be live
     graph = open_graph(config, vault)
@@ -67,7 +70,7 @@ def build(
         tagger=tagger if tagger is not None else make_tagger(config),
         clock=clock,
     )
-    reconcile(ctx)
+    ctx.caught_up = reconcile(ctx)  # renames made while nothing watched are repaired: this may write notes
     return ctx
 
 
@@ -78,8 +81,14 @@ def open_graph(config: Config, vault: Vault) -> Graph:
         excluded.append(config.inbox.resolve().relative_to(config.vault.resolve()).as_posix())
     except ValueError:
         pass  # the inbox lives outside the vault
+    # The daemon's status note resolves as a link target, but its own links (to cards, to inbox
+    # error files) are not read: no backlinks from it, no broken links of its own.
+    opaque = [STATUS_NOTE] if config.get("status_note.enabled") else []
     index = Index(config.state_dir() / "index.sqlite3")
-    return Graph.open(vault, index, excluded=excluded, tag_key=config.get("tagging.key"))
+    graph = Graph.open(vault, index, excluded=excluded, tag_key=config.get("tagging.key"),
+                       search_scope=config.get("search.scope"), opaque=opaque)
+    graph.ensure_search()  # an index from before full-text search, or a changed search.scope
+    return graph
 
 
 def template_dir() -> Path:

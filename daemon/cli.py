@@ -10,9 +10,9 @@ from __future__ import annotations
 import argparse
 import json
 import logging
+import os
 import re
 import sys
-import time
 from contextlib import contextmanager
 from pathlib import Path
 from types import SimpleNamespace
@@ -20,17 +20,22 @@ from typing import Any, Callable, Iterator, Sequence
 
 from daemon.app import build, init_vault
 from daemon.config import Config, load_config, split_assignment, write_vault_setting
-from daemon.errors import ConfigError, InputError, LockError, MemvaultError
+from daemon.errors import ConfigError, InputError, LockError, MemvaultError, VaultError
 import platformdirs
 
 from daemon import ops
 from daemon.runtime import api, autostart
 from daemon.links.graph import Graph, normalize_tag
 from daemon.links.index import Index
-from daemon.commands import parser
+from daemon.commands import parse, parser
+from daemon.cli_recall import cmd_mcp, cmd_search
+from daemon.cli_links import cmd_backlinks, cmd_broken, cmd_links, cmd_mv, cmd_reindex
+from daemon.cli_claude import cmd_claude_code, cmd_hook
+from daemon.cli_model import cmd_model
 from daemon.report import Progress, format_table
 from daemon.runner import Daemon, log_file, setup_logging
 from daemon.vault.state import VaultLock
+from daemon.vault.layout import vault_problem
 from daemon.vault.files import Vault
 
 _OVERRIDE = re.compile(r"^[A-Za-z_][\w.]*=")
@@ -38,14 +43,31 @@ JOB_KEYS = ("session_id", "messages", "date", "memory_hint", "include_images")
 log = logging.getLogger("memvault")
 
 def main(argv: Sequence[str] | None = None) -> int:
-    args = parser().parse_args(argv)
+    top = parser()
+    args = parse(top, argv)
+    if args.command is None:  # no command: the command list, as --help shows it
+        top.print_help(sys.stderr)
+        return 2
     logging.basicConfig(level=logging.WARNING, format="%(levelname)s %(message)s")
     try:
-        return COMMANDS[args.command](args)
+        code = COMMANDS[args.command](args)
+        sys.stdout.flush()  # a reader that went away shows up here, inside this handler
+        return code
+    except BrokenPipeError:
+        return closed_pipe()
     except MemvaultError as exc:
         log.debug("failed", exc_info=True)
         print(f"Error: {exc}", file=sys.stderr)
         return 2 if isinstance(exc, (ConfigError, LockError)) else 1
+
+
+def closed_pipe() -> int:
+    """The reader went away (``memvault tags | head``): stop quietly, as Unix tools do."""
+    try:  # point stdout at /dev/null, or Python's flush at exit raises the same error again
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+    except (OSError, ValueError):
+        pass
+    return 141  # 128 + SIGPIPE: what a shell reports for a tool that a closed pipe stopped
 
 
 def _split(settings: Sequence[str], job_keys: Sequence[str] = ()) -> tuple[dict[str, str], list[str]]:
@@ -82,26 +104,27 @@ def cmd_auto_memory(args: argparse.Namespace) -> int:
         return _print_result({"success": False, "answer": f"Error: {exc}",
                               "metadata": {"date": job.get("date"), "modified": False, "n_messages": 0}})
     _ensure_vault(config)
-    result = run_op(config, "memvault auto_memory", "auto_memory", params,
-                    lambda ctx: ops.run_auto_memory(ctx, params))
+    try:
+        result = run_op(config, "memvault auto_memory", "auto_memory", params,
+                        lambda ctx: ops.run_auto_memory(ctx, params))
+    except LockError as exc:  # a hook reads the JSON result, also when the vault stayed busy
+        result = {"success": False, "answer": f"Error: {exc}",
+                  "metadata": {"date": job.get("date"), "modified": False, "n_messages": 0}}
     return _print_result(result)
 
 
 def _ensure_vault(config: Config) -> None:
-    if not config.vault.exists():
-        created = init_vault(config.vault, config)
-        print(f"Created vault {config.vault} from the template ({len(created)} files)", file=sys.stderr)
+    """Refuse a vault folder that does not exist or is not a vault: a typo must not become a new vault."""
+    problem = vault_problem(config.vault, config.daily_dir, config.session_dir)
+    if problem:
+        raise VaultError(problem)
 
 
 def run_op(config: Config, role: str, name: str, body: dict[str, Any], local: Callable[[Any], Any]) -> Any:
     """Run an operation in this process under the vault lock, or through the running daemon's API."""
     lock = VaultLock(config.state_dir(), role)
-    try:
-        lock.acquire()
-    except LockError:
-        if (config.state_dir() / "api.json").exists():
-            return api.call(config.state_dir(), name, body)
-        raise
+    if not take_lock(config, lock):
+        return api.call(config.state_dir(), name, body)
     try:
         ctx = build(config)
         try:
@@ -110,6 +133,12 @@ def run_op(config: Config, role: str, name: str, body: dict[str, Any], local: Ca
             ctx.graph.index.close()
     finally:
         lock.release()
+
+
+def take_lock(config: Config, lock: VaultLock) -> bool:
+    """Wait for the vault lock (``lock.wait_seconds``); False when a running daemon should do the work."""
+    return lock.acquire(config.get("lock.wait_seconds"), notice=lambda m: print(f"memvault: {m}", file=sys.stderr),
+                        give_up=(config.state_dir() / "api.json").exists)
 
 
 def job_params(job: dict[str, str]) -> dict[str, Any]:
@@ -171,9 +200,7 @@ def cmd_config(args: argparse.Namespace) -> int:
 def cmd_start(args: argparse.Namespace) -> int:
     _, overrides = _split(args.settings)
     config = load_config(args.config, overrides)
-    if not config.vault.exists():
-        created = init_vault(config.vault, config)
-        print(f"Created vault {config.vault} from the template ({len(created)} files)", file=sys.stderr)
+    _ensure_vault(config)
     log = setup_logging()
     print(f"memvault: watching {config.vault}, inbox {config.inbox} (Ctrl+C to stop); log: {log}", file=sys.stderr)
     Daemon(config, polling=args.polling or None).run()
@@ -183,13 +210,14 @@ def cmd_start(args: argparse.Namespace) -> int:
 
 @contextmanager
 def reading(args: argparse.Namespace) -> Iterator[Any]:
-    """The index for read commands: the daemon's (it keeps it current), or caught up here under the lock."""
+    """The index for read commands: the daemon's (it keeps it current), or caught up here.
+
+    The vault lock is held only while catching up (a write); the index is read without it.
+    """
     _, overrides = _split(args.settings)
     config = load_config(args.config, overrides)
-    lock = VaultLock(config.state_dir(), "memvault (reading the index)")
-    try:
-        lock.acquire()
-    except LockError:
+    lock = VaultLock(config.state_dir(), "memvault (catching up the index)")
+    if not take_lock(config, lock):
         index = Index(config.state_dir() / "index.sqlite3")
         try:
             yield SimpleNamespace(config=config, graph=Graph.open(Vault(config.vault), index))
@@ -198,26 +226,12 @@ def reading(args: argparse.Namespace) -> Iterator[Any]:
         return
     try:
         ctx = build(config)
-        try:
-            yield ctx
-        finally:
-            ctx.graph.index.close()
     finally:
         lock.release()
-
-
-def cmd_mv(args: argparse.Namespace) -> int:
-    _, overrides = _split(args.settings)
-    config = load_config(args.config, overrides)
-    body = {"src": args.src, "dst": args.dst, "dry_run": args.dry_run}
-    result = run_op(config, "memvault mv", "mv", body, lambda ctx: ops.move(ctx, args.src, args.dst, args.dry_run))
-    verb = "would move" if result["dry_run"] else "moved"
-    for old, new in result["moves"].items():
-        print(f"{verb} {old} -> {new}")
-    rewritten = result["rewritten"]
-    prefix = "would rewrite" if result["dry_run"] else "rewrote"
-    print(f"{prefix} links in {len(rewritten)} file(s)" + (": " + ", ".join(rewritten) if rewritten else ""))
-    return 0
+    try:
+        yield ctx
+    finally:
+        ctx.graph.index.close()
 
 
 def cmd_ingest(args: argparse.Namespace) -> int:
@@ -235,46 +249,6 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     return 1 if any(r["state"] == "failed" for r in reports) else 0
 
 
-def cmd_backlinks(args: argparse.Namespace) -> int:
-    with reading(args) as ctx:
-        path = ops.note_path(ctx, args.path)
-        rows = ctx.graph.index.backlinks(path)
-        for row in rows:
-            print(f"{row.source}:{row.line}: {row.raw}")
-        print(f"{len(rows)} link(s) to {path}", file=sys.stderr)
-    return 0
-
-
-def cmd_links(args: argparse.Namespace) -> int:
-    with reading(args) as ctx:
-        path = ops.note_path(ctx, args.path)
-        rows = ctx.graph.index.links_from(path)
-        for row in rows:
-            print(f"{path}:{row.line}: {row.raw} -> {row.resolved or '(unresolved)'}")
-        print(f"{len(rows)} link(s) in {path}", file=sys.stderr)
-    return 0
-
-
-def cmd_broken(args: argparse.Namespace) -> int:
-    with reading(args) as ctx:
-        rows = ctx.graph.index.broken()
-        for row in rows:
-            print(f"{row.source}:{row.line}: {row.raw}")
-        print(f"{len(rows)} unresolved link(s)", file=sys.stderr)
-    return 0
-
-
-def cmd_reindex(args: argparse.Namespace) -> int:
-    _, overrides = _split(args.settings)
-    config = load_config(args.config, overrides)
-    started = time.perf_counter()
-    # Catching up first repairs renames made while nothing was watching; a first index needs no rebuild.
-    result = run_op(config, "memvault reindex", "reindex", {},
-                    lambda ctx: {"files": ctx.graph.index.count("notes") if ctx.graph.fresh else ctx.graph.rebuild()})
-    print(f"indexed {result['files']} files in {time.perf_counter() - started:.2f} s")
-    return 0
-
-
 def cmd_status(args: argparse.Namespace) -> int:
     _, overrides = _split(args.settings)
     config = load_config(args.config, overrides)
@@ -288,10 +262,12 @@ def cmd_tags(args: argparse.Namespace) -> int:
         args.tag = None
     with reading(args) as ctx:
         if args.tag:
-            notes = ctx.graph.index.tagged(normalize_tag(args.tag))
+            project = args.tag.startswith("project:") and args.tag.partition(":")[2]
+            notes = ctx.graph.index.in_project(project) if project else ctx.graph.index.tagged(normalize_tag(args.tag))
             print("\n".join(notes) if notes else f"no note carries the tag {args.tag!r}")
         else:
-            for tag, count in ctx.graph.index.tag_counts():
+            rows = ctx.graph.index.tag_counts() + [(f"project:{p}", n) for p, n in ctx.graph.index.project_counts()]
+            for tag, count in rows:
                 print(f"{count:6d}  {tag}")
     return 0
 
@@ -347,4 +323,9 @@ COMMANDS = {
     "service": cmd_service,
     "doctor": cmd_doctor,
     "config": cmd_config,
+    "model": cmd_model,
+    "hook": cmd_hook,
+    "claude-code": cmd_claude_code,
+    "search": cmd_search,
+    "mcp": cmd_mcp,
 }

@@ -47,9 +47,10 @@ DEFAULTS: dict[str, Any] = {
                     "api_key_env": "",
                     "vision": False,
                     "temperature": 0.2,
-                    "timeout": 60.0,
+                    "timeout": 0.0,
                     "retries": 2,
                     "context_tokens": 32768,
+                    "max_tokens": 0,
                 },
                 "context_config": {"max_image_num": 5},
             }
@@ -63,6 +64,7 @@ DEFAULTS: dict[str, Any] = {
         "reconcile_minutes": 5.0,
         "heartbeat_seconds": 30.0,
         "inbox_stable_seconds": 2.0,
+        "stuck_minutes": 10.0,
     },
     "tagging": {
         "key": "memory_tags",
@@ -70,6 +72,10 @@ DEFAULTS: dict[str, Any] = {
         "schedule": "0 3 * * *",
         "enabled": True,
     },
+    "search": {"scope": "cards"},
+    "status_note": {"enabled": True},  # the daemon keeps a status block in Memvault.md
+    "claude_code": {"min_interval_seconds": 300.0, "context_chars": 4000},
+    "lock": {"wait_seconds": 60.0},  # how long a command waits for another one's vault lock (0: not at all)
 }
 
 
@@ -123,11 +129,29 @@ class Config:
         return self.get(AGENT_KEY)
 
     def state_dir(self) -> Path:
-        """Per-vault state outside the vault, keyed by the vault's resolved path."""
-        resolved = str(self.vault.expanduser().resolve())
-        digest = hashlib.sha256(resolved.encode("utf-8")).hexdigest()[:12]
-        slug = re.sub(r"[^A-Za-z0-9_-]+", "-", self.vault.name).strip("-") or "vault"
-        return Path(platformdirs.user_state_dir(APP)) / "vaults" / f"{slug}-{digest}"
+        """Per-vault state outside the vault, keyed by the vault's resolved path (one daemon per vault).
+
+        The folder is named after the real path, so a symlink or another spelling
+        of the vault finds the same state and the same lock. A folder left by an
+        older version, named after the spelling it was started with, is moved here.
+        """
+        resolved = self.vault.expanduser().resolve()
+        digest = hashlib.sha256(str(resolved).encode("utf-8")).hexdigest()[:12]
+        slug = re.sub(r"[^A-Za-z0-9_-]+", "-", resolved.name).strip("-") or "vault"
+        folder = Path(platformdirs.user_state_dir(APP)) / "vaults" / f"{slug}-{digest}"
+        if not folder.exists():
+            _adopt_old_state(folder, digest)
+        return folder
+
+
+def _adopt_old_state(folder: Path, digest: str) -> None:
+    """Move the newest state folder of the same vault under another name (older versions) to ``folder``."""
+    try:
+        old = [p for p in folder.parent.glob(f"*-{digest}") if p.is_dir() and p != folder]
+        if old:
+            os.replace(max(old, key=lambda p: p.stat().st_mtime), folder)
+    except OSError:
+        pass  # another process moved it first, or the folder is unreadable: start a fresh state
 
 
 def _expand(raw: str, base: Path | None = None) -> Path:
@@ -247,8 +271,8 @@ def _check(data: Mapping[str, Any]) -> None:
         )
     if agent["context_config"]["max_image_num"] < 0:
         raise ConfigError(f"{AGENT_KEY}.context_config.max_image_num: must be 0 or more")
-    if agent["model"]["retries"] < 0 or agent["model"]["timeout"] <= 0:
-        raise ConfigError(f"{AGENT_KEY}.model: retries must be >= 0 and timeout > 0")
+    if agent["model"]["retries"] < 0 or agent["model"]["timeout"] < 0 or agent["model"]["max_tokens"] < 0:
+        raise ConfigError(f"{AGENT_KEY}.model: retries, timeout and max_tokens must be >= 0 (0: automatic)")
     for key, value in data["watch"].items():
         if not isinstance(value, bool) and value <= 0:
             raise ConfigError(f"watch.{key}: must be greater than 0")
@@ -257,7 +281,16 @@ def _check(data: Mapping[str, Any]) -> None:
         raise ConfigError(f"tagging.key: {tagging['key']!r} is reserved or not a valid property name")
     if tagging["max_tags_per_file"] < 1:
         raise ConfigError("tagging.max_tags_per_file: must be 1 or more")
-    _check_cron(tagging["schedule"])
+    if tagging["schedule"] != DEFAULTS["tagging"]["schedule"]:  # the default is valid; skipping the
+        _check_cron(tagging["schedule"])  # check keeps APScheduler out of the Claude Code hook
+    if data["claude_code"]["min_interval_seconds"] < 0:
+        raise ConfigError("claude_code.min_interval_seconds: must be 0 or more")
+    if data["claude_code"]["context_chars"] < 0:
+        raise ConfigError("claude_code.context_chars: must be 0 or more (0: no SessionStart context)")
+    if data["lock"]["wait_seconds"] < 0:
+        raise ConfigError("lock.wait_seconds: must be 0 or more")
+    if data["search"]["scope"] not in ("cards", "vault"):
+        raise ConfigError(f"search.scope: must be \"cards\" or \"vault\", got {data['search']['scope']!r}")
 
 
 def _check_cron(schedule: str) -> None:
@@ -275,6 +308,37 @@ def _check_relative_dir(key: str, value: str) -> None:
         raise ConfigError(f"{key}: must be a relative folder inside the vault, got {value!r}")
     if any(ch in value for ch in '#^[]|:*?"<>'):
         raise ConfigError(f"{key}: {value!r} has a character Obsidian cannot link")
+
+
+def write_settings(explicit: Path | None, config: Config, values: Mapping[str, Any]) -> Path:
+    """Set dotted keys in the config file, keeping its other keys, comments and order (tomlkit).
+
+    Raises:
+        ConfigError: an unknown key or a wrong type (checked before anything is written), or an unreadable file.
+    """
+    import tomlkit
+
+    path = explicit or config.source or default_config_path()
+    check = copy.deepcopy(dict(config.data))
+    for key, value in values.items():
+        set_value(check, key, value, origin="memvault model use")
+    _check(check)
+    try:
+        document = tomlkit.parse(path.read_text(encoding="utf-8")) if path.exists() else tomlkit.document()
+    except (OSError, ValueError) as exc:
+        raise ConfigError(f"{path}: cannot update it: {exc}") from exc
+    for key in values:
+        value = Config(check).get(key)  # as coerced: "4096" from a command line is written as 4096
+        *tables, leaf = key.split(".")
+        node: Any = document
+        for part in tables:
+            if part not in node:
+                node[part] = tomlkit.table(is_super_table=part != tables[-1])
+            node = node[part]
+        node[leaf] = value
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(tomlkit.dumps(document), encoding="utf-8")
+    return path
 
 
 def write_vault_setting(explicit: Path | None, config: Config) -> Path:

@@ -7,6 +7,7 @@ its local API calls the same functions on the worker queue.
 from __future__ import annotations
 
 import json
+import posixpath
 import time
 from pathlib import Path
 from typing import Any, Callable
@@ -15,25 +16,82 @@ from daemon.conversations import inbox
 from daemon.errors import InputError, MemvaultError
 from daemon.vault.names import validate_component
 from daemon.pipeline import Context, auto_memory
-from daemon.pipeline.ingest import FileReport, ingest_file
+from daemon.pipeline.ingest import SKIPPED, FileReport, ingest_file
 from daemon.pipeline import tags
 from daemon.pipeline.renames import on_moves, plan_for_moves
+from daemon.integrations.claude_code import sessions as claude_sessions
 
 
 def move(ctx: Context, src: str, dst: str, dry_run: bool = False) -> dict[str, Any]:
-    """Move a note or folder and retarget links; with ``dry_run`` only the plan."""
-    src, dst = note_path(ctx, src.rstrip("/")), dst.strip("/")
+    """Move a note or folder and retarget links; with ``dry_run`` only the plan.
+
+    ``src`` is a path, never a link: vault-relative, or absolute inside the vault.
+    ``dst`` is vault-relative, or absolute inside the vault.
+    """
+    src, dst = source_path(ctx, src), destination_path(ctx, dst)
     moves = _move_plan(ctx, src, dst)
     if dry_run:
-        plan, _ = plan_for_moves(ctx, moves)
-        return {"dry_run": True, "moves": moves, "rewritten": sorted(plan)}
+        planned = [path for plan, _ in plan_for_moves(ctx, moves) for path in plan]
+        return {"dry_run": True, "moves": moves, "rewritten": sorted(planned)}
     expected = {old: ctx.graph.index.note(old).hash for old in moves}  # type: ignore[union-attr]
     report = on_moves(ctx, moves, pending=expected)
     return {"dry_run": False, "moves": report.moves, "rewritten": list(report.rewritten)}
 
 
+def given_path(given: str, vault: Path, destination: bool = False) -> str:
+    """A path as typed for ``mv``, tried relative to the vault first, then to the working directory
+    (made absolute here: a running daemon has another one). A destination need not exist yet: its
+    folder is what is looked for."""
+    expanded = Path(given).expanduser()
+    if expanded.is_absolute():
+        return str(expanded)
+    root = vault.resolve()
+    for candidate in ((root / given).resolve(), expanded.resolve()):
+        probe = candidate.parent if destination else candidate
+        if _within(candidate, root) and probe.exists():
+            return given if candidate == (root / given).resolve() else str(candidate)
+    return given
+
+
+def _vault_relative(ctx: Any, given: str, what: str) -> str:
+    """``given`` as a normalised vault-relative POSIX path; InputError when it leaves the vault."""
+    root = ctx.config.vault.resolve()
+    path = Path(given)
+    if path.is_absolute():
+        try:
+            given = path.resolve().relative_to(root).as_posix()
+        except ValueError:
+            raise InputError(f"{what} {path} is outside the vault {root}") from None
+    rel = posixpath.normpath(given.replace("\\", "/")).strip("/")
+    if rel in ("", ".") or rel == ".." or rel.startswith("../"):
+        raise InputError(f"{what} {given!r} is not a path inside the vault {root}")
+    return rel
+
+
+def source_path(ctx: Any, given: str) -> str:
+    """The note or folder ``given`` names as a path (never resolved the way a link is)."""
+    rel = _vault_relative(ctx, given, "source")
+    if rel in ctx.graph.paths or any(p.startswith(rel + "/") for p in ctx.graph.paths.paths()):
+        return rel
+    raise InputError(f"no note or folder {given!r} in the vault {ctx.config.vault} (give its path)")
+
+
+def destination_path(ctx: Any, given: str) -> str:
+    """Where a move may go: inside the vault, in a place Obsidian shows.
+
+    Obsidian hides dot files and folders, so a note moved there would lose every
+    inbound link; a name ending in a space or a dot is not portable.
+    """
+    rel = _vault_relative(ctx, given, "destination")
+    for part in rel.split("/"):
+        if part.startswith("."):
+            raise InputError(f"destination {rel!r}: Obsidian hides files and folders whose name starts "
+                             f"with '.' ({part!r}); links to the note would stop working")
+        validate_component(part, f"destination {rel!r}: the name")
+    return rel
+
+
 def _move_plan(ctx: Context, src: str, dst: str) -> dict[str, str]:
-    validate_component(dst.rsplit("/", 1)[-1], "destination name")
     if ctx.vault.abspath(dst).exists() and dst.lower() != src.lower():
         raise InputError(f"{dst} already exists; not overwriting it")
     if src in ctx.graph.paths:
@@ -62,11 +120,22 @@ def note_path(ctx: Any, given: str) -> str:
     return resolved
 
 
+NOT_AN_EXPORT = "skipped (not an export)"
+
+
 def ingest(ctx: Context, paths: list[str], progress: Callable[[str, int], None] | None = None) -> list[dict[str, Any]]:
-    """Import files or folders. Files inside the inbox are archived as usual; others stay where they are."""
+    """Import files or folders. Files inside the inbox are archived as usual; others stay where they are.
+
+    In a folder only JSON, JSONL and ZIP files are tried; any other file is listed once as skipped.
+    A file named explicitly is always tried.
+    """
     reports = []
     for given in paths:
-        for path in _files(Path(given).expanduser().resolve()):
+        root = Path(given).expanduser().resolve()
+        for path in _files(root):
+            if root.is_dir() and path.suffix.lower() not in inbox.SUFFIXES:  # a README beside the exports
+                reports.append(report_dict(FileReport(path.name, SKIPPED, note=NOT_AN_EXPORT)))
+                continue
             inside = _within(path, ctx.config.inbox.resolve())
             report = ingest_file(ctx, path, ctx.config.inbox.resolve() if inside else None,
                                  progress=(lambda n, name=path.name: progress(name, n)) if progress else None)
@@ -88,7 +157,8 @@ def _within(path: Path, folder: Path) -> bool:
 
 def report_dict(report: FileReport) -> dict[str, Any]:
     return {"name": report.name, "state": report.state, **report.counts, "reasons": report.reasons,
-            "moved_to": str(report.moved_to) if report.moved_to else None}
+            "moved_to": str(report.moved_to) if report.moved_to else None, "note": report.note,
+            "cards": report.cards}
 
 
 def status(ctx: Any, runtime: Any = None) -> dict[str, Any]:
@@ -100,14 +170,21 @@ def status(ctx: Any, runtime: Any = None) -> dict[str, Any]:
         "links": index.count("links"),
         "broken_links": len(index.broken()),
         "tags": len(index.tag_counts()),
-        "daemon": "running" if runtime is not None else "not running",
+        "daemon": _daemon_state(ctx, runtime),
         "watcher": runtime.watcher.state if runtime is not None else "stopped",
         "queue": runtime.worker.queue.qsize() if runtime is not None else 0,
         "last_event": _when(runtime.worker.last_event) if runtime is not None else None,
         "recent_imports": [{**r, "at": _when(r["at"])} for r in index.recent_imports(10)],
         "failures": [{**r, "at": _when(r["at"])} for r in index.recent_imports(50) if r["state"] == "failed"][:10],
         "index": str(ctx.config.state_dir() / "index.sqlite3"),
+        "claude_code": claude_sessions.overview(ctx.config.state_dir()),  # the hooks: sessions, last run, errors
     }
+    read_only = json.loads(index.get_meta("read_only") or "[]")
+    if read_only:
+        shown["read_only"] = read_only  # files the user locked (chmod a-w) that memvault left alone
+    inbox_queue = getattr(runtime.worker, "inbox", None) if runtime is not None else None
+    if inbox_queue is not None and inbox_queue.refused:
+        shown["inbox_skipped"] = dict(inbox_queue.refused)
     if runtime is not None and getattr(runtime, "scheduler", None) is not None:
         shown["jobs"] = {job.id: str(job.next_run_time) for job in runtime.scheduler.get_jobs()}
     last = json.loads(index.get_meta("retag.last") or "null")
@@ -116,6 +193,14 @@ def status(ctx: Any, runtime: Any = None) -> dict[str, Any]:
                       "last_run": _when(last["at"]) if last else None,
                       "next_run": shown.get("jobs", {}).get("retag")}
     return shown
+
+
+def _daemon_state(ctx: Any, runtime: Any) -> str:
+    """"running", "not running", or "stuck: <what> for N s" when one job ran past ``watch.stuck_minutes``."""
+    if runtime is None:
+        return "not running"
+    stuck = runtime.worker.stuck(60 * ctx.config.data["watch"]["stuck_minutes"])
+    return f"stuck: {stuck}" if stuck else "running"
 
 
 def _when(stamp: Any) -> str | None:
@@ -147,9 +232,12 @@ def doctor(config: Any) -> list[tuple[bool, str]]:
         lines.append((True, "distiller: the embedded extractive one (offline, no key needed)"))
         return lines
     try:
-        from daemon.llm import check_endpoint
+        from daemon.llm import check_context, check_endpoint
 
         lines.append((True, check_endpoint(agent)))
+        context = check_context(agent)
+        if context is not None:
+            lines.append(context)
     except MemvaultError as exc:
         lines.append((False, f"model endpoint: {exc}"))
     return lines

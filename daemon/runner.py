@@ -22,8 +22,9 @@ from daemon import ops
 from daemon.runtime.api import ApiServer
 from daemon.app import build
 from daemon.links.index import Index
+from daemon.integrations.claude_code import catchup as claude_catchup, drain as claude_drain
 from daemon.config import Config
-from daemon.runtime.jobs import make_scheduler
+from daemon.runtime.jobs import make_scheduler, status_note_stopped
 from daemon.links.moves import Tracker
 from daemon.pipeline import Context
 from daemon.pipeline.ingest import InboxQueue
@@ -51,8 +52,9 @@ class Daemon:
         self.api: Any = None
 
     def start(self) -> None:
-        """Take the lock, catch up with changes made while stopped, then start watching."""
-        self.lock.acquire()
+        """Take the lock (waiting for a command that holds it), catch up with changes made while
+        stopped, then start watching."""
+        self.lock.acquire(self.config.get("lock.wait_seconds"), notice=log.warning)
         try:
             self.ctx = self._ctx or build(self.config)
             watch = self.config.data["watch"]
@@ -71,6 +73,7 @@ class Daemon:
             self.scheduler.start()
             self.api = ApiServer(self.config.state_dir(), self._routes())
             self.api.start()
+            self.worker.submit(self._drain_claude_code)  # hook jobs left while nothing ran
         except BaseException:
             self.stop()
             raise
@@ -87,7 +90,14 @@ class Daemon:
             "/retag": on_worker(lambda body: ops.retag(self.ctx, list(body.get("paths") or []),
                                                        bool(body.get("all")))),
             "/status": lambda body: self._status(),
+            # A hook waits for nothing: its job is queued on the worker and answered at once.
+            "/claude_code": lambda body: bool(self.worker.submit(self._drain_claude_code)),
+            "/claude_code_import": on_worker(lambda body: claude_catchup.import_sessions(
+                self.ctx, self.config.state_dir(), _day(body.get("since")))),
         }
+
+    def _drain_claude_code(self) -> list[dict[str, Any]]:
+        return claude_drain.drain(self.ctx, self.config.state_dir())
 
     def _status(self) -> dict[str, Any]:
         """Answered off the worker (it may be busy importing), on a connection of its own."""
@@ -104,6 +114,7 @@ class Daemon:
             self.api.stop()
             self.api = None
         if self.scheduler is not None:
+            status_note_stopped(self.scheduler, self)  # while the worker still runs
             self.scheduler.shutdown(wait=True)
             self.scheduler = None
         if self.watcher is not None:
@@ -133,6 +144,12 @@ class Daemon:
                 signal.signal(sig, handler)
 
 
+def _day(value: Any) -> Any:
+    from datetime import date
+
+    return date.fromisoformat(value) if value else None
+
+
 def _inside(path: Any, folder: Any) -> bool:
     try:
         path.resolve().relative_to(folder.resolve())
@@ -148,7 +165,9 @@ def log_file() -> Path:
 def setup_logging() -> Path:
     """The daemon logs to stderr and to a rotating file in the user log folder."""
     path = log_file()
-    path.parent.mkdir(parents=True, exist_ok=True)
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    os.chmod(path.parent, 0o700)  # the log names files and holds error text: the user's alone
+    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
     handler = RotatingFileHandler(path, maxBytes=1_000_000, backupCount=5, encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     logger = logging.getLogger("memvault")

@@ -88,11 +88,13 @@ def test_bad_config_is_one_line_naming_the_key(capsys: pytest.CaptureFixture[str
     assert err.count("\n") == 1
 
 
-def test_missing_vault_is_created_from_the_template(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_missing_vault_is_refused_not_created(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    """A mistyped vault= path never becomes a new vault (tests/test_vault_refusal.py covers every command)."""
     vault = tmp_path / "fresh"
-    code, result, err = run(capsys, "auto_memory", "session_id=s", f"messages={MESSAGES}", f"vault={vault}")
-    assert code == 0 and "Created vault" in err
-    assert (vault / ".obsidian/app.json").exists() and (vault / result["metadata"]["path"]).exists()
+    code = main(["auto_memory", "session_id=s", f"messages={MESSAGES}", f"vault={vault}"])
+    err = capsys.readouterr().err
+    assert code == 1 and err.startswith("Error: vault folder not found") and "memvault init" in err
+    assert not vault.exists()
 
 
 def test_init_creates_vault_and_config_and_never_overwrites(capsys: pytest.CaptureFixture[str],
@@ -114,8 +116,8 @@ def test_init_creates_vault_and_config_and_never_overwrites(capsys: pytest.Captu
 def test_a_locked_vault_names_the_holder(capsys: pytest.CaptureFixture[str], vault_root: Path) -> None:
     config = load_config(overrides=[f"vault={vault_root}"])
     with VaultLock(config.state_dir(), "memvault start"):
-        code, out, err = run(capsys, "auto_memory", "session_id=s", f"messages={MESSAGES}", f"vault={vault_root}")
-    assert code == 2 and "in use by process" in err and "memvault start" in err
+        code, out, err = run(capsys, "reindex", f"vault={vault_root}", "lock.wait_seconds=0.1")
+    assert code == 2 and "in use by process" in err and "memvault start" in err and "waited 0.1 s" in err
 
 
 def test_config_command_prints_the_effective_tree(capsys: pytest.CaptureFixture[str]) -> None:

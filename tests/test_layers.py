@@ -14,12 +14,14 @@ import pytest
 PACKAGE = Path(__file__).resolve().parents[1] / "daemon"
 
 # Higher rank = higher layer. A module may import its own group or a group of lower rank.
-FACES = {"cli", "commands", "report", "__main__", "runner", "app", "ops"}
+FACES = {"cli", "commands", "report", "__main__", "runner", "app", "ops", "cli_recall", "launch", "cli_claude", "cli_links", "cli_model"}
 NOUNS = {"config", "errors", "models", "timeutil", "__init__"}
 RANKS = {
-    "faces": 7,
+    "faces": 8,
+    "integrations": 7,
     "runtime": 6,
     "pipeline": 5,
+    "recall": 5,
     "llm": 4,
     "distill": 3,
     "conversations": 3,
@@ -140,7 +142,8 @@ def test_the_check_catches_an_upward_import(tmp_path: Path) -> None:
     assert cycles(found)  # links already imports vault: now the two form a cycle
 
 
-@pytest.mark.parametrize("group", ["conversations", "distill", "llm", "vault", "links", "pipeline", "runtime"])
+@pytest.mark.parametrize("group", ["conversations", "distill", "llm", "vault", "links", "pipeline", "recall", "runtime",
+                                   "integrations", "integrations/claude_code"])
 def test_each_group_says_what_it_does_and_may_import(group: str) -> None:
     doc = ast.get_docstring(ast.parse((PACKAGE / group / "__init__.py").read_text(encoding="utf-8")))
     assert doc and "May import" in doc

@@ -7,18 +7,24 @@ in a transaction and recorded in ``migrations``.
 
 from __future__ import annotations
 
+import json
+import os
 import sqlite3
+import unicodedata
 import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterable, Iterator
 
 from daemon.errors import MemvaultError
+from daemon.links.fulltext import SearchDoc, project_key
 from daemon.links.scan import Link
 
 Migration = Callable[[sqlite3.Connection], None]
 CACHE_KIB = 8192  # SQLite page cache per connection (default 2 MB), allocated as used
 LOAD_BATCH = 500  # notes per executemany round in replace_all
+# BM25 weight of each search column: name, description, tags, project, body, source conversation, CJK pieces.
+BM25_WEIGHTS = "4.0, 3.0, 2.0, 1.0, 1.0, 1.0, 1.0"  # chosen on LoCoMo 1-5 (docs/benchmarks.md)
 MIGRATIONS: list[tuple[str, Migration]] = []
 
 
@@ -105,6 +111,44 @@ def _card_state(db: sqlite3.Connection) -> None:
                 "PRIMARY KEY (session_id, day))")
 
 
+@migration("0004_search")
+def _search(db: sqlite3.Connection) -> None:
+    """Full-text search over cards (or every note): filters in ``search_docs``, words in ``search``.
+
+    An index that predates this migration gets empty tables and no ``search.scope`` mark, so
+    ``Graph.ensure_search`` fills them from the files once.
+    """
+    _script(
+        db,
+        """
+        CREATE TABLE search_docs (
+            path TEXT PRIMARY KEY,
+            kind TEXT NOT NULL,
+            day TEXT,
+            project TEXT NOT NULL,
+            project_key TEXT NOT NULL,
+            session_id TEXT
+        );
+        CREATE INDEX search_docs_day ON search_docs(day);
+        CREATE INDEX search_docs_project ON search_docs(project_key);
+        CREATE INDEX search_docs_session ON search_docs(session_id);
+        CREATE VIRTUAL TABLE search USING fts5(name, description, tags, project, body, source, cjk,
+            tokenize = 'porter unicode61 remove_diacritics 2')
+        """,
+    )
+
+
+@migration("0005_ledger_outputs")
+def _ledger_outputs(db: sqlite3.Connection) -> None:
+    """What an imported inbox file produced: per session, the ids of its messages.
+
+    A file's hash counts as imported only while those records still hold those
+    messages (a deleted vault or record means the file is imported again).
+    """
+    _script(db, "CREATE TABLE ledger_outputs (hash TEXT NOT NULL, session_id TEXT NOT NULL, ids TEXT NOT NULL, "
+                "PRIMARY KEY (hash, session_id))")
+
+
 def _script(db: sqlite3.Connection, script: str) -> None:
     """Run statements one by one: ``executescript`` would commit the migration's transaction early."""
     for statement in script.split(";"):
@@ -140,7 +184,8 @@ class LinkRow:
 
 def target_name(target: str) -> str:
     """The lower-cased file name a link target asks for, without ``.md``: the key for re-resolution."""
-    name = target.rstrip("/").rpartition("/")[2].lower()
+    name = target.rstrip("/").rpartition("/")[2]
+    name = name.lower() if name.isascii() else unicodedata.normalize("NFC", name).lower()  # as resolve.fold
     return name[:-3] if name.endswith(".md") else name
 
 
@@ -149,7 +194,7 @@ class Index:
 
     def __init__(self, path: Path | str) -> None:
         if isinstance(path, Path):
-            path.parent.mkdir(parents=True, exist_ok=True)
+            _private(path)
         try:
             self.db = sqlite3.connect(str(path), isolation_level=None, check_same_thread=False)
             self.db.execute("PRAGMA journal_mode=WAL")
@@ -162,6 +207,27 @@ class Index:
             raise MemvaultError(
                 f"index database {path} is unreadable ({exc}); delete it and run `memvault reindex`"
             ) from exc
+
+    @classmethod
+    def open_readonly(cls, path: Path) -> "Index":
+        """An existing index opened read-only, without migrating: for readers that must never write.
+
+        Raises:
+            MemvaultError: there is no index yet, it is unreadable, or it predates full-text search.
+        """
+        index = cls.__new__(cls)
+        if not path.is_file():
+            raise MemvaultError(f"no index at {path} yet; run `memvault reindex` (or `memvault start`)")
+        try:
+            index.db = sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True, check_same_thread=False)
+            index.db.execute("PRAGMA query_only=1")
+            found = index.db.execute("SELECT 1 FROM sqlite_master WHERE name = 'search_docs'").fetchone()
+        except sqlite3.DatabaseError as exc:
+            raise MemvaultError(f"index database {path} is unreadable ({exc}); run `memvault reindex`") from exc
+        if found is None:
+            index.db.close()
+            raise MemvaultError(f"the index at {path} predates search; run `memvault reindex` once")
+        return index
 
     def close(self) -> None:
         self.db.close()
@@ -213,11 +279,12 @@ class Index:
         with self.transaction():
             indexes = self.db.execute(
                 "SELECT name, sql FROM sqlite_master WHERE type = 'index' AND sql IS NOT NULL "
-                "AND tbl_name IN ('notes', 'links', 'tags') ORDER BY name").fetchall()
+                "AND tbl_name IN ('notes', 'links', 'tags', 'search_docs') ORDER BY name").fetchall()
             for name, _ in indexes:
                 self.db.execute(f'DROP INDEX "{name}"')
-            for table in ("notes", "links", "tags"):
+            for table in ("notes", "links", "tags", "search_docs"):
                 self.db.execute(f"DELETE FROM {table}")
+            self._empty_search_words()
             batch: list[tuple[NoteRow, Iterable[tuple[Link, str | None]] | None, Iterable[tuple[str, str]]]] = []
             for entry in entries:
                 batch.append(entry)
@@ -232,18 +299,20 @@ class Index:
     def _insert(self, batch: list[tuple[NoteRow, Iterable[tuple[Link, str | None]] | None,
                                       Iterable[tuple[str, str]]]]) -> int:
         self.db.executemany("INSERT OR REPLACE INTO notes VALUES (?, ?, ?, ?, ?, ?)",
-                            [_note_values(note) for note, _, _ in batch])
+                            [_note_values(note) for note, *_ in batch])
         self.db.executemany("INSERT INTO links VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
                             [_link_values(note.path, link, resolved)
-                             for note, links, _ in batch for link, resolved in links or ()])
+                             for note, links, *_ in batch for link, resolved in links or ()])
         self.db.executemany("INSERT INTO tags VALUES (?, ?, ?)",
-                            [(note.path, tag, origin) for note, _, tags in batch for tag, origin in tags])
+                            [(note.path, tag, origin) for note, _, tags, *_ in batch for tag, origin in tags])
+        self._insert_search([entry[3] for entry in batch if len(entry) > 3 and entry[3] is not None])  # type: ignore[misc]
         return len(batch)
 
     def remove_note(self, path: str) -> None:
         self.db.execute("DELETE FROM notes WHERE path = ?", (path,))
         self.db.execute("DELETE FROM links WHERE source = ?", (path,))
         self.db.execute("DELETE FROM tags WHERE path = ?", (path,))
+        self._drop_search(path)
 
     def rename_note(self, old: str, new: str) -> None:
         """Move a note's rows to a new path (its links are re-put by the caller after rewrites)."""
@@ -251,6 +320,81 @@ class Index:
         self.db.execute("UPDATE notes SET path = ? WHERE path = ?", (new, old))
         self.db.execute("UPDATE links SET source = ? WHERE source = ?", (new, old))
         self.db.execute("UPDATE tags SET path = ? WHERE path = ?", (new, old))
+        self._drop_search(new)
+        self.db.execute("UPDATE search_docs SET path = ? WHERE path = ?", (new, old))
+
+    # -- full-text search ----------------------------------------------------
+
+    def put_search(self, path: str, doc: SearchDoc | None) -> None:
+        """Replace a note's search row (None: the note is not searchable, e.g. outside the scope)."""
+        self._drop_search(path)
+        if doc is not None:
+            self._insert_search([doc])
+
+    def _insert_search(self, docs: list[SearchDoc]) -> None:
+        """Insert rows for notes that have none; a row's id ties its filters to its words."""
+        if not docs:
+            return
+        first = self.db.execute("SELECT COALESCE(MAX(rowid), 0) + 1 FROM search_docs").fetchone()[0]
+        self.db.executemany(
+            "INSERT INTO search_docs (rowid, path, kind, day, project, project_key, session_id) "
+            "VALUES (?, ?, ?, ?, ?, ?, ?)",
+            [(first + i, d.path, d.kind, d.day, d.project, project_key(d.project), d.session_id)
+             for i, d in enumerate(docs)])
+        self.db.executemany("INSERT INTO search (rowid, name, description, tags, project, body, source, cjk) "
+                            "VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                            [(first + i, d.name, d.description, d.tags, d.project, d.body, d.source, d.cjk)
+                             for i, d in enumerate(docs)])
+
+    def _drop_search(self, path: str) -> None:
+        row = self.db.execute("SELECT rowid FROM search_docs WHERE path = ?", (path,)).fetchone()
+        if row is not None:
+            self.db.execute("DELETE FROM search WHERE rowid = ?", (row[0],))
+            self.db.execute("DELETE FROM search_docs WHERE rowid = ?", (row[0],))
+
+    def search_paths_of_sessions(self, session_ids: Iterable[str]) -> set[str]:
+        found: set[str] = set()
+        for chunk in iter_chunks(sorted(set(session_ids))):
+            found.update(r[0] for r in self.db.execute(
+                f"SELECT path FROM search_docs WHERE session_id IN ({', '.join('?' * len(chunk))})", chunk))
+        return found
+
+    def clear_search(self) -> None:
+        self.db.execute("DELETE FROM search_docs")
+        self._empty_search_words()
+
+    def _empty_search_words(self) -> None:
+        """Empty the FTS table by dropping and re-creating it from the SQL SQLite stored for it:
+        a ``DELETE`` re-tokenizes every row to take its words out, as slow as filling it."""
+        sql = self.db.execute("SELECT sql FROM sqlite_master WHERE type = 'table' AND name = 'search'").fetchone()[0]
+        self.db.execute("DROP TABLE search")
+        self.db.execute(sql)
+
+    def search(self, match: str | None, where: str = "", args: tuple[object, ...] = (),
+               limit: int = 10) -> list[dict[str, object]]:
+        """Search rows, best first (``match``: an FTS5 expression) or newest first (None).
+
+        ``where`` holds extra conditions on ``d`` (``search_docs``) built by the caller with
+        ``?`` placeholders. The score is BM25 with name and description above the body.
+        Only row ids and scores are ranked; the text columns are read for the top rows alone
+        (sorting every match with its body made a 10,000-note query several times slower).
+        """
+        columns = ("path", "kind", "day", "project", "session_id", "name", "description", "tags", "body", "score")
+        if match is None:
+            ranked = ("SELECT d.rowid AS id, 0.0 AS score FROM search_docs d" + (f" WHERE {where}" if where else "")
+                      + " ORDER BY d.day DESC, d.path LIMIT ?")
+            params: tuple[object, ...] = (*args, limit)
+            order = "d.day DESC, d.path"
+        else:
+            ranked = (f"SELECT s.rowid AS id, -bm25(search, {BM25_WEIGHTS}) AS score FROM search s "
+                      + ("JOIN search_docs d ON d.rowid = s.rowid " if where else "")
+                      + "WHERE search MATCH ?" + (f" AND {where}" if where else "") + " ORDER BY 2 DESC LIMIT ?")
+            params = (match, *args, limit)
+            order = "r.score DESC"
+        sql = (f"WITH r AS ({ranked}) SELECT d.path, d.kind, d.day, d.project, d.session_id, s.name, s.description, "
+               f"s.tags, s.body, r.score FROM r JOIN search_docs d ON d.rowid = r.id "
+               f"JOIN search s ON s.rowid = r.id ORDER BY {order}")
+        return [dict(zip(columns, row)) for row in self.db.execute(sql, params)]
 
     def count(self, table: str) -> int:
         assert table in ("notes", "links", "tags")
@@ -312,6 +456,17 @@ class Index:
         self.db.execute("INSERT OR REPLACE INTO ledger VALUES (?, ?, ?, ?, ?, ?, ?)",
                         (digest, name, state, at, attempts, retry_at, detail))
 
+    def set_ledger_outputs(self, digest: str, outputs: dict[str, list[str]]) -> None:
+        """Replace what the file ``digest`` produced: session id → its message ids."""
+        with self.transaction():
+            self.db.execute("DELETE FROM ledger_outputs WHERE hash = ?", (digest,))
+            self.db.executemany("INSERT INTO ledger_outputs VALUES (?, ?, ?)",
+                                [(digest, sid, json.dumps(ids)) for sid, ids in outputs.items()])
+
+    def ledger_outputs(self, digest: str) -> dict[str, list[str]]:
+        rows = self.db.execute("SELECT session_id, ids FROM ledger_outputs WHERE hash = ?", (digest,))
+        return {sid: json.loads(ids) for sid, ids in rows}
+
     def log_import(self, at: float, name: str, state: str, counts: tuple[int, int, int, int], detail: str) -> None:
         self.db.execute("INSERT INTO imports VALUES (?, ?, ?, ?, ?, ?, ?, ?)", (at, name, state, *counts, detail))
         self.db.execute("DELETE FROM imports WHERE rowid NOT IN (SELECT rowid FROM imports ORDER BY at DESC LIMIT 200)")
@@ -344,6 +499,16 @@ class Index:
     def tagged(self, tag: str) -> list[str]:
         return [r[0] for r in self.db.execute("SELECT DISTINCT path FROM tags WHERE tag = ? ORDER BY path", (tag,))]
 
+    def project_counts(self) -> list[tuple[str, int]]:
+        """Cards per ``project`` property (matched by ``project_key``), most first."""
+        return [(r[0], r[1]) for r in self.db.execute(
+            "SELECT MIN(project), COUNT(*) FROM search_docs WHERE kind = 'card' AND project_key != '' "
+            "GROUP BY project_key ORDER BY COUNT(*) DESC, MIN(project)")]
+
+    def in_project(self, project: str) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT path FROM search_docs WHERE kind = 'card' AND project_key = ? "
+                                              "ORDER BY path", (project_key(project),))]
+
     def get_meta(self, key: str) -> str | None:
         row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
         return row[0] if row else None
@@ -355,6 +520,21 @@ class Index:
         with self.transaction():
             for table in ("notes", "links", "tags"):
                 self.db.execute(f"DELETE FROM {table}")
+            self.clear_search()
+
+
+def _private(path: Path) -> None:
+    """The index holds card text and pending messages: its folder is the user's alone (0700), the file 0600.
+
+    SQLite gives the ``-wal`` and ``-shm`` files the database file's permissions.
+    """
+    path.parent.mkdir(parents=True, exist_ok=True)
+    try:
+        os.chmod(path.parent, 0o700)
+        os.close(os.open(path, os.O_RDWR | os.O_CREAT, 0o600))
+        os.chmod(path, 0o600)
+    except OSError:
+        pass  # a file system without POSIX modes; the connection below reports real failures
 
 
 def _note_values(note: NoteRow) -> tuple[object, ...]:

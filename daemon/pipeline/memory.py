@@ -8,6 +8,7 @@ first write, so it never leaves a trace in the vault.
 
 from __future__ import annotations
 
+import json
 from dataclasses import dataclass
 from datetime import date as Date
 from typing import Any, Callable
@@ -15,19 +16,21 @@ from typing import Any, Callable
 from daemon.conversations.formats import parse_messages
 from daemon.conversations.images import AttachmentPlan
 from daemon.conversations.sessions import merge_record, record_link, record_messages, record_path
-from daemon.errors import ConflictError, DistillError, InputError, VaultError
+from daemon.errors import BusyError, ConflictError, DistillError, InputError, PartialDistillError, ReadOnlyError
 from daemon.models import Card, DistillRequest, Message, Skip
-from daemon.pipeline import attachments
+from daemon.pipeline import attachments, bounded
 from daemon.pipeline.context import Context
+from daemon.pipeline.dailypage import refresh_daily, refresh_daily_listing  # noqa: F401 (ingest, live)
 from daemon.pipeline.renames import move_note
 from daemon.pipeline.tags import ADDED, MODIFIED, auto_tag
 from daemon.timeutil import day_of, parse_day, today
-from daemon.vault import cards, daily, props
+from daemon.vault import cards, props
 from daemon.vault.cardmerge import merge_body
 from daemon.vault.files import ABSENT
 from daemon.vault.names import safe_name, validate_component
 
 ATTEMPTS = 3
+READ_ONLY_KEY = "read_only"  # index meta: the read-only files memvault left alone, for ``status``
 
 
 @dataclass(frozen=True)
@@ -133,18 +136,35 @@ def card_for_day(ctx: Context, session_id: str, day: str, new: tuple[Message, ..
         if found is not None:
             return Outcome(found.path, False, False, f"No new messages; {found.path} is unchanged")
         return Outcome(None, False, False, "Skipped: no new messages")
-    request = DistillRequest(session_id, parse_day(day), todo, found.card() if found else None, hint, ctx.config.tz,
-                             include_images=plan is not None, image_sources=plan.sources if plan else {})
-    result = ctx.distiller.distill(request)
+    # The distiller sees a bounded view: huge messages capped, a huge conversation in parts.
+    request = DistillRequest(session_id, parse_day(day), bounded.view(todo), found.card() if found else None, hint,
+                             ctx.config.tz, include_images=plan is not None, image_sources=plan.sources if plan else {})
+    try:
+        result = bounded.distill(ctx.distiller, request)
+    except PartialDistillError as exc:  # keep what the finished parts produced; the rest stays pending
+        if isinstance(exc.card, Card):
+            _write_card(ctx, session_id, day, exc.card, day_cards)
+            ctx.bases.set_pending(session_id, day, [m.id for m in todo if m.id not in set(exc.done)])
+        raise exc.cause from exc
     if isinstance(result, Skip):
         outcome = Outcome(found.path if found else None, False, False, f"Skipped: {result.reason}")
     else:
-        outcome = _write_card(ctx, session_id, day, result, day_cards)
+        try:
+            outcome = _write_card(ctx, session_id, day, result, day_cards)
+        except ReadOnlyError as exc:  # the user locked the card: it stays as is, the messages stay pending
+            note_read_only(ctx, str(exc))
+            return Outcome(found.path if found else None, False, False, f"Left alone: {exc}")
         before = found.properties.get(attachments.SOURCE_KEY) if found else None
         if outcome.path and attachments.link_sources(ctx, outcome.path, plan, before):
             outcome = Outcome(outcome.path, outcome.created, True, outcome.answer)
     ctx.bases.set_pending(session_id, day, [])
     return outcome
+
+
+def note_read_only(ctx: Context, reason: str) -> None:
+    """Remember a read-only file memvault left alone, for ``status`` (the last 20)."""
+    kept = json.loads(ctx.graph.index.get_meta(READ_ONLY_KEY) or "[]")
+    ctx.graph.index.set_meta(READ_ONLY_KEY, json.dumps(([r for r in kept if r != reason] + [reason])[-20:]))
 
 
 def _with_pending(ctx: Context, session_id: str, day: str, new: tuple[Message, ...]) -> tuple[Message, ...]:
@@ -172,15 +192,15 @@ def save_record(ctx: Context, session_id: str, messages: tuple[Message, ...],
     for _ in range(ATTEMPTS):
         snapshot = ctx.vault.read(path)
         update = merge_record(snapshot.text if snapshot else None, messages, ctx.config.tz)
-        if update.text is None:
+        if update.pieces is None:
             return ()
         _mark_pending(ctx, session_id, update.new, day_of_message)
         try:
-            ctx.vault.write(path, update.text, snapshot.digest if snapshot else ABSENT)
+            ctx.vault.write_pieces(path, update.pieces(), snapshot.digest if snapshot else ABSENT)
             return update.new
         except ConflictError:
             continue
-    raise VaultError(f"{path}: kept changing while being updated; try again")
+    raise BusyError(f"{path}: kept changing while being updated; try again")
 
 
 def _mark_pending(ctx: Context, session_id: str, new: tuple[Message, ...],
@@ -204,7 +224,7 @@ def _write_card(ctx: Context, session_id: str, day: str, card: Card, listed: lis
             return _update_card(ctx, session_id, day, card, found, day_cards)
         except ConflictError:
             day_cards = cards.list_cards(ctx.vault, ctx.config.daily_dir, day)
-    raise VaultError(f"the card of {session_id} for {day} kept changing while being updated; try again")
+    raise BusyError(f"the card of {session_id} for {day} kept changing while being updated; try again")
 
 
 def _create_card(ctx: Context, session_id: str, day: str, card: Card, day_cards: list[cards.CardFile]) -> Outcome:
@@ -266,28 +286,3 @@ def _replace_body(text: str, body: str) -> str:
 
 def _one_line(text: str) -> str:
     return " ".join(str(text or "").split())
-
-
-def refresh_daily(ctx: Context, day: str) -> dict[str, Any]:
-    """Rewrite the auto block of ``daily/<day>.md`` from the cards in ``daily/<day>/``."""
-    return refresh_daily_listing(ctx, day)[0]
-
-
-def refresh_daily_listing(ctx: Context, day: str) -> tuple[dict[str, Any], list[cards.CardFile]]:
-    """``refresh_daily``, also returning the day's cards it listed (so callers need not read them again)."""
-    path = f"{ctx.config.daily_dir}/{day}.md"
-    for _ in range(ATTEMPTS):
-        day_cards = cards.list_cards(ctx.vault, ctx.config.daily_dir, day)
-        entries = [daily.Entry(c.path, str(c.properties.get("name") or c.stem),
-                               str(c.properties.get("description") or "")) for c in day_cards]
-        snapshot = ctx.vault.read(path)
-        text = daily.refresh(snapshot.text if snapshot else None, day, entries)
-        result = {"path": path, "created": False, "changed": False, "notes": len(entries)}
-        if text is None:
-            return result, day_cards
-        try:
-            ctx.vault.write(path, text, snapshot.digest if snapshot else ABSENT)
-        except ConflictError:
-            continue
-        return {**result, "created": snapshot is None, "changed": True}, day_cards
-    raise VaultError(f"{path}: kept changing while being updated; try again")

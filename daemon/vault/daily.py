@@ -14,11 +14,12 @@ END = "<!-- /notes:auto -->"
 
 @dataclass(frozen=True)
 class Entry:
-    """One line of the block: a card's path, name and description."""
+    """One line of the block: a card's path, name and description, and the project it belongs to."""
 
     path: str
     name: str
     description: str
+    project: str = ""
 
 
 def render_block(entries: list[Entry], newline: str = "\n") -> str:
@@ -28,7 +29,8 @@ def render_block(entries: list[Entry], newline: str = "\n") -> str:
     for entry in entries:
         label = entry.name or entry.path.rsplit("/", 1)[-1][:-3]
         description = " ".join(entry.description.split())
-        lines.append(f"- [[{entry.path[:-3]}|{label}]]" + (f" — {description}" if description else ""))
+        project = f" ({' '.join(entry.project.split())})" if entry.project.strip() else ""
+        lines.append(f"- [[{entry.path[:-3]}|{label}]]{project}" + (f" — {description}" if description else ""))
     lines.append(END)
     return newline.join(lines)
 

@@ -30,3 +30,10 @@ def test_only_the_block_changes_and_unchanged_means_none() -> None:
 
 def test_block_appended_when_markers_missing() -> None:
     assert refresh("my notes", "d", ENTRIES[1:]) == f"my notes\n\n{START}\n- [[daily/2023-01-19/b|b]]\n{END}\n"
+
+
+def test_a_cards_project_is_shown_after_its_link() -> None:
+    text = refresh(None, "2026-02-10", [Entry("daily/2026-02-10/fix.md", "fix", "Fixed the build.", "spotter"),
+                                        Entry("daily/2026-02-10/chat.md", "chat", "Small talk.")])
+    assert "- [[daily/2026-02-10/fix|fix]] (spotter) — Fixed the build.\n" in text
+    assert "- [[daily/2026-02-10/chat|chat]] — Small talk.\n" in text
