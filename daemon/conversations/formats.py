@@ -42,6 +42,8 @@ def _parse_message(item: Mapping[str, Any], label: str, seen: Counter[str]) -> M
     if name is not None and not isinstance(name, str):
         raise InputError(f"{label}: field 'name' must be a string")
     content = item.get("content")
+    if content is None:  # a message without content would write a bare {role, id} line into the record
+        raise InputError(f"{label}: field 'content' is required (a string or a list of blocks)")
     blocks = _blocks(content, label)
     raw_time, time_field = _raw_time(item)
     try:
@@ -54,7 +56,11 @@ def _parse_message(item: Mapping[str, Any], label: str, seen: Counter[str]) -> M
     if raw_time is not None and "created_at" not in item:
         record["created_at"] = raw_time
     if isinstance(content, list):
-        record["content"] = [b for b in content if not _unsaved_block(b)]
+        kept = [b for b in content if not _unsaved_block(b)]
+        # One text block left once tool results are dropped: the record keeps it as plain text.
+        alone = len(kept) == 1 and len(kept) < len(content) and isinstance(kept[0], dict) and \
+            kept[0].get("type", "text") == "text" and set(kept[0]) <= {"type", "text"}
+        record["content"] = kept[0].get("text", "") if alone else kept
     return Message(
         id=message_id,
         role=role.strip(),

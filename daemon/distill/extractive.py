@@ -302,10 +302,11 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
         for fence in [*_FENCE_RE.finditer(text), None]:
             sentences = _sentences(text[pos:fence.start()] if fence else text[pos:])
             lead = sentences.pop() if fence and sentences else ""
-            for sentence in sentences:
-                sentence = _trim(_LEAD_FILLER.sub("", sentence).strip(), names)
+            for raw in sentences:
+                sentence = _trim(_LEAD_FILLER.sub("", raw).strip(), names)
                 previous, words = _classify(sentence, previous), _tokens(sentence)
-                if sentence == skip or sentence.endswith((":", "：")):
+                if skip and _norm(skip) in (_norm(sentence), _norm(raw)) or (len(skip) > 12 and _norm(skip) in _norm(raw)) \
+                        or sentence.endswith((":", "：")):
                     continue  # the request is in the description; a lead-in without its list says nothing
                 if questions and _is_question(sentence) and len(words - names) >= 2 and not _is_filler(sentence, names):
                     out.append(_Stmt(len(out), i, turn.speaker, sentence, "question", words, "", reply, turn.role))
@@ -467,7 +468,7 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
     dated = any(m.time is not None for m in request.messages)
     points = [p for p in _points([s for s in picked if s.kind == "decision"] +
                                  [s for s in picked if s.kind != "decision"], turns, lang)
-              if p.text not in (ask, context)]
+              if _norm(p.text) not in (_norm(ask), _norm(context))]
     description = notes.describe(points, context=context, request=ask, asker=asker if people else "",
                                  task=bool(calls),
                                  work=work_summary(calls) if work else "", people=people,

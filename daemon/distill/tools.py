@@ -63,10 +63,11 @@ def calls_in(messages: Iterable[Message]) -> list[ToolCall]:
             function = item.get("function") if isinstance(item, Mapping) else None
             if isinstance(function, Mapping):
                 out.append(_make(function.get("name"), _arguments(function.get("arguments")), None))
-        # A result an export reader folded into the calling message, carrying the call itself.
-        out += [_make(b.get("name"), b.get("input"), b) for b in blocks
-                if b.get("type") == "tool_result" and b.get("name")]
-        out += [_make(m.group(1), m.group(2) or "", None) for m in TOOL_LINE.finditer(message.text)]
+        # Calls an export reader folded into the message with their results: they stand for its
+        # "[tool …]" lines, which say less (a Bash call's description rather than its command).
+        folded = [_make(b.get("name"), b.get("input"), b) for b in blocks
+                  if b.get("type") == "tool_result" and b.get("name")]
+        out += folded or [_make(m.group(1), m.group(2) or "", None) for m in TOOL_LINE.finditer(message.text)]
     return out
 
 

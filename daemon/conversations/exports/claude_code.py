@@ -15,6 +15,11 @@ Policy (FORMATS.md §5; reference auto-memory §1.3):
 * Tool calls are kept as one short line, ``[tool Bash: <description or
   command>]``, so a card can say what was done without the payload.
   Thinking is dropped.
+* For the distiller, each call also travels as a ``tool_result`` block on
+  its assistant message, carrying the call's name, its short arguments
+  (command, path, pattern) and the head of its result when the result came
+  in the same file. Tool results are never written to the source record,
+  so the record holds the same text as before.
 * Lines group into one Conversation per ``sessionId`` (a file may hold
   several); a subagent sidechain is its own Conversation,
   ``claude-code-<sessionId>-agent-<agentId>``. Compaction helpers
@@ -56,6 +61,7 @@ class _Turn:
     role: str
     time: str | None
     parts: list[str] = field(default_factory=list)
+    tools: list[dict[str, Any]] = field(default_factory=list)  # calls, each with its result once it came
 
 
 @dataclass
@@ -63,6 +69,7 @@ class _Session:
     session_id: str
     turns: list[_Turn] = field(default_factory=list)
     replies: dict[str, _Turn] = field(default_factory=dict)  # message.id → merged assistant turn
+    calls: dict[str, dict[str, Any]] = field(default_factory=dict)  # tool_use id → its block on the turn
     problem: str | None = None
 
 
@@ -103,7 +110,9 @@ def _session_key(line: Mapping[str, Any], fallback: str) -> tuple[str, str]:
 def _conversation(session: _Session) -> Conversation | None:
     if session.problem:
         raise InputError(session.problem)
-    messages = [{"id": turn.id, "role": turn.role, "content": "\n".join(turn.parts), "created_at": turn.time}
+    messages = [{"id": turn.id, "role": turn.role, "created_at": turn.time,
+                 "content": [{"type": "text", "text": "\n".join(turn.parts)}, *turn.tools] if turn.tools
+                 else "\n".join(turn.parts)}
                 for turn in session.turns if turn.parts]
     return build(session.session_id, SOURCE, messages)
 
@@ -115,6 +124,7 @@ def _add(session: _Session, line: Mapping[str, Any]) -> None:
     uuid = line.get("uuid") if isinstance(line.get("uuid"), str) else None
     time = iso(line.get("timestamp"))
     if line.get("type") == "user":
+        _attach_results(session, message.get("content"))
         text = _user_text(line, message)
         if text and uuid:
             session.turns.append(_Turn(uuid, "user", time, [text]))
@@ -129,6 +139,38 @@ def _add(session: _Session, line: Mapping[str, Any]) -> None:
         turn = session.replies[reply_id] = _Turn(reply_id, "assistant", time)
         session.turns.append(turn)
     turn.parts.extend(_assistant_parts(message.get("content")))
+    for block in message.get("content") if isinstance(message.get("content"), list) else ():
+        if isinstance(block, dict) and block.get("type") == "tool_use" and isinstance(block.get("id"), str):
+            call = {"type": "tool_result", "tool_use_id": block["id"], "name": block.get("name"),
+                    "input": _short_arguments(block.get("input"))}
+            turn.tools.append(call)
+            session.calls[block["id"]] = call
+
+
+_ARGUMENT_KEYS = ("command", "description", "file_path", "path", "notebook_path", "pattern", "query", "url")
+_RESULT_CHARS = 2000
+
+
+def _short_arguments(arguments: Any) -> dict[str, str]:
+    """The arguments that say what a call did; never a payload (file contents, edits)."""
+    if not isinstance(arguments, dict):
+        return {}
+    return {k: v[:300] for k in _ARGUMENT_KEYS if isinstance(v := arguments.get(k), str)}
+
+
+def _attach_results(session: _Session, content: Any) -> None:
+    """A user line's ``tool_result`` blocks: the head of each result goes to the call it answers."""
+    for block in content if isinstance(content, list) else ():
+        if not isinstance(block, dict) or block.get("type") != "tool_result":
+            continue
+        call = session.calls.get(str(block.get("tool_use_id")))
+        if call is None:
+            continue
+        result = block.get("content")
+        if isinstance(result, list):
+            result = "\n".join(str(p.get("text", "")) for p in result if isinstance(p, dict))
+        call["content"] = str(result or "")[:_RESULT_CHARS]
+        call["is_error"] = block.get("is_error") is True
 
 
 def _user_text(line: Mapping[str, Any], message: Mapping[str, Any]) -> str:
