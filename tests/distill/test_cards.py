@@ -210,3 +210,31 @@ def test_card_size_does_not_depend_on_who_is_called_user() -> None:
     a, b = card(both_user), card(mixed)
     size_a, size_b = len(text_of(a)), len(text_of(b))
     assert abs(size_a - size_b) <= 0.15 * max(size_a, size_b)
+
+
+def test_claude_code_calls_reach_the_card_with_their_outcome_but_not_the_record() -> None:
+    from daemon.conversations.exports.claude_code import read
+
+    def line(kind: str, uuid: str, content: object, **extra: object) -> dict:
+        message = {"role": kind, "content": content, **extra}
+        return {"type": kind, "uuid": uuid, "sessionId": "s-cc", "timestamp": "2026-02-10T09:00:00Z",
+                "message": message}
+
+    lines = [
+        line("user", "u1", "The parser tests fail, fix them."),
+        line("assistant", "a1", [{"type": "text", "text": "Let me run the tests."},
+                                 {"type": "tool_use", "id": "t1", "name": "Bash",
+                                  "input": {"command": "pytest -q tests/test_parser.py",
+                                            "description": "Run the parser tests"}}], id="m1"),
+        line("user", "u2", [{"type": "tool_result", "tool_use_id": "t1",
+                             "content": "....F\n1 failed, 4 passed in 0.31s"}]),
+        line("assistant", "a2", [{"type": "text", "text": "The date parser ignored time zones; it now "
+                                  "converts to UTC before comparing."}], id="m2"),
+    ]
+    conversation = next(iter(read(lines, "s-cc.jsonl")))
+    first_reply = conversation.messages[1]
+    assert first_reply.record["content"] == "Let me run the tests.\n[tool Bash: Run the parser tests]"
+    assert "tool_result" not in str(first_reply.record)
+    result = card(list(conversation.messages))
+    assert "`pytest -q tests/test_parser.py` → 1 failed, 4 passed in 0.31s" in result.body
+    assert "converts to UTC before comparing" in result.body
