@@ -162,13 +162,21 @@ def log_file() -> Path:
     return Path(platformdirs.user_log_dir("memvault")) / "memvault.log"
 
 
+class _PrivateLog(RotatingFileHandler):
+    """A rotating log whose files, the current one and each new one after a rollover, are 0600."""
+
+    def _open(self):  # type: ignore[no-untyped-def]
+        stream = super()._open()
+        os.chmod(self.baseFilename, 0o600)
+        return stream
+
+
 def setup_logging() -> Path:
     """The daemon logs to stderr and to a rotating file in the user log folder."""
     path = log_file()
     path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
     os.chmod(path.parent, 0o700)  # the log names files and holds error text: the user's alone
-    os.close(os.open(path, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o600))
-    handler = RotatingFileHandler(path, maxBytes=1_000_000, backupCount=5, encoding="utf-8")
+    handler = _PrivateLog(path, maxBytes=1_000_000, backupCount=5, encoding="utf-8")
     handler.setFormatter(logging.Formatter("%(asctime)s %(levelname)s %(name)s: %(message)s"))
     logger = logging.getLogger("memvault")
     logger.addHandler(handler)

@@ -19,6 +19,17 @@ from daemon.pipeline import Context
 FIXED_NOW = datetime(2026, 11, 30, 12, 0, tzinfo=timezone.utc)
 
 
+def pytest_configure(config: pytest.Config) -> None:
+    config.addinivalue_line("markers", "corpus: reads ../shared/corpus; skipped when it is absent (tests/shared_corpus.py)")
+
+
+def pytest_runtest_setup(item: pytest.Item) -> None:
+    if item.get_closest_marker("corpus"):
+        import shared_corpus
+
+        shared_corpus.check()
+
+
 @pytest.fixture(autouse=True)
 def isolated_home(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
     """Point HOME and the XDG folders into tmp_path so nothing touches the real user dirs."""

@@ -149,9 +149,10 @@ class ExtractiveDistiller:
             return existing if existing is not None else Skip(SKIP_REASON)
         names = _names([t.speaker or t.who for t in turns])
         texts = [t.text for t in turns]
+        weigh = (lambda s: len(s) + len(_CJK_RE.findall(s))) if lang == "zh" else len  # a Chinese character says more
         ask = _request(turns, calls) if existing is None else ("", "", "")
         candidates = _candidates(turns, names, skip=ask[1])
-        budget = self.budget(sum(map(len, texts)), sum(len(s.text) for s in candidates if not s.code))
+        budget = self.budget(sum(map(weigh, texts)), sum(weigh(s.text) for s in candidates if not s.code))
         picked = _select(candidates, _weights(texts, names, request.hint), budget)
         chosen = _with_referents(sorted(picked, key=lambda s: s.pos), candidates)
         work = work_lines(calls, lang)

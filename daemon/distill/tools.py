@@ -87,12 +87,14 @@ def work_lines(calls: list[ToolCall], lang: str = "en") -> list[str]:
         lines.append(("- 修改：" if zh else "- Edited: ") + _paths(edited))
     if created:
         lines.append(("- 新建：" if zh else "- Created: ") + _paths(created))
-    commands: dict[str, ToolCall] = {}
+    commands: dict[str, list[str]] = {}  # a command run again keeps each different outcome, in order
     for call in (c for c in calls if c.kind == "run" and c.detail):
-        commands[call.detail] = call if call.outcome or call.detail not in commands else commands[call.detail]
-    for call in list(commands.values())[:_MAX_LIST]:
-        outcome = f" → {call.outcome}" if call.outcome else ""
-        shown = f": {call.detail}" if _described(call.detail) else f" {_code(call.detail)}"
+        outcomes = commands.setdefault(call.detail, [])
+        if call.outcome and call.outcome not in outcomes:
+            outcomes.append(call.outcome)
+    for detail, outcomes in list(commands.items())[:_MAX_LIST]:
+        outcome = (" → " + ("; 然后 " if zh else "; then ").join(outcomes[-3:])) if outcomes else ""
+        shown = f": {detail}" if _described(detail) else f" {_code(detail)}"
         lines.append(("- 运行" if zh else "- Ran") + shown + outcome)
     if len(commands) > _MAX_LIST:
         lines.append(f"- … {len(commands) - _MAX_LIST} more command(s)" if not zh else

@@ -1,11 +1,10 @@
-"""Keeping the index in step with the vault's files, and finding what moved.
+"""Keeping the index in step with the vault's files.
 
 ``Graph`` pairs the SQLite index with an in-memory ``PathIndex`` of every
 indexed path (for O(1) link resolution). ``sync`` re-reads files into the
 index; ``changes`` compares the files on disk with the index by size and
-mtime (a warm start stats files, it does not read them); ``detect_moves``
-pairs vanished paths with new ones by content hash, then by identity
-(``session_id``), then by similarity for a note renamed *and* edited.
+mtime (a warm start stats files, it does not read them); ``pairing`` then
+says which of the vanished and new paths are moves.
 """
 
 from __future__ import annotations
@@ -24,13 +23,13 @@ from typing import Any, Iterable, Iterator, Mapping, NamedTuple
 
 from daemon.vault import props
 from daemon.errors import VaultError
+from daemon.links.fulltext import SCOPES, SOURCE_LIMIT, SearchDoc, search_doc, source_path, source_text
 from daemon.links.index import Index, NoteRow, target_name
 from daemon.links.scan import Link, scan
 from daemon.links.resolve import PathIndex
 from daemon.vault.files import TEMP_MARK, Vault, digest
 
 log = logging.getLogger("memvault.graph")
-SIMILARITY = 0.5
 # Rebuilds of at least PARALLEL_MIN files parse in up to MAX_WORKERS processes, CHUNK files a task.
 PARALLEL_MIN = 2000
 MAX_WORKERS = 4
@@ -46,22 +45,25 @@ _CODE_SPAN = re.compile(r"`[^`\n]*`")
 
 @dataclass(frozen=True)
 class Changes:
-    """What differs between the files on disk and the index."""
+    """What differs between the files on disk and the index (and, once caught up, what was repaired)."""
 
     added: tuple[str, ...] = ()
     modified: tuple[str, ...] = ()
     deleted: tuple[str, ...] = ()
+    moves: Mapping[str, str] = field(default_factory=dict)  # renames found among added and deleted
+    rewritten: tuple[str, ...] = ()  # files whose links those renames rewrote
 
     def __bool__(self) -> bool:
         return bool(self.added or self.modified or self.deleted)
 
 
 class Entry(NamedTuple):
-    """One file's rows for the index: the note, its resolved links and its tags."""
+    """One file's rows for the index: the note, its resolved links, its tags and its search row."""
 
     row: NoteRow
     links: list[tuple[Link, str | None]] | None
     tags: list[tuple[str, str]]
+    doc: SearchDoc | None = None
 
 
 @dataclass
@@ -72,12 +74,35 @@ class Graph:
     tag_key: str = "memory_tags"
     paths: PathIndex = field(default_factory=PathIndex)
     fresh: bool = False  # True once this process built the index from nothing
+    search_scope: str = "cards"  # which notes the full-text table holds (fulltext.SCOPES)
+    opaque: tuple[str, ...] = ()  # notes indexed for resolution only: their links and tags are not read
 
     @classmethod
-    def open(cls, vault: Vault, index: Index, excluded: Iterable[str] = (), tag_key: str = "memory_tags") -> "Graph":
-        graph = cls(vault, index, tuple(excluded), tag_key)
+    def open(cls, vault: Vault, index: Index, excluded: Iterable[str] = (), tag_key: str = "memory_tags",
+             search_scope: str = "cards", opaque: Iterable[str] = ()) -> "Graph":
+        graph = cls(vault, index, tuple(excluded), tag_key, search_scope=search_scope, opaque=tuple(opaque))
         graph.paths = PathIndex(index.notes())
         return graph
+
+    def ensure_search(self) -> int:
+        """Fill the full-text table when it predates this scope (a migrated index, a changed setting).
+
+        Returns the number of notes read (0 when the table was already current).
+        """
+        assert self.search_scope in SCOPES
+        if self.index.get_meta("search.scope") == self.search_scope:
+            return 0
+        notes = self.index.notes()
+        wanted = sorted(p for p, row in notes.items()
+                        if row.identity or (self.search_scope == "vault" and p.lower().endswith(".md")))
+        with self.index.transaction():
+            self.index.clear_search()
+            for rel in wanted:
+                found = self.read(rel)
+                if found is not None and found[1] is not None:
+                    self.index.put_search(rel, self._entry(*found).doc)
+            self.index.set_meta("search.scope", self.search_scope)
+        return len(wanted)
 
     def watched(self, rel: str) -> bool:
         """Whether a vault path belongs in the index (not a dot-folder, temp file or the inbox)."""
@@ -158,21 +183,45 @@ class Graph:
                     added.append(rel)
                 self._put(*found)
             self._reresolve(added + removed)
+            self._resync_cards_of_records([rel for rel in rels if rel.endswith(".jsonl")], set(rels))
 
     def _put(self, row: NoteRow, text: str | None, properties: dict[str, Any]) -> None:
         entry = self._entry(row, text, properties)
         self.index.put_note(row, entry.links)
         if text is not None:
             self.index.put_tags(row.path, entry.tags)
+        self.index.put_search(row.path, entry.doc)
 
     def _entry(self, row: NoteRow, text: str | None, properties: dict[str, Any]) -> Entry:
         """A file's rows: links (None keeps a non-Markdown file's, [] for undecodable Markdown) and tags."""
-        if text is None:
+        if text is None or row.path in self.opaque:
             return Entry(row, [] if row.path.lower().endswith(".md") else None, [])
         resolve = self.paths.resolve
         links = [(link, resolve(link, row.path)) for link in scan(text)]
         no_tags = self.tag_key not in properties and "#" not in text  # the common case: nothing to look for
-        return Entry(row, links, [] if no_tags else tags_of(text, properties, self.tag_key))
+        tags = [] if no_tags else tags_of(text, properties, self.tag_key)
+        doc = search_doc(row.path, text, properties, [t for t, _ in tags], self.search_scope,
+                         self._source(properties) if row.identity else "")
+        return Entry(row, links, tags, doc)
+
+    def _resync_cards_of_records(self, records: list[str], done: set[str]) -> None:
+        """A changed source record changes the search rows of its session's cards (they hold its words)."""
+        sessions = {rel.rpartition("/")[2][: -len(".jsonl")] for rel in records}
+        for path in sorted(self.index.search_paths_of_sessions(sessions) - done):
+            found = self.read(path)
+            if found is not None:
+                self._put(*found)
+
+    def _source(self, properties: Mapping[str, Any]) -> str:
+        """A card's source conversation as text for its search row ("" when it has none or it is unreadable)."""
+        rel = source_path(properties)
+        if rel is None:
+            return ""
+        try:
+            with open(self.vault.abspath(rel), encoding="utf-8", errors="replace") as handle:
+                return source_text(handle.read(SOURCE_LIMIT * 2))
+        except (OSError, VaultError):
+            return ""
 
     def _reresolve(self, changed: list[str]) -> None:
         """Links that ask for a name that appeared or vanished may now resolve differently."""
@@ -212,6 +261,7 @@ class Graph:
         except BaseException:
             self.paths = before
             raise
+        self.index.set_meta("search.scope", self.search_scope)
         if gone:  # vanished since listed: links asking for their names resolved as if they existed
             for rel in gone:
                 self.paths.remove(rel)
@@ -239,7 +289,7 @@ class Graph:
     def _parsed_in_workers(self, rels: list[str], workers: int) -> Iterator[tuple[str, Entry | None]]:
         chunks = [rels[i : i + CHUNK] for i in range(0, len(rels), CHUNK)]
         context = multiprocessing.get_context("fork")
-        setup = (str(self.vault.root), self.excluded, self.tag_key, rels)
+        setup = (str(self.vault.root), self.excluded, self.tag_key, rels, self.search_scope, self.opaque)
         with ProcessPoolExecutor(workers, mp_context=context, initializer=_worker_setup, initargs=setup) as pool:
             for chunk, parsed in zip(chunks, pool.map(_worker_parse, chunks)):
                 yield from zip(chunk, parsed)
@@ -269,14 +319,23 @@ class Graph:
             yield rel
 
     def apply_moves(self, moves: Mapping[str, str]) -> None:
-        """Record moves already made on disk: rows follow, then the moved files are re-read."""
+        """Record moves already made on disk: rows follow, then the moved files are re-read.
+
+        A swap (``A→B, B→A``) goes through temporary keys so no row overwrites another.
+        A destination already gone again (it moved on before this batch was handled)
+        keeps its row: the next event for it, or the next reconcile, pairs it by hash.
+        """
         with self.index.transaction():
-            for old, new in moves.items():
+            staged = {old: (f"\0moving\0{old}" if new in moves else new) for old, new in moves.items()}
+            for old, new in staged.items():
                 self.index.rename_note(old, new)
                 self.paths.remove(old)
+            for old, new in staged.items():
+                if new != moves[old]:
+                    self.index.rename_note(new, moves[old])
             for new in moves.values():
                 self.paths.add(new)
-        self.sync(moves.values())
+        self.sync(new for new in moves.values() if self.vault.abspath(new).exists())
         with self.index.transaction():
             self._reresolve(list(moves) + list(moves.values()))
 
@@ -284,10 +343,12 @@ class Graph:
 _WORKER: Graph | None = None
 
 
-def _worker_setup(root: str, excluded: tuple[str, ...], tag_key: str, rels: list[str]) -> None:
+def _worker_setup(root: str, excluded: tuple[str, ...], tag_key: str, rels: list[str], scope: str,
+                  opaque: tuple[str, ...] = ()) -> None:
     """In a worker process: a Graph without a database, knowing every path for resolution."""
     global _WORKER
-    _WORKER = Graph(Vault(Path(root)), None, excluded, tag_key)  # type: ignore[arg-type]
+    _WORKER = Graph(Vault(Path(root)), None, excluded, tag_key, search_scope=scope,  # type: ignore[arg-type]
+                    opaque=opaque)
     _WORKER.paths = PathIndex(rels)
 
 
@@ -307,13 +368,6 @@ def signature(text: str) -> str:
     hashes = {crc(line.strip().encode("utf-8")) for line in set(text.split("\n")) if len(line) > 3}
     hashes.discard(crc(b"---"))
     return " ".join(sorted(format(h, "08x") for h in hashes)[:400])
-
-
-def similarity(a: str, b: str) -> float:
-    left, right = set(a.split()), set(b.split())
-    if not left or not right:
-        return 0.0
-    return len(left & right) / len(left | right)
 
 
 def tags_of(text: str, properties: Mapping[str, Any], key: str) -> list[tuple[str, str]]:
@@ -339,42 +393,3 @@ def strip_code(body: str) -> str:
     if "```" in body or "~~~" in body:
         body = _FENCED.sub("", body)
     return _CODE_SPAN.sub("", body) if "`" in body else body
-
-
-def detect_moves(
-    deleted: Mapping[str, NoteRow], added: Mapping[str, NoteRow]
-) -> dict[str, str]:
-    """Pair vanished paths with new ones: same content, then same identity, then similar content."""
-    moves: dict[str, str] = {}
-    free = dict(added)
-
-    def take(old: str, new: str) -> None:
-        moves[old] = new
-        del free[new]
-
-    for old, row in sorted(deleted.items()):
-        same = [p for p, r in free.items() if r.hash == row.hash]
-        if same:
-            take(old, _closest(old, same))
-    for old, row in sorted(deleted.items()):
-        if old in moves or not row.identity:
-            continue
-        same = [p for p, r in free.items() if r.identity == row.identity and _same_kind(old, p)]
-        if len(same) == 1:
-            take(old, same[0])
-    for old, row in sorted(deleted.items()):
-        if old in moves or not row.signature:
-            continue
-        scored = sorted((similarity(row.signature, r.signature), p) for p, r in free.items() if _same_kind(old, p))
-        if scored and scored[-1][0] >= SIMILARITY and (len(scored) < 2 or scored[-2][0] < scored[-1][0]):
-            take(old, scored[-1][1])
-    return moves
-
-
-def _same_kind(a: str, b: str) -> bool:
-    return os.path.splitext(a)[1].lower() == os.path.splitext(b)[1].lower()
-
-
-def _closest(old: str, candidates: list[str]) -> str:
-    name = old.rpartition("/")[2].lower()
-    return min(candidates, key=lambda p: (p.rpartition("/")[2].lower() != name, len(p), p))

@@ -7,17 +7,24 @@ stages, and nothing else does.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+import json
+import logging
+from dataclasses import dataclass, replace
+from typing import Iterator
 
 from daemon.errors import ConflictError, VaultError
-from daemon.links.graph import Changes, detect_moves
+from daemon.links.graph import Changes
+from daemon.links.pairing import detect_moves
 from daemon.links.index import target_name
-from daemon.links.plan import plan_moves
+from daemon.links.plan import before_moves, plan_moves
 from daemon.links.moves import Actions
+from daemon.pipeline.cardnames import follow_card_names
 from daemon.pipeline.context import Context
 from daemon.vault.files import Snapshot
 
 ATTEMPTS = 3
+CHUNK = 200  # candidate notes read, planned and written at a time (bounded memory for big folder moves)
+log = logging.getLogger("memvault.renames")
 
 
 def move_note(ctx: Context, old: str, new: str, digest: str) -> MoveReport:
@@ -36,42 +43,60 @@ class MoveReport:
     rewritten: tuple[str, ...]
 
 
-def plan_for_moves(ctx: Context, moves: dict[str, str]) -> tuple[dict[str, str], dict[str, Snapshot]]:
-    """The link rewrites ``moves`` need: {path after: new text}, and the snapshots they were planned from.
+def plan_for_moves(ctx: Context, moves: dict[str, str]) -> Iterator[tuple[dict[str, str], dict[str, Snapshot]]]:
+    """The link rewrites ``moves`` need, CHUNK candidate notes at a time: ({path after: new text},
+    the snapshots they were planned from).
 
     Candidates come from the index: notes linking to a moved file, notes with a
     link asking for a moved file's name (its resolution may change), and the
-    moved notes themselves (their relative links).
+    moved notes themselves (their relative links). A candidate whose text differs
+    from the index's (someone else wrote it since) is judged by its new text.
+    Only one chunk's texts are held at a time, so a folder of 10,000 notes moves
+    in bounded memory.
     """
     graph = ctx.graph
     names = {target_name(p) for p in list(moves) + list(moves.values())}
     candidates = graph.index.sources_linking(moves) | graph.index.sources_naming(names) | set(moves)
-    snapshots: dict[str, Snapshot] = {}
-    for source in sorted(candidates):
-        if not source.lower().endswith(".md"):
-            continue
-        try:
-            snapshot = ctx.vault.read(moves.get(source, source)) or ctx.vault.read(source)
-        except VaultError:
-            continue  # not UTF-8: no links we could rewrite safely
-        if snapshot is not None:
-            snapshots[source] = snapshot
-    plan = plan_moves({p: s.text for p, s in snapshots.items()}, moves, graph.paths)
-    return plan, snapshots
+    sources = sorted(c for c in candidates if c.lower().endswith(".md"))
+    before, style = before_moves(graph.paths, moves), link_format(ctx)
+    for start in range(0, len(sources), CHUNK):
+        snapshots: dict[str, Snapshot] = {}
+        for source in sources[start:start + CHUNK]:
+            try:
+                snapshot = ctx.vault.read(moves.get(source, source)) or ctx.vault.read(source)
+            except VaultError:
+                continue  # not UTF-8: no links we could rewrite safely
+            if snapshot is not None:
+                snapshots[source] = snapshot
+        changed = {p for p, s in snapshots.items() if (row := graph.index.note(p)) is None or row.hash != s.digest}
+        yield plan_moves({p: s.text for p, s in snapshots.items()}, moves, before, changed, style), snapshots
+
+
+def link_format(ctx: Context) -> str:
+    """The vault's "New link format" (``.obsidian/app.json`` ``newLinkFormat``); "shortest" by default."""
+    try:
+        found = ctx.vault.read(".obsidian/app.json")
+        value = json.loads(found.text).get("newLinkFormat") if found is not None else None
+    except (VaultError, ValueError, AttributeError):
+        value = None  # unreadable settings: Obsidian's default
+    return value if value in ("shortest", "relative", "absolute") else "shortest"
 
 
 def on_moves(ctx: Context, moves: dict[str, str], pending: dict[str, str] | None = None) -> MoveReport:
     """Repair links for ``moves``; ``pending`` holds moves still to make on disk (old → digest)."""
-    plan, snapshots = plan_for_moves(ctx, moves)
-    for old, expect in (pending or {}).items():
+    for old, expect in (pending or {}).items():  # first: a file changed since it was read stops it all
         ctx.vault.move(old, moves[old], expect)
     inverse = {new: old for old, new in moves.items()}
-    for target, text in plan.items():
-        source = inverse.get(target, target)
-        _rewrite_links(ctx, target, text, snapshots[source].digest, source, moves)
+    rewritten: list[str] = []
+    for plan, snapshots in plan_for_moves(ctx, moves):
+        for target, text in plan.items():
+            source = inverse.get(target, target)
+            _rewrite_links(ctx, target, text, snapshots[source].digest, source, moves)
+        rewritten.extend(plan)
     ctx.graph.apply_moves(moves)  # re-reads the moved files
-    ctx.graph.sync(set(plan) - set(moves.values()))
-    return MoveReport(dict(moves), tuple(sorted(plan)))
+    ctx.graph.sync(set(rewritten) - set(moves.values()))
+    ctx.graph.sync(follow_card_names(ctx, moves))  # a card's name, and its daily page, follow a user's rename
+    return MoveReport(dict(moves), tuple(sorted(rewritten)))
 
 
 def _rewrite_links(ctx: Context, path: str, text: str, expect: str, source: str, moves: dict[str, str]) -> None:
@@ -84,7 +109,8 @@ def _rewrite_links(ctx: Context, path: str, text: str, expect: str, source: str,
             fresh = ctx.vault.read(path)
             if fresh is None:
                 return
-            replanned = plan_moves({source: fresh.text}, moves, ctx.graph.paths)
+            replanned = plan_moves({source: fresh.text}, moves, before_moves(ctx.graph.paths, moves), {source},
+                                   link_format(ctx))
             if path not in replanned:
                 return
             text, expect = replanned[path], fresh.digest
@@ -111,7 +137,9 @@ def reconcile(ctx: Context) -> Changes:
         indexed = graph.index.notes()
         fresh = {p: found[0] for p in changes.added if (found := graph.read(p)) is not None}
         moves = detect_moves({p: indexed[p] for p in changes.deleted}, fresh)
+    rewritten: tuple[str, ...] = ()
     if moves:
-        on_moves(ctx, moves)
+        rewritten = on_moves(ctx, moves).rewritten
+        log.info("renamed while not watching: %s; rewrote links in %s", moves, ", ".join(rewritten) or "no file")
     graph.sync(set(changes.added) | set(changes.modified) | set(changes.deleted) - set(moves) - set(moves.values()))
-    return changes
+    return replace(changes, moves=moves, rewritten=rewritten)

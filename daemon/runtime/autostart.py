@@ -13,10 +13,14 @@ from xml.sax.saxutils import escape
 UNIT = "memvault.service"
 LABEL = "io.memvault.daemon"
 Runner = Callable[[Sequence[str]], int]
+NOT_FOUND = 127  # what a shell answers for a command that is not on the PATH
 
 
 def _run(command: Sequence[str]) -> int:
-    return subprocess.run(list(command), check=False, capture_output=True).returncode
+    try:
+        return subprocess.run(list(command), check=False, capture_output=True).returncode
+    except FileNotFoundError:  # systemctl or launchctl missing (a container, WSL without systemd)
+        return NOT_FOUND
 
 
 @dataclass(frozen=True)
@@ -83,17 +87,32 @@ def install(platform: Platform, argv: list[str], log: Path, run: Runner = _run) 
 
 
 def uninstall(platform: Platform, run: Runner = _run) -> list[str]:
+    """Stop and remove the login service; returns what was done, and what could not be, line by line.
+
+    The file we wrote is removed even when the service manager is missing or fails.
+    """
     if platform.name.startswith("linux"):
         path = platform.config_home / "systemd" / "user" / UNIT
-        run(["systemctl", "--user", "disable", "--now", UNIT])
         existed = path.exists()
+        stopped = run(["systemctl", "--user", "disable", "--now", UNIT]) if existed else 0
         path.unlink(missing_ok=True)
-        run(["systemctl", "--user", "daemon-reload"])
-        return [f"removed {path}" if existed else "no memvault.service was installed"]
+        if stopped != NOT_FOUND:
+            run(["systemctl", "--user", "daemon-reload"])
+        lines = [f"removed {path}" if existed else "no memvault.service was installed"]
+        return lines + _not_stopped(stopped, "systemctl", "systemctl --user disable --now memvault")
     if platform.name == "darwin":
         path = platform.home / "Library" / "LaunchAgents" / f"{LABEL}.plist"
-        run(["launchctl", "unload", "-w", str(path)])
         existed = path.exists()
+        stopped = run(["launchctl", "unload", "-w", str(path)]) if existed else 0
         path.unlink(missing_ok=True)
-        return [f"removed {path}" if existed else "no memvault agent was installed"]
+        lines = [f"removed {path}" if existed else "no memvault agent was installed"]
+        return lines + _not_stopped(stopped, "launchctl", f"launchctl remove {LABEL}")
     return ["Windows: remove the logon task with `schtasks /Delete /TN memvault /F`"]
+
+
+def _not_stopped(code: int, tool: str, by_hand: str) -> list[str]:
+    """What could not be done when the service manager was missing or refused."""
+    if code == 0:
+        return []
+    why = f"{tool} not found" if code == NOT_FOUND else f"{tool} failed (exit {code})"
+    return [f"{why}: could not stop a running memvault service; stop it with `{by_hand}` where it runs"]

@@ -1,7 +1,9 @@
 """One worker drains one queue, in order: file-event batches, submitted jobs, inbox imports.
 
 Everything that reads or writes the vault while the daemon runs goes through
-here, so nothing ever writes beside another job.
+here, so nothing ever writes beside another job. The worker says what it is
+doing and since when (``busy``), so a job that runs past a limit is reported as
+stuck in ``status`` and the log instead of the daemon looking healthy.
 """
 
 from __future__ import annotations
@@ -11,7 +13,8 @@ import queue
 import threading
 import time
 from concurrent.futures import Future
-from typing import Any, Callable
+from contextlib import contextmanager
+from typing import Any, Callable, Iterator
 
 from daemon.links.moves import Tracker
 from daemon.pipeline import Context
@@ -21,6 +24,7 @@ from daemon.links.events import FileEvent
 
 log = logging.getLogger("memvault.worker")
 _STOP = object()
+INBOX_TICK = "importing the inbox"
 
 
 class Worker:
@@ -35,6 +39,7 @@ class Worker:
         self.thread = threading.Thread(target=self._run, name="memvault-worker", daemon=True)
         self.last_event: float | None = None
         self._held: Any = None  # a job that ended a batch, run next (keeps queue order)
+        self.busy: tuple[str, float] | None = None  # what the worker is doing, since when (``clock``)
 
     def start(self) -> None:
         self.thread.start()
@@ -49,8 +54,28 @@ class Worker:
         return future
 
     def stop(self) -> None:
+        """Stop after the current conversation (an import in progress ends there; its file stays in the inbox)."""
+        if self.inbox is not None:
+            self.inbox.stopping.set()
         self.queue.put(_STOP)
         self.thread.join(timeout=60)
+
+    def stuck(self, limit: float) -> str | None:
+        """What the worker has been doing for more than ``limit`` seconds, or None."""
+        busy = self.busy
+        if busy is None or self.clock() - busy[1] <= limit:
+            return None
+        current = self.inbox.current if self.inbox is not None else None
+        what = f"{busy[0]} ({current})" if current and busy[0] == INBOX_TICK else busy[0]
+        return f"{what} for {int(self.clock() - busy[1])} s"
+
+    @contextmanager
+    def _doing(self, what: str) -> Iterator[None]:
+        self.busy = (what, self.clock())
+        try:
+            yield
+        finally:
+            self.busy = None
 
     def _timeout(self) -> float:
         if self.inbox is not None and self.inbox.waiting():
@@ -85,8 +110,10 @@ class Worker:
         if self.inbox is None:
             return
         try:
-            for report in self.inbox.tick(self.ctx, self.clock()):
-                log.info("inbox: %s %s %s", report.name, report.state, report.counts)
+            with self._doing(INBOX_TICK):
+                reports = self.inbox.tick(self.ctx, self.clock())
+            for report in reports:
+                log.log(logging.WARNING if report.reasons else logging.INFO, "inbox: %s", report.summary())
         except Exception:  # a broken file must not stop the daemon; it is retried on the next tick
             log.exception("inbox import failed")
 
@@ -108,15 +135,17 @@ class Worker:
 
     def _handle(self, batch: list[FileEvent]) -> None:
         try:
-            apply_actions(self.ctx, self.tracker.feed(batch, self.clock()))
+            with self._doing(f"handling {len(batch)} file events"):
+                apply_actions(self.ctx, self.tracker.feed(batch, self.clock()))
         except Exception:  # one bad batch must not stop the daemon
             log.exception("handling %d file events failed", len(batch))
 
-    @staticmethod
-    def _run_job(fn: Callable[[], Any], future: Future[Any]) -> None:
+    def _run_job(self, fn: Callable[[], Any], future: Future[Any]) -> None:
         if not future.set_running_or_notify_cancel():
             return
         try:
-            future.set_result(fn())
+            with self._doing(f"running {getattr(fn, '__qualname__', 'a job')}"):
+                result = fn()
+            future.set_result(result)
         except BaseException as exc:  # handed to the caller through the future
             future.set_exception(exc)

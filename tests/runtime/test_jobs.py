@@ -9,7 +9,8 @@ from typing import Any, Callable
 from apscheduler.triggers.interval import IntervalTrigger
 
 from daemon.config import load_config
-from daemon.runtime.jobs import HEARTBEAT, RECONCILE, RETAG, heartbeat_job, make_scheduler, reconcile_job
+from daemon.runtime.jobs import (HEARTBEAT, RECONCILE, RETAG, STATUS_NOTE, heartbeat_job, make_scheduler,
+                                 reconcile_job)
 from daemon.pipeline import Context
 
 
@@ -43,6 +44,9 @@ class InlineWorker:
         future.set_result(fn())
         return future
 
+    def stuck(self, limit: float) -> str | None:
+        return None
+
 
 @dataclass
 class Runtime:
@@ -55,7 +59,8 @@ def test_scheduler_has_the_jobs_with_their_triggers() -> None:
     config = load_config(overrides=["watch.reconcile_minutes=7", "watch.heartbeat_seconds=11"], environ={})
     scheduler = make_scheduler(config, Runtime(ctx=None))
     jobs = {job.id: job for job in scheduler.get_jobs()}
-    assert set(jobs) == {RECONCILE, HEARTBEAT, RETAG}
+    assert set(jobs) == {RECONCILE, HEARTBEAT, RETAG, STATUS_NOTE}
+    assert jobs[STATUS_NOTE].trigger.interval.total_seconds() == 60  # the status note: at most once a minute
     assert isinstance(jobs[RECONCILE].trigger, IntervalTrigger)
     assert jobs[RECONCILE].trigger.interval.total_seconds() == 7 * 60
     assert jobs[HEARTBEAT].trigger.interval.total_seconds() == 11

@@ -21,11 +21,11 @@ from __future__ import annotations
 
 import zipfile
 from pathlib import Path
-from typing import BinaryIO, Iterator
+from typing import BinaryIO, Callable, Iterator
 
 from daemon.conversations.exports.archive import conversation_entries, declared_entries, is_zip
 from daemon.conversations.exports.base import SUPPORTED, BadConversation, ExportError, Item, Limits
-from daemon.conversations.exports.detect import check_closed, read_stream
+from daemon.conversations.exports.detect import Skipped, check_closed, read_stream
 from daemon.models import Conversation
 
 __all__ = ["SUPPORTED", "BadConversation", "ExportError", "Limits", "read_export"]
@@ -34,18 +34,21 @@ __all__ = ["SUPPORTED", "BadConversation", "ExportError", "Limits", "read_export
 _MAX_LEADING_BAD = 100
 
 
-def read_export(path: Path, limits: Limits = Limits()) -> Iterator[Conversation | BadConversation]:
+def read_export(path: Path, limits: Limits = Limits(),
+                on_skip: Callable[[str], None] | None = None) -> Iterator[Conversation | BadConversation]:
     """Detect the format by shape and yield each conversation (or why one could not be read).
 
-    Conversations without any visible message are not yielded. Raises
+    Conversations without any visible message are not yielded. A readable part
+    that holds no conversation on purpose (a Claude account file, a compaction
+    helper, an empty export) is passed to ``on_skip`` with the reason. Raises
     ExportError when the file cannot be imported at all.
     """
     path = Path(path)
     name = path.name or str(path)
-    yield from _settled(_read(path, name, limits), name)
+    yield from _settled(_read(path, name, limits), name, on_skip)
 
 
-def _read(path: Path, name: str, limits: Limits) -> Iterator[Item]:
+def _read(path: Path, name: str, limits: Limits) -> Iterator[Item | Skipped]:
     try:
         size = path.stat().st_size
         handle = path.open("rb")
@@ -63,7 +66,7 @@ def _read(path: Path, name: str, limits: Limits) -> Iterator[Item]:
             yield from read_stream(handle, name)
 
 
-def _read_zip(handle: BinaryIO, name: str, limits: Limits) -> Iterator[Item]:
+def _read_zip(handle: BinaryIO, name: str, limits: Limits) -> Iterator[Item | Skipped]:
     count = declared_entries(handle)
     if count is not None and count > limits.max_zip_entries:
         raise ExportError(f"{name}: the ZIP has {count} entries, more than the limit of {limits.max_zip_entries}")
@@ -81,7 +84,7 @@ def _read_zip(handle: BinaryIO, name: str, limits: Limits) -> Iterator[Item]:
                 yield from read_stream(member, f"{name}: {info.filename}")
 
 
-def _settled(items: Iterator[Item], name: str) -> Iterator[Item]:
+def _settled(items: Iterator[Item | Skipped], name: str, on_skip: Callable[[str], None] | None) -> Iterator[Item]:
     """Hold BadConversations back until one conversation was read, and drop exact repeats.
 
     A file in which no conversation can be read fails as a whole, with the
@@ -92,6 +95,10 @@ def _settled(items: Iterator[Item], name: str) -> Iterator[Item]:
     readable = False
     fingerprints: dict[str, int] = {}
     for item in items:
+        if isinstance(item, Skipped):
+            if on_skip is not None:
+                on_skip(item.reason)
+            continue
         if isinstance(item, BadConversation) and not readable:
             pending.append(item)
             if len(pending) >= _MAX_LEADING_BAD:

@@ -7,6 +7,7 @@ element by element; an object followed by more objects is JSON Lines.
 
 from __future__ import annotations
 
+from dataclasses import dataclass
 from itertools import chain
 from typing import Any, BinaryIO, Callable, Iterator
 
@@ -25,6 +26,16 @@ _READERS: dict[str, tuple[str, PerConversation]] = {
     "sharegpt": ("ShareGPT", chats.read_sharegpt),
 }
 _END = object()
+ACCOUNT_FILE = "Claude account file, no conversations"
+COMPACTION_HELPER = "compaction helper, its content is in the session transcript"
+EMPTY_EXPORT = "an empty export, no conversations"
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """Why a readable stream holds no conversation on purpose; ``read_export`` reports it, never yields it."""
+
+    reason: str
 
 
 def shape_of(value: Any) -> str | None:
@@ -46,7 +57,7 @@ def shape_of(value: Any) -> str | None:
     return next((kind for kind, matches in checks if matches), None)
 
 
-def read_stream(raw: BinaryIO, name: str) -> Iterator[Item]:
+def read_stream(raw: BinaryIO, name: str) -> Iterator[Item | Skipped]:
     """Every conversation in one JSON or JSON Lines stream; ExportError when the stream is unusable."""
     stream = JsonStream(raw, name)
     first = stream.peek()
@@ -57,7 +68,8 @@ def read_stream(raw: BinaryIO, name: str) -> Iterator[Item]:
     values = stream.elements() if first == "[" else _objects(stream)
     head = next(values, _END)
     if head is _END:
-        return  # an empty export: nothing to import, nothing wrong
+        yield Skipped(EMPTY_EXPORT)  # nothing to import, nothing wrong
+        return
     kind = shape_of(head)
     if kind is None:
         raise unsupported(name, f"its first {'element' if first == '[' else 'value'} is {describe(head)}")
@@ -96,9 +108,11 @@ def _objects(stream: JsonStream) -> Iterator[Any]:
         yield from stream.values(partial_tail_ok=True)
 
 
-def _route(kind: str, values: Iterator[Any], name: str) -> Iterator[Item]:
+def _route(kind: str, values: Iterator[Any], name: str) -> Iterator[Item | Skipped]:
     if kind == "claude-code":
-        return claude_code.read(values, name)
+        head = next(values)
+        transcript = claude_code.read(chain([head], values), name)
+        return _explained(transcript, COMPACTION_HELPER) if _compaction_helper(head) else transcript
     if kind == "message":
         return chats.read_bare(values, name)
     if kind == "claude-extra":
@@ -115,11 +129,26 @@ def _each(kind: str, values: Iterator[Any]) -> Iterator[Item]:
         yield from reader(value, index)
 
 
-def _no_conversations(values: Iterator[Any]) -> Iterator[Item]:
+def _no_conversations(values: Iterator[Any]) -> Iterator[Item | Skipped]:
     """Claude.ai's users/projects/memories files: part of the export, but no conversations in them."""
     for _ in values:  # still read to the end, so a broken file is reported
         pass
-    yield from ()
+    yield Skipped(ACCOUNT_FILE)
+
+
+def _explained(items: Iterator[Item], reason: str) -> Iterator[Item | Skipped]:
+    """The items, or why there are none."""
+    empty = True
+    for item in items:
+        empty = False
+        yield item
+    if empty:
+        yield Skipped(reason)
+
+
+def _compaction_helper(line: Any) -> bool:
+    """A Claude Code ``agent-acompact-*`` file: the summary run of a compaction, which only restates its session."""
+    return isinstance(line, dict) and str(line.get("agentId") or "").startswith("acompact")
 
 
 def _claude_side_record(value: dict[str, Any]) -> bool:
