@@ -313,7 +313,8 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     out.append(_Stmt(len(out), i, turn.speaker, sentence, "question", words, "", reply, turn.role))
                 elif questions:
                     continue
-                elif len(words - names) >= 2 and not _is_question(sentence) and not _is_filler(sentence, names):
+                elif len(words - names) >= 2 and not _is_filler(sentence, names) and (
+                        not _is_question(sentence) or _framing(sentence, turns, i)):
                     out.append(_Stmt(len(out), i, turn.speaker, sentence, previous, words, "", reply, turn.role))
             if fence:
                 code, pos = fence.group(0), fence.end()
@@ -324,6 +325,12 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     out.append(_Stmt(len(out), i, turn.speaker, lead, "procedure", _tokens(lead + code), code,
                                      False, turn.role))
     return out
+
+
+def _framing(question: str, turns: list[_Turn], i: int) -> bool:
+    """An answered question that carries a date or a name: the answer ("Yes, booked!") needs it."""
+    answered = i + 1 < len(turns) and turns[i + 1].role + turns[i + 1].speaker != turns[i].role + turns[i].speaker
+    return answered and bool(re.search(r"[(（][^)）]*\d{4}[^)）]*[)）]", question) or _specific(question))
 
 
 def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt]) -> list[_Stmt]:
