@@ -15,7 +15,19 @@ from typing import Any, Mapping
 import yaml
 
 _PLAIN = re.compile(r"[^\s\-?:,\[\]{}#&*!|>'\"%@`][^\n]*")
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_BASE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_BOOL = "tag:yaml.org,2002:bool"
+
+
+class _Loader(_BASE_LOADER):  # type: ignore[misc,valid-type]
+    """YAML 1.2 booleans, as Obsidian reads them: ``no``, ``on`` and ``yes`` are words, not booleans."""
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != _BOOL]
+    for first, resolvers in _BASE_LOADER.yaml_implicit_resolvers.items()}
+_Loader.add_implicit_resolver(_BOOL, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
+_LOADER = _Loader
 # Characters YAML does not allow raw (or reads as line breaks) inside a double-quoted scalar.
 _UNPRINTABLE = re.compile("[\x7f-\x9f\u2028\u2029\ufeff\ufffe\uffff\ud800-\udfff]")
 _KEY_LINE = re.compile(r"^([^\s#:][^:]*?)\s*:(?:\s|$)")

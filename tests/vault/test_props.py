@@ -58,6 +58,11 @@ def test_set_props_round_trips_and_keeps_other_keys(updates: dict, value: str) -
     assert out.startswith("---\nkeep: 'me'  # comment\nother:\n  - 1\n") and out.endswith("---\nbody\n")
 
 
+def test_yes_no_on_off_are_words_as_in_obsidian() -> None:
+    out = props.set_props("---\nkeep: true\n---\nb\n", {"no": "x", "on": "off"})
+    assert props.read(out) == {"keep": True, "no": "x", "on": "off"}
+
+
 def test_unicode_line_separators_inside_values_are_not_line_breaks() -> None:
     text = '---\nmemory_tags: ["a\x85b"]\ntitle: "x\u2028y"\n---\nbody\n'
     out = props.set_props(text, {"memory_tags": ["c"]})
