@@ -24,7 +24,7 @@ they're what's let's don't didn't doesn't isn't aren't wasn't can't won't couldn
 really yeah yes oh okay ok well got get gets getting go going gone went like lot lots thing things
 one much many even still way something anything everything lately bit kinda gonna wanna 'em after before
 during two three four five six seven eight nine ten first second third between among within toward towards
-etc doesnt dont cant wont isnt didnt wasnt arent im ive""")
+etc doesnt dont cant wont isnt didnt wasnt arent im ive it'd that'd there'd who'd""")
 # Everyday verbs and adverbs: content, but rarely what a card is about (lower weight, never a topic).
 _COMMON = _words("""make made makes making take took taking come came coming want wanted wants try
 tried trying start started starting need needed find found give gave keep kept put use used help helped

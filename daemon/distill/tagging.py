@@ -113,8 +113,12 @@ class ExtractiveTagger:
         if len(chosen) < max_tags:  # no names, or too few: the card's key phrases
             names = frozenset(w for s in speakers for w in s.split())
             found = topics([head, body], names, k=max_tags + 2)
-            chosen += [p.lower() for p in found if slugify(p) != own and len(p.split()) <= 2 and not _fragment(p)
-                       and p.casefold() not in {c.casefold() for c in chosen}][: max_tags - len(chosen)]
+            usable = [p.lower() for p in found if slugify(p) != own and len(p.split()) <= 2 and not _fragment(p)
+                      and len(p) >= 5 and "'" not in p and "’" not in p
+                      and p.casefold() not in {c.casefold() for c in chosen}]
+            # Two-word phrases name a topic; a lone word only when nothing better is there.
+            usable = [p for p in usable if " " in p] or usable[:1]
+            chosen += usable[: max_tags - len(chosen)]
         return chosen[: max_tags * 2]
 
 
@@ -128,6 +132,7 @@ def _fragment(candidate: str) -> bool:
 def _prose(body: str) -> str:
     body = re.sub(r"(?ms)^(`{3,}|~{3,}).*?^\1\s*$", " ", body)
     body = re.sub(r"(?s)\\\(.*?\\\)|\\\[.*?\\\]|\$\$.*?\$\$", " ", body)  # LaTeX math is not a name
+    body = re.sub(r"\\[A-Za-z]+[\w^{}]*", " ", body)
     body = re.sub(r"`[^`\n]*`", " ", body)
     return re.sub(r"(?m)^#{1,6} .*$", " ", body)
 
@@ -139,7 +144,7 @@ def _candidates(text: str) -> list[str]:
     """Entity-like phrases in order of appearance (speakers' ``- Name:`` labels are not read)."""
     found: list[str] = []
     text = _SPEAKER.sub("", text)
-    for sentence in re.split(r"(?<=[.!?。！？:：])\s+|\n", text):  # after "Name:" a new sentence starts
+    for sentence in re.split(r"(?<=[.!?。！？:：”\"])\s+|\n", text):  # after "Name:" a new sentence starts
         # Punctuation ends a name: "Pasteurella, Capnocytophaga" are two.
         words = [_singular(w) if w[0].isalpha() else "" for w in _WORD_OR_MARK.findall(sentence)]
         run: list[str] = []
@@ -158,7 +163,7 @@ def _candidates(text: str) -> list[str]:
     return found
 
 
-_HAN_EDGE = set("的了是和也很在有就都而及与或把被给对从向这那个们上下中到去来")
+_HAN_EDGE = set("的了是和也很在有就都而及与或把被给对从向这那个们上下中到去来我你他她它")
 
 
 def _han_terms(text: str) -> list[str]:
