@@ -33,3 +33,28 @@ class DistillError(MemvaultError):
 
 class TransientDistillError(DistillError):
     """The model failed in a way worth retrying later (timeout, rate limit, server error)."""
+
+
+class RejectedDistillError(DistillError):
+    """The server rejected the request itself (a 4xx, a validation error): sending it again fails again."""
+
+
+class PartialDistillError(DistillError):
+    """A conversation distilled in parts failed after some parts succeeded.
+
+    ``card`` is the card as of the last finished part (a ``models.Card``);
+    ``done`` the ids of the messages it covers; ``cause`` the failure, which
+    the caller re-raises once the card is kept.
+    """
+
+    def __init__(self, cause: DistillError, card: object, done: tuple[str, ...]) -> None:
+        super().__init__(str(cause))
+        self.cause, self.card, self.done = cause, card, done
+
+
+class BusyError(VaultError):
+    """A vault file kept changing, or another program is still writing it; worth trying again later."""
+
+
+class ReadOnlyError(VaultError):
+    """The user made a vault file read-only: memvault leaves it as it is."""

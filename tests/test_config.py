@@ -95,3 +95,36 @@ def test_state_dir_is_outside_the_vault_and_keyed_by_path(tmp_path: Path) -> Non
     b = load_config(overrides=[f"vault={tmp_path / 'b'}"], environ={})
     assert a.state_dir() != b.state_dir()
     assert tmp_path / "a" not in a.state_dir().parents
+
+
+def test_one_state_folder_and_lock_per_vault_whatever_the_spelling(tmp_path: Path) -> None:
+    from daemon.errors import LockError
+    from daemon.vault.state import VaultLock
+
+    real = tmp_path / "Vault"
+    real.mkdir()
+    link = tmp_path / "L"
+    link.symlink_to(real)
+    by_link = load_config(overrides=[f"vault={link}"], environ={})
+    by_real = load_config(overrides=[f"vault={real}"], environ={})
+    by_dots = load_config(overrides=[f"vault={tmp_path / 'x' / '..' / 'L'}"], environ={})
+    assert by_link.state_dir() == by_real.state_dir() == by_dots.state_dir()
+    first = VaultLock(by_link.state_dir(), "memvault start, pid 1")
+    first.acquire()
+    try:
+        with pytest.raises(LockError, match="pid 1"):
+            VaultLock(by_real.state_dir(), "memvault start, pid 2").acquire()
+    finally:
+        first.release()
+
+
+def test_a_state_folder_named_by_an_old_spelling_is_moved_on_upgrade(tmp_path: Path) -> None:
+    real = tmp_path / "Vault"
+    real.mkdir()
+    (tmp_path / "L").symlink_to(real)
+    config = load_config(overrides=[f"vault={tmp_path / 'L'}"], environ={})
+    new = config.state_dir()
+    old = new.with_name("L-" + new.name.rsplit("-", 1)[1])  # what older versions named it
+    old.mkdir(parents=True)
+    (old / "index.sqlite3").write_text("kept")
+    assert config.state_dir() == new and (new / "index.sqlite3").read_text() == "kept" and not old.exists()

@@ -2,6 +2,8 @@
 
 A session's messages are merged into its record by message id, ordered by
 parsed time (not by string), so re-sending messages never duplicates a line.
+For one message id the fuller content is kept: an older, shorter snapshot of a
+message (re-importing an earlier Claude Code transcript) never shrinks it.
 When the old lines are a prefix of the merged order the new lines are only
 appended; otherwise the record is rewritten. Lines that do not parse are
 never dropped: a rewrite keeps them at the end.
@@ -12,7 +14,7 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import tzinfo
-from typing import Any, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
 from daemon.models import Message
 from daemon.timeutil import parse_timestamp, sort_key
@@ -20,11 +22,19 @@ from daemon.timeutil import parse_timestamp, sort_key
 
 @dataclass(frozen=True)
 class RecordUpdate:
-    """The merge result: the new file text (None when unchanged) and the messages that were new."""
+    """The merge result: the new file's pieces (None when unchanged) and the messages that were new.
 
-    text: str | None
+    ``pieces`` yields the file text in order, one record line at a time, so a
+    huge record is written without ever being one string; ``text`` joins them.
+    """
+
+    pieces: Callable[[], Iterator[str]] | None
     new: tuple[Message, ...]
     appended: bool
+
+    @property
+    def text(self) -> str | None:
+        return None if self.pieces is None else "".join(self.pieces())
 
 
 def record_path(session_dir: str, session_id: str) -> str:
@@ -46,24 +56,63 @@ def merge_record(existing: str | None, messages: Sequence[Message], tz: tzinfo |
     new: list[Message] = []
     merged = dict(by_id)
     for message in messages:
-        line = json.loads(dump_line(message.record))
-        if by_id.get(message.id) != line:
+        before = by_id.get(message.id)
+        if before is None:  # a new id: kept as is (no JSON round trip, no copy of a huge message)
             new.append(message)
+            merged[message.id] = dict(message.record)
+            continue
+        line = json.loads(dump_line(message.record))
+        if before == line or _fuller(before, line):
+            continue  # an older, shorter snapshot of a message never replaces the fuller one kept
+        new.append(message)
         merged[message.id] = line
     if not new:
-        return RecordUpdate(text=None, new=(), appended=False)
+        return RecordUpdate(pieces=None, new=(), appended=False)
     ordered = _ordered(list(by_id.values()), [merged[m.id] for m in new if m.id not in by_id], merged, tz)
     old_ids = [str(rec.get("id")) for rec in old]
     appended = [str(r.get("id")) for r in ordered[: len(old_ids)]] == old_ids and all(
         by_id[i] == merged[i] for i in old_ids
     )
     if appended and not broken:
-        tail = "".join(dump_line(rec) + "\n" for rec in ordered[len(old_ids):])
         base = existing or ""
-        text = base + ("" if not base or base.endswith("\n") else "\n") + tail
+
+        def pieces() -> Iterator[str]:
+            yield base + ("" if not base or base.endswith("\n") else "\n")
+            yield from _lines(ordered[len(old_ids):])
     else:
-        text = "".join(dump_line(rec) + "\n" for rec in ordered) + "".join(line + "\n" for line in broken)
-    return RecordUpdate(text=text, new=tuple(new), appended=appended and not broken)
+        def pieces() -> Iterator[str]:
+            yield from _lines(ordered)
+            yield from (line + "\n" for line in broken)
+    return RecordUpdate(pieces=pieces, new=tuple(new), appended=appended and not broken)
+
+
+def _lines(records: list[dict[str, Any]]) -> Iterator[str]:
+    for record in records:
+        if _huge(record):  # streamed: the JSON text of a 200 MB message is never built twice
+            yield from _STREAMING.iterencode(record)
+        else:
+            yield dump_line(record)
+        yield "\n"
+
+
+_STREAMING = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str)
+_HUGE = 1 << 20
+
+
+def _huge(record: dict[str, Any]) -> bool:
+    """A record with a string of a million characters or more, at the top or in a content block."""
+    for value in record.values():
+        if isinstance(value, str) and len(value) >= _HUGE:
+            return True
+        if isinstance(value, list) and any(isinstance(b, dict) and len(str(b.get("text") or "")) >= _HUGE
+                                           for b in value):
+            return True
+    return False
+
+
+def _fuller(kept: dict[str, Any], other: dict[str, Any]) -> bool:
+    """True when ``kept`` holds more than ``other`` (a streamed or older export holds a cut-off message)."""
+    return len(dump_line(kept)) > len(dump_line(other))
 
 
 def _parse_lines(text: str) -> tuple[list[dict[str, Any]], list[str]]:

@@ -111,16 +111,20 @@ def _card_state(db: sqlite3.Connection) -> None:
                 "PRIMARY KEY (session_id, day))")
 
 
-@migration("0004_search")
+@migration("0004_full_text_search")
 def _search(db: sqlite3.Connection) -> None:
     """Full-text search over cards (or every note): filters in ``search_docs``, words in ``search``.
 
     An index that predates this migration gets empty tables and no ``search.scope`` mark, so
-    ``Graph.ensure_search`` fills them from the files once.
+    ``Graph.ensure_search`` fills them from the files once. (The drops clear the tables of a
+    development build that had them under another migration name.)
     """
     _script(
         db,
         """
+        DROP TABLE IF EXISTS search;
+        DROP TABLE IF EXISTS search_docs;
+        DELETE FROM meta WHERE key = 'search.scope';
         CREATE TABLE search_docs (
             path TEXT PRIMARY KEY,
             kind TEXT NOT NULL,

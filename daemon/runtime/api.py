@@ -22,13 +22,15 @@ from daemon.errors import MemvaultError
 
 Route = Callable[[dict[str, Any]], Any]
 TIMEOUT = 3600.0
+IDLE_TIMEOUT = 30.0  # a connection that sends nothing for this long is closed
 
 
 class ApiServer:
     """A small JSON-over-HTTP server; ``routes`` maps ``/name`` to a handler of the request body."""
 
-    def __init__(self, state_dir: Path, routes: dict[str, Route]) -> None:
+    def __init__(self, state_dir: Path, routes: dict[str, Route], idle_timeout: float = IDLE_TIMEOUT) -> None:
         self.file = state_dir / "api.json"
+        self.idle_timeout = idle_timeout
         self.token = secrets.token_urlsafe(32)
         self.routes = routes
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
@@ -53,9 +55,12 @@ class ApiServer:
         api = self
 
         class Handler(BaseHTTPRequestHandler):
+            timeout = api.idle_timeout  # socket timeout: an idle or stalled client is dropped
+
             def do_POST(self) -> None:  # noqa: N802 - http.server's naming
                 given = self.headers.get("Authorization", "").removeprefix("Bearer ")
-                if not hmac.compare_digest(given, api.token):
+                # Bytes, not str: compare_digest refuses non-ASCII str (a header may hold anything).
+                if not hmac.compare_digest(given.encode("utf-8", "surrogateescape"), api.token.encode("ascii")):
                     return self._reply(401, {"error": "not authorized"})
                 route = api.routes.get(self.path)
                 if route is None:

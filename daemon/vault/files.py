@@ -14,12 +14,13 @@ import hashlib
 import os
 import secrets
 import threading
+import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import Iterator
+from typing import BinaryIO, Callable, Iterable, Iterator
 
-from daemon.errors import ConflictError, VaultError
+from daemon.errors import ConflictError, ReadOnlyError, VaultError
 
 ABSENT = "absent"
 TEMP_MARK = ".memvault-"
@@ -44,6 +45,9 @@ class Vault:
 
     def __init__(self, root: Path) -> None:
         self.root = root
+        # How to wait for another program to finish writing a file (``attempt`` counts from 0);
+        # tests replace it with a step that finishes the write instead of sleeping.
+        self.pause: Callable[[int], None] = _pause
         self._lock = threading.Lock()
         self._deferred = 0
         self._unsynced: list[Path] = []
@@ -83,6 +87,13 @@ class Vault:
                     path.unlink(missing_ok=True)
                     removed.append(path.relative_to(self.root).as_posix())
         return removed
+
+    def changed_within(self, rel: str, seconds: float) -> bool:
+        """True when the file's mtime is less than ``seconds`` old (another program may be writing it)."""
+        try:
+            return time.time() - self.abspath(rel).stat().st_mtime < seconds
+        except OSError:
+            return False
 
     def exists(self, rel: str) -> bool:
         return self.abspath(rel).exists()
@@ -148,17 +159,33 @@ class Vault:
 
     def write_bytes(self, rel: str, data: bytes, expect: str) -> str:
         """``write`` for bytes (image attachments)."""
+        return self._write(rel, (data,), expect)
+
+    def write_pieces(self, rel: str, pieces: Iterable[str], expect: str) -> str:
+        """``write`` for text produced piece by piece: a huge record is never one string or one buffer."""
+        return self._write(rel, _encoded(pieces), expect)
+
+    def _write(self, rel: str, chunks: Iterable[bytes], expect: str) -> str:
         target = self.abspath(rel)
         with self._lock:
-            self._check(rel, target, expect)
-            self._replace(rel, target, data)
-            return digest(data)
+            _refuse_read_only(rel, target)
+            held = self._check(rel, target, expect)
+            try:
+                ours = self._replace(rel, target, chunks)
+                if held is not None:
+                    self._late_writes(rel, target, held, ours)
+            finally:
+                if held is not None:
+                    held[0].close()
+            return ours
 
     def move(self, src: str, dst: str, expect: str) -> None:
         """Rename a file without ever replacing another one (a case-only rename is allowed)."""
         source, target = self.abspath(src), self.abspath(dst)
         with self._lock:
-            self._check(src, source, expect)
+            held = self._check(src, source, expect)
+            if held is not None:
+                held[0].close()
             if target.exists() and not _same_file(source, target):
                 raise ConflictError(f"{dst}: already exists; not overwriting it")
             try:
@@ -167,23 +194,68 @@ class Vault:
             except OSError as exc:
                 raise VaultError(f"cannot move {src} to {dst}: {exc.strerror}") from exc
 
-    def _check(self, rel: str, target: Path, expect: str) -> None:
+    def _check(self, rel: str, target: Path, expect: str) -> tuple[BinaryIO, os.stat_result] | None:
+        """Compare-and-swap: refuse when the file is not what the caller read.
+
+        Returns the old file, still open, with its status as read, so that
+        ``_late_writes`` can see bytes another program wrote to it through an
+        old descriptor after our replace (an in-place save: truncate, then write).
+        """
+        held: tuple[BinaryIO, os.stat_result] | None = None
         try:
-            current = digest(target.read_bytes())
+            handle = open(target, "rb")
         except FileNotFoundError:
             current = ABSENT
         except OSError as exc:
             raise VaultError(f"{rel}: cannot read before writing: {exc.strerror}") from exc
+        else:
+            try:
+                current = digest(handle.read())
+                held = (handle, os.fstat(handle.fileno()))
+                if os.name == "nt":  # Windows cannot replace a file that is open: no late-write check there
+                    handle.close()
+                    held = None
+            except OSError as exc:
+                handle.close()
+                raise VaultError(f"{rel}: cannot read before writing: {exc.strerror}") from exc
         if current != expect:
+            if held is not None:
+                held[0].close()
             raise ConflictError(f"{rel}: changed since it was read; not overwriting it")
+        return held
 
-    def _replace(self, rel: str, target: Path, data: bytes) -> None:
+    def _late_writes(self, rel: str, target: Path, held: tuple[BinaryIO, os.stat_result], ours: str) -> None:
+        """After a replace: if the old file grew or changed meanwhile, put its bytes back and re-plan.
+
+        Another program that truncated the file and is still writing it writes
+        into the old inode, which our ``os.replace`` unlinked: without this its
+        second half would be lost. Its full text is restored (if the file still
+        holds our bytes) and ConflictError makes the caller read and merge again.
+        """
+        handle, before = held
+        after = os.fstat(handle.fileno())
+        if (after.st_size, after.st_mtime_ns) == (before.st_size, before.st_mtime_ns):
+            return
+        handle.seek(0)
+        theirs = handle.read()
+        try:
+            if digest(target.read_bytes()) == ours:
+                self._replace(rel, target, (theirs,))
+        except OSError as exc:
+            raise VaultError(f"{rel}: cannot restore what another program wrote: {exc.strerror}") from exc
+        raise ConflictError(f"{rel}: another program wrote to it while memvault updated it; reading it again")
+
+    def _replace(self, rel: str, target: Path, chunks: Iterable[bytes]) -> str:
+        """Write ``chunks`` to a temp file beside ``target``, then move it over; returns their digest."""
         temp = target.with_name(f".{target.name}{TEMP_MARK}{secrets.token_hex(4)}.tmp")
+        hasher = hashlib.sha256()
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
             mode = target.stat().st_mode & 0o777 if target.exists() else None
             with open(temp, "wb") as handle:
-                handle.write(data)
+                for chunk in chunks:
+                    hasher.update(chunk)
+                    handle.write(chunk)
                 handle.flush()
                 if self._deferred:
                     self._unsynced.append(target)
@@ -195,6 +267,34 @@ class Vault:
         except OSError as exc:
             temp.unlink(missing_ok=True)
             raise VaultError(f"{rel}: cannot write: {exc.strerror or exc}") from exc
+        return hasher.hexdigest()
+
+
+def _encoded(pieces: Iterable[str], step: int = 1 << 20) -> Iterator[bytes]:
+    """UTF-8 bytes of ``pieces``, at most ``step`` characters at a time (no full-size copy of a huge piece)."""
+    for piece in pieces:
+        for start in range(0, len(piece), step):
+            yield piece[start:start + step].encode("utf-8")
+
+
+def _refuse_read_only(rel: str, target: Path) -> None:
+    """A file without any write permission bit was locked by its user (``chmod a-w``): never rewrite it.
+
+    The mode bits are read, not ``os.access``: an atomic replace only needs the
+    folder to be writable, and root may write anything.
+    """
+    try:
+        mode = target.stat().st_mode
+    except OSError:
+        return
+    if not mode & 0o222:
+        raise ReadOnlyError(f"{rel}: is read-only, so memvault leaves it as it is (make it writable to let "
+                            "memvault update it)")
+
+
+def _pause(attempt: int) -> None:
+    """Back off 50 ms, 100 ms, … up to 0.5 s: a few seconds in all for an editor to finish a save."""
+    time.sleep(min(0.05 * 2 ** attempt, 0.5))
 
 
 def _same_file(a: Path, b: Path) -> bool:

@@ -13,6 +13,13 @@ import unicodedata
 from daemon.errors import InputError
 
 _FORBIDDEN = set('<>:"/\\|?*#^[]')
+# Bidirectional controls (U+202E "right-to-left override" and friends) make a name display as
+# something else (``evil\u202egpj.md`` shows as ``evilbmd.jpg``): refused like control characters.
+_BIDI = {"\u061c", "\u200e", "\u200f", *map(chr, range(0x202A, 0x202F)), *map(chr, range(0x2066, 0x206A))}
+
+
+def _unsafe(ch: str) -> bool:
+    return ch in _FORBIDDEN or ch in _BIDI or ord(ch) < 32 or 127 <= ord(ch) < 160
 _DEVICE_NAMES = {"CON", "PRN", "AUX", "NUL"} | {f"{p}{i}" for p in ("COM", "LPT") for i in range(1, 10)}
 _MAX_LEN = 120
 
@@ -25,10 +32,10 @@ def component_problem(value: str, kind: str) -> str | None:
         return f"{kind} cannot be '.' or '..': {value!r}"
     if value != value.strip():
         return f"{kind} cannot have leading or trailing whitespace: {value!r}"
-    if any(ch in _FORBIDDEN or ord(ch) < 32 or ord(ch) == 127 for ch in value):
+    if any(_unsafe(ch) for ch in value):
         return (
             f"{kind} contains a character that cannot be in a file name or an Obsidian link "
-            f"(one of < > : \" / \\ | ? * # ^ [ ] or a control character): {value!r}"
+            f"(one of < > : \" / \\ | ? * # ^ [ ], a control or a bidirectional control character): {value!r}"
         )
     if value.endswith("."):
         return f"{kind} cannot end with '.': {value!r}"
@@ -57,7 +64,7 @@ def safe_name(raw: str, fallback: str = "conversation") -> str:
     name = unicodedata.normalize("NFC", str(raw or "")).strip()
     if name.lower().endswith(".md"):
         name = name[:-3]
-    name = "".join(" " if ch in _FORBIDDEN or ord(ch) < 32 or ord(ch) == 127 else ch for ch in name)
+    name = "".join(" " if _unsafe(ch) else ch for ch in name)
     name = re.sub(r"\s+", " ", name)
     name = re.sub(r"-{2,}", "-", name).strip(" .-")
     if len(name) > _MAX_LEN:

@@ -87,3 +87,32 @@ def test_archive_and_quarantine_never_overwrite(tmp_path: Path) -> None:
     assert moved == inbox / "failed/bad.json" and moved.read_text() == "x"
     assert (inbox / "failed/bad.json.error.txt").read_text() == "bad.json: not a supported export\n"
     assert free_name(inbox / "failed/bad.json") == inbox / "failed/bad (2).json"
+
+
+def test_folder_links_are_followed_only_under_home_and_never_in_a_loop(tmp_path: Path) -> None:
+    from daemon.conversations.inbox import scan
+
+    home, inbox, outside = tmp_path / "home", tmp_path / "inbox", tmp_path / "elsewhere"
+    for folder in (home / "exports", inbox, outside):
+        folder.mkdir(parents=True)
+    (home / "exports" / "a.json").write_text("{}")
+    (outside / "b.json").write_text("{}")
+    (inbox / "mine").symlink_to(home / "exports")
+    (inbox / "theirs").symlink_to(outside)
+    (inbox / "loop").symlink_to(inbox)
+    (inbox / "file.json").symlink_to(home / "exports" / "a.json")
+    found, refused = scan(inbox, home=home)
+    assert found == [inbox / "mine" / "a.json"]
+    assert set(refused) == {inbox / "theirs", inbox / "loop", inbox / "file.json"}
+    assert "out of your home" in refused[inbox / "theirs"] and "loop" in refused[inbox / "loop"]
+    assert "symbolic link" in refused[inbox / "file.json"]
+
+
+def test_pending_files_lists_only_regular_files(tmp_path: Path) -> None:
+    import os
+
+    (tmp_path / "a.json").write_text("{}")
+    if hasattr(os, "mkfifo"):
+        os.mkfifo(tmp_path / "fifo.json")
+    (tmp_path / "zero.json").symlink_to("/dev/zero")
+    assert pending_files(tmp_path) == [tmp_path / "a.json"]

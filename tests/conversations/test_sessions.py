@@ -54,3 +54,14 @@ def test_line_separators_inside_text_do_not_split_records() -> None:
     text = merge_record(None, parse({"id": "a", "role": "user", "content": "one\u2028two\x85three"}), None).text
     again = merge_record(text, parse({"id": "a", "role": "user", "content": "one\u2028two\x85three"}), None)
     assert again.text is None and [r["content"] for r in record_messages(text or "")] == ["one\u2028two\x85three"]
+
+
+def test_an_older_shorter_snapshot_never_shrinks_a_message() -> None:
+    full = parse({"id": "a", "role": "assistant", "content": "Use Helm 3; pin the chart version; run helm diff first."})
+    text = merge_record(None, full, None).text
+    older = merge_record(text, parse({"id": "a", "role": "assistant", "content": "Use Helm 3; pin"},
+                                     {"id": "b", "role": "user", "content": "ok"}), None)
+    assert [m.id for m in older.new] == ["b"]  # the cut-off "a" is not new: nothing to distill
+    assert [r["content"] for r in record_messages(older.text or "")] == [
+        "Use Helm 3; pin the chart version; run helm diff first.", "ok"]
+    assert merge_record(text, parse({"id": "a", "role": "assistant", "content": "Use Helm"}), None).text is None

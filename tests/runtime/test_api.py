@@ -59,3 +59,20 @@ def test_api_file_is_removed_on_stop(config: Config) -> None:
     assert not (config.state_dir() / "api.json").exists()
     with pytest.raises(MemvaultError, match="not available"):
         api.call(config.state_dir(), "status", {})
+
+
+def test_a_non_ascii_token_is_refused_and_an_idle_connection_is_closed(tmp_path: Path) -> None:
+    import socket
+
+    server = api.ApiServer(tmp_path, {"/status": lambda body: "ok"}, idle_timeout=0.5)
+    server.start()
+    try:
+        port = server.server.server_address[1]
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as raw:
+            raw.sendall(b"POST /status HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer \xc3\xa9t\xc3\xa9\r\n"
+                        b"Content-Length: 2\r\n\r\n{}")
+            assert raw.recv(4096).startswith(b"HTTP/1.0 401")
+        with socket.create_connection(("127.0.0.1", port), timeout=10) as idle:
+            assert idle.recv(1) == b""  # closed by the server long before the 10 s client timeout
+    finally:
+        server.stop()

@@ -69,3 +69,11 @@ def test_valid_names_are_stable_under_safe_name(raw: str) -> None:
             and unicodedata.normalize("NFC", raw) == raw \
             and raw.strip(" .-") == raw and "--" not in raw and not any(c.isspace() and c != " " for c in raw):
         assert safe_name(raw) == raw
+
+
+@pytest.mark.parametrize("control", ["\u202e", "\u202a", "\u2066", "\u2069", "\u200f", "\u061c", "\x85"])
+def test_bidirectional_controls_are_refused_and_dropped_from_card_names(control: str) -> None:
+    with pytest.raises(InputError, match="bidirectional control"):
+        validate_component(f"session{control}gpj.md", "session_id")
+    name = safe_name(f"invoice{control}fdp.exe")
+    assert control not in name and component_problem(name, "name") is None

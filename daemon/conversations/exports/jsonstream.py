@@ -71,6 +71,7 @@ class JsonStream:
             else:
                 if end < len(self._buf) or self._eof:
                     self._pos = end
+                    self._compact()  # a huge value's text is dropped now, not when the next one is read
                     return obj
             self._more(want)
             want = min(want * 2, _MAX_READ)  # doubling keeps re-parsing a big value linear
@@ -154,9 +155,8 @@ class JsonStream:
         """Drop consumed text so the buffer stays about one value long."""
         if self._pos < CHUNK:
             return
-        dropped = self._buf[: self._pos]
-        self._lines_before += dropped.count("\n")
-        last = dropped.rfind("\n")
+        self._lines_before += self._buf.count("\n", 0, self._pos)  # counted in place: no copy of a huge prefix
+        last = self._buf.rfind("\n", 0, self._pos)
         if last >= 0:
             self._last_newline = self._base + last
         self._base += self._pos

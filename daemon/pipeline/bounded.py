@@ -1,0 +1,115 @@
+"""What the distiller sees of a huge conversation: each message capped, and the whole in parts.
+
+The source record keeps everything the user saw; the distiller gets a bounded
+view, so one 200 MB message or a million-message session costs bounded time
+and memory. A capped message says so in its text, which the card then shows,
+e.g. "(message 12 shortened: 200 MB)". A conversation above ``PART_CHARS``
+characters or ``PART_MESSAGES`` messages is distilled part by part, each part
+updating the card the previous one produced (the LLM path also chunks inside a
+part, by tokens).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import replace
+from typing import Any, Iterator, Sequence
+
+from daemon.errors import DistillError, PartialDistillError
+from daemon.models import Card, DistillRequest, Distiller, Message, Skip
+
+MESSAGE_CHARS = 20_000  # characters of one message the distiller sees
+PART_CHARS = 2_000_000  # characters of messages per distiller call
+PART_MESSAGES = 5_000  # messages per distiller call
+_SHORTENED = re.compile(r"\(message \d+ shortened: [^)]*\)$")
+
+
+def view(messages: Sequence[Message], cap: int = MESSAGE_CHARS) -> tuple[Message, ...]:
+    """The messages with each text (and each text block) cut to ``cap`` characters, saying so."""
+    return tuple(_capped(m, n, cap) if len(m.text) > cap or _big_blocks(m, cap) else m
+                 for n, m in enumerate(messages, 1))
+
+
+def _capped(message: Message, number: int, cap: int) -> Message:
+    note = f"\n\n(message {number} shortened: {_size(message.text)})"
+    blocks = tuple(_cut_block(b, number, cap) for b in message.blocks)
+    text = message.text[:cap] + note if len(message.text) > cap else message.text
+    return replace(message, text=text, blocks=blocks)
+
+
+def _big_blocks(message: Message, cap: int) -> bool:
+    return any(isinstance(b, dict) and isinstance(b.get("text"), str) and len(b["text"]) > cap
+               for b in message.blocks)
+
+
+def _cut_block(block: Any, number: int, cap: int) -> Any:
+    if isinstance(block, dict) and isinstance(block.get("text"), str) and len(block["text"]) > cap:
+        return {**block, "text": block["text"][:cap] + f"\n\n(message {number} shortened: {_size(block['text'])})"}
+    return block
+
+
+def _size(text: str) -> str:
+    """The UTF-8 size of ``text``, counted in 1 MB slices (never a second full copy)."""
+    step = 1 << 20
+    size = sum(len(text[i:i + step].encode("utf-8", "surrogatepass")) for i in range(0, len(text), step))
+    for unit, scale in (("GB", 1e9), ("MB", 1e6), ("kB", 1e3)):
+        if size >= scale:
+            return f"{size / scale:.0f} {unit}"
+    return f"{size} bytes"
+
+
+def parts(messages: Sequence[Message], max_chars: int = PART_CHARS,
+          max_messages: int = PART_MESSAGES) -> Iterator[tuple[Message, ...]]:
+    """Consecutive runs of messages, each under both limits (a message is never split)."""
+    run: list[Message] = []
+    chars = 0
+    for message in messages:
+        if run and (chars + len(message.text) > max_chars or len(run) >= max_messages):
+            yield tuple(run)
+            run, chars = [], 0
+        run.append(message)
+        chars += len(message.text)
+    if run:
+        yield tuple(run)
+
+
+def distill(distiller: Distiller, request: DistillRequest) -> Card | Skip:
+    """Distill ``request`` in one call, or part by part when it is above the limits.
+
+    Raises:
+        PartialDistillError: a part failed after earlier parts produced a card
+            (the card and the ids of the messages it covers go with it).
+        DistillError: the first part failed.
+    """
+    return _say_shortened(_distill(distiller, request), request.messages)
+
+
+def _say_shortened(result: Card | Skip, messages: Sequence[Message]) -> Card | Skip:
+    """The card names every message the distiller saw shortened, whatever the distiller wrote."""
+    if not isinstance(result, Card):
+        return result
+    notes = [m.text[m.text.rfind("(message "):] for m in messages if _SHORTENED.search(m.text)]
+    missing = [note for note in notes if note not in result.body]
+    if not missing:
+        return result
+    return replace(result, body=result.body.rstrip("\n") + "\n\n" + "\n".join(missing) + "\n")
+
+
+def _distill(distiller: Distiller, request: DistillRequest) -> Card | Skip:
+    chunks = list(parts(request.messages, PART_CHARS, PART_MESSAGES))
+    if len(chunks) <= 1:
+        return distiller.distill(request)
+    card, result, done = request.existing, None, ()  # type: ignore[var-annotated]
+    for chunk in chunks:
+        try:
+            result = distiller.distill(replace(request, messages=chunk, existing=card))
+        except DistillError as exc:
+            if card is None or card is request.existing:
+                raise
+            raise PartialDistillError(exc, card, done) from exc
+        if isinstance(result, Card):
+            card = result
+        done += tuple(m.id for m in chunk)
+    if card is None or card is request.existing:
+        return result if isinstance(result, Skip) else Skip("nothing worth a card")
+    return card

@@ -1,0 +1,93 @@
+"""Issue 12, item 4: one huge conversation costs bounded memory.
+
+The record keeps everything, written piece by piece; the distiller sees each
+message capped (saying so) and a huge conversation in parts. Sizes here are
+small stand-ins; ``scripts/bench_inbox.py --huge`` measures the real inputs.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from daemon.conversations.sessions import dump_line, merge_record
+from daemon.models import Card, DistillRequest
+from daemon.pipeline import Context, bounded
+from daemon.pipeline.ingest import ingest_file
+from daemon.vault.files import Vault, digest
+
+
+def export(*texts: str) -> dict[str, object]:
+    return {"session_id": "big", "messages": [
+        {"id": f"m{n}", "role": "user", "content": text, "created_at": f"2026-01-05T10:{n % 60:02d}:00"}
+        for n, text in enumerate(texts)]}
+
+
+def test_a_huge_message_is_capped_for_the_distiller_and_kept_whole_in_the_record(
+        ctx: Context, fake: object, vault_root: Path) -> None:
+    huge = "We deploy with Helm and pin the chart. " * 80_000  # 3.1 MB
+    path = ctx.config.inbox / "big.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(export("Short question?", huge)), encoding="utf-8")
+    assert ingest_file(ctx, path, ctx.config.inbox).state == "imported"
+    [request] = fake.calls  # type: ignore[attr-defined]
+    seen = request.messages[1].text
+    assert len(seen) < bounded.MESSAGE_CHARS + 100 and seen.endswith("(message 2 shortened: 3 MB)")
+    assert request.messages[0].text == "Short question?"
+    record = (vault_root / "session/dialog/big.jsonl").read_text(encoding="utf-8").splitlines()
+    assert json.loads(record[1])["content"] == huge
+    card = next((vault_root / "daily").glob("*/*.md")).read_text(encoding="utf-8")
+    assert card.count("(message 2 shortened: 3 MB)") == 1  # the card says what the distiller did not see
+
+
+def test_the_card_names_a_shortened_message_even_if_the_distiller_dropped_it(
+        ctx: Context, fake: object, vault_root: Path) -> None:
+    fake.make = lambda request: Card("topic", "d", "## Notes\n- Helm it is.\n")  # type: ignore[attr-defined]
+    path = ctx.config.inbox / "big.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(export("x" * (bounded.MESSAGE_CHARS + 1))), encoding="utf-8")
+    assert ingest_file(ctx, path, ctx.config.inbox).state == "imported"
+    card = next((vault_root / "daily").glob("*/*.md")).read_text(encoding="utf-8")
+    assert "- Helm it is." in card and "(message 1 shortened: 20 kB)" in card
+
+
+def test_a_huge_conversation_is_distilled_in_parts_each_updating_the_card(
+        ctx: Context, fake: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bounded, "PART_MESSAGES", 4)
+    path = ctx.config.inbox / "long.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(export(*[f"Fact {n}." for n in range(10)])), encoding="utf-8")
+    assert ingest_file(ctx, path, ctx.config.inbox).state == "imported"
+    calls: list[DistillRequest] = fake.calls  # type: ignore[attr-defined]
+    assert [len(c.messages) for c in calls] == [4, 4, 2]
+    assert calls[0].existing is None and calls[1].existing is not None and "Fact 3." in calls[1].existing.body
+    assert "Fact 7." in (calls[2].existing or Card("", "", "")).body
+
+
+def test_a_huge_record_is_written_streaming_with_the_same_bytes(tmp_path: Path) -> None:
+    from daemon.conversations.formats import parse_messages
+
+    messages = parse_messages([{"id": "a", "role": "user", "content": "é\n\"x\"" * 400_000},
+                               {"id": "b", "role": "user", "content": "small"}])
+    update = merge_record(None, messages, None)
+    expected = "".join(dump_line(m.record) + "\n" for m in messages)
+    assert update.text == expected
+    vault = Vault(tmp_path)
+    written = vault.write_pieces("r.jsonl", update.pieces(), "absent")  # type: ignore[misc]
+    assert (tmp_path / "r.jsonl").read_text(encoding="utf-8") == expected
+    assert written == digest(expected.encode("utf-8"))
+
+
+def test_the_reader_drops_a_huge_value_once_it_is_decoded() -> None:
+    import io
+
+    from daemon.conversations.exports.jsonstream import JsonStream
+
+    data = json.dumps([{"text": "x" * 5_000_000}, {"text": "y"}]).encode()
+    stream = JsonStream(io.BytesIO(data), "big.json")
+    values = stream.elements()
+    first = next(values)
+    assert len(first["text"]) == 5_000_000 and len(stream._buf) < 1_000_000  # noqa: SLF001
+    assert next(values) == {"text": "y"}
