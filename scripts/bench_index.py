@@ -325,6 +325,8 @@ def measure(args: argparse.Namespace, work: Path) -> dict[str, Any]:
     results["vault"] = {k: v for k, v in gen_vault.generate(big, args.notes, 1).items() if k != "hub_linkers"}
     results["generate_s"] = time.perf_counter() - started
     gen_vault.generate(small, args.small, 1)
+    for root in (big, small):  # an empty .obsidian/ makes it a vault for memvault (and adds no indexed file)
+        (root / ".obsidian").mkdir(exist_ok=True)
 
     begun = time.perf_counter()
 

@@ -10,6 +10,7 @@ daemon's own writes (and touch-only edits) are ignored.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from typing import Iterable
 
@@ -29,6 +30,46 @@ class Actions:
 
 
 @dataclass
+class _Batch:
+    """The moves of one batch so far: indexed path → where it is now, and the reverse."""
+
+    moves: dict[str, str]
+    at: dict[str, str]
+    indexed: list[str] | None = None  # the index's paths, sorted, once a folder event needs them
+    _located: list[str] | None = None  # the keys of ``at``, sorted; None after a change
+
+    def located(self) -> list[str]:
+        if self._located is None:
+            self._located = sorted(self.at)
+        return self._located
+
+    def origin(self, path: str, indexed: object) -> str | None:
+        """The indexed path of the file now at ``path``, or None when no indexed file is there."""
+        if path in self.at:
+            return self.at[path]
+        if path in self.moves or path not in indexed:  # type: ignore[operator]
+            return None  # it moved away earlier in this batch, or was never indexed
+        return path
+
+    def move(self, old: str, new: str) -> None:
+        self.forget(old)
+        self.moves[old] = new
+        self.at[new] = old
+        self._located = None
+
+    def forget(self, old: str) -> None:
+        was = self.moves.pop(old, None)
+        if was is not None and self.at.get(was) == old:
+            del self.at[was]
+            self._located = None
+
+
+def _prefixed(ordered: list[str], prefix: str) -> list[str]:
+    """The strings of sorted ``ordered`` that start with ``prefix`` (which ends in "/")."""
+    return ordered[bisect_left(ordered, prefix):bisect_left(ordered, prefix[:-1] + "0")]  # "0" follows "/"
+
+
+@dataclass
 class Tracker:
     graph: Graph
     grace: float = 2.0
@@ -36,48 +77,72 @@ class Tracker:
     creates: dict[str, tuple[str, float]] = field(default_factory=dict)   # hash -> (path, when)
 
     def feed(self, events: Iterable[FileEvent], now: float) -> Actions:
-        """Decide a batch of events that arrived up to ``now``."""
-        moves: dict[str, str] = {}
+        """Decide a batch of events that arrived up to ``now``.
+
+        Moves inside one batch are composed before anything is planned: a chain
+        ``A→B, B→C`` is one move ``A→C``, a rename and its undo is no move, a swap
+        through a temporary name is two moves, and a folder rename with a file
+        rename inside it moves that file once, to its final path.
+        """
+        batch = _Batch({}, {})
         touched: set[str] = set()
         for event in events:
             if event.kind == MOVED:
-                self._moved(event, moves, touched)
+                self._moved(event, batch, touched)
             elif event.kind == DELETED:
-                self._deleted(event, now, moves)
+                self._deleted(event, now, batch)
             else:
                 touched.add(event.path)
+        moves = {old: new for old, new in batch.moves.items() if old != new}
         sync = self._touched(touched, now, moves)
         return Actions(moves, frozenset(sync | self._expired(now)))
 
     def pending(self) -> bool:
         return bool(self.deletes)
 
-    def _under(self, folder: str) -> list[str]:
+    def _located_under(self, folder: str, batch: "_Batch") -> list[tuple[str, str]]:
+        """(indexed path, where it is now) for every indexed file now inside ``folder``.
+
+        A folder move brings one event per subfolder too: the vault's path list is sorted
+        once per batch and each folder is a binary search in it, not a scan of the vault.
+        """
         prefix = folder.rstrip("/") + "/"
-        return [p for p in self.graph.paths.paths() if p.startswith(prefix)]
+        if batch.indexed is None:
+            batch.indexed = self.graph.paths.paths()  # sorted
+        found = [(p, p) for p in _prefixed(batch.indexed, prefix) if p not in batch.moves]
+        found += [(batch.at[now], now) for now in _prefixed(batch.located(), prefix)]
+        return found
 
-    def _moved(self, event: FileEvent, moves: dict[str, str], touched: set[str]) -> None:
-        dest = event.dest or ""
+    def _moved(self, event: FileEvent, batch: "_Batch", touched: set[str]) -> None:
+        src, dest = event.path, (event.dest or "").rstrip("/")
         if event.is_dir:
-            for path in self._under(event.path):
-                moves[path] = dest.rstrip("/") + path[len(event.path.rstrip("/")):]
+            src = src.rstrip("/")
+            for old, now_at in self._located_under(src, batch):
+                batch.move(old, dest + now_at[len(src):])
             return
-        if event.path in self.graph.paths and self.graph.watched(dest):
-            moves[event.path] = dest
-        elif event.path in self.graph.paths:
-            self.deletes[event.path] = (self._hash(event.path), 0.0)  # moved somewhere we do not index
-        else:
-            touched.add(dest)  # e.g. an editor's temp file renamed over the note
+        old = batch.origin(src, self.graph.paths)
+        if old is None:
+            if batch.moves.get(src) != dest:  # not the echo of a folder move already counted
+                touched.add(dest)  # e.g. an editor's temp file renamed over the note
+            return
+        if self.graph.watched(dest):
+            batch.move(old, dest)
+        else:  # moved somewhere we do not index: a deletion
+            batch.forget(old)
+            self.deletes[old] = (self._hash(old), 0.0)
 
-    def _deleted(self, event: FileEvent, now: float, moves: dict[str, str]) -> None:
-        paths = self._under(event.path) if event.is_dir else [event.path]
+    def _deleted(self, event: FileEvent, now: float, batch: "_Batch") -> None:
+        if event.is_dir:
+            paths = [old for old, _ in self._located_under(event.path, batch)]
+        else:
+            old = batch.origin(event.path, self.graph.paths)
+            paths = [] if old is None else [old]
         for path in paths:
-            if path not in self.graph.paths or path in moves:
-                continue
+            batch.forget(path)
             digest = self._hash(path)
             created = self.creates.pop(digest, None)
             if created and created[0] != path:
-                moves[path] = created[0]  # the copy appeared before the original vanished
+                batch.move(path, created[0])  # the copy appeared before the original vanished
             else:
                 self.deletes[path] = (digest, now)
 

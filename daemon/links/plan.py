@@ -10,10 +10,10 @@ idempotent. `vault` applies the plan; this module only computes it.
 
 from __future__ import annotations
 
-from typing import Mapping
+from typing import Collection, Mapping
 
 from daemon.links.scan import FRONTMATTER, MARKDOWN, Link, scan
-from daemon.links.resolve import PathIndex, link_target_for
+from daemon.links.resolve import PathIndex, PathsAfter, link_target_for
 
 
 def rewrite(text: str, replacements: list[tuple[Link, str]]) -> str:
@@ -38,13 +38,25 @@ def rewrite(text: str, replacements: list[tuple[Link, str]]) -> str:
 
 
 def after_moves(before: PathIndex, moves: Mapping[str, str]) -> PathIndex:
-    """The vault's file list once `moves` (old path → new path) have happened."""
-    after = PathIndex(before.paths())
-    for old in moves:  # all removals first: a batch may reuse a path another move vacates
-        after.remove(old)
-    for new in moves.values():
-        after.add(new)
-    return after
+    """The vault's file list once `moves` (old path → new path) have happened (a view of `before`).
+
+    All removals come first: a batch may reuse a path another move vacates.
+    """
+    return PathsAfter(before, moves, moves.values())
+
+
+def before_moves(current: PathIndex, moves: Mapping[str, str]) -> PathIndex:
+    """The vault's file list as it was before `moves`, from the index's list `current`.
+
+    Usually that is `current` itself. When a destination was indexed before its move
+    was recognised (a copy seen before the original vanished, a file found in a
+    folder created a moment before), it did not exist before the move and must not
+    take part in what links resolved to.
+    """
+    early = [new for new in moves.values() if new in current and new not in moves]
+    if not early and all(old in current for old in moves):
+        return current
+    return PathsAfter(current, early, moves)
 
 
 def _relative_style(link: Link, source: str, was: str, before: PathIndex) -> bool | None:
@@ -57,18 +69,26 @@ def _relative_style(link: Link, source: str, was: str, before: PathIndex) -> boo
     return folder_written and before.resolve_relative(link.target, source) == was
 
 
-def _still_right(link: Link, moved_to: str, was: str, want: str, before: PathIndex, after: PathIndex) -> bool:
+def _still_right(link: Link, source: str, moved_to: str, was: str, want: str, before: PathIndex,
+                 after: PathIndex) -> bool:
     """Whether the link, unchanged, resolves to `want` after the moves, as firmly as before.
 
-    A folder-qualified wikilink that named an exact vault path must keep naming one:
-    `[[proj/A]]` after `proj/` moved to `archive/proj/` would still resolve here by
-    suffix matching, but that is unverified in Obsidian (R7), so it is rewritten.
+    A folder-qualified link that named an exact vault path (or, for a markdown link, a
+    path from its note's folder) must keep naming one: `[[proj/A]]` after `proj/` moved
+    to `archive/proj/` would still resolve here by suffix matching, but that is
+    unverified in Obsidian (R7), so it is rewritten.
     """
     if after.resolve(link, moved_to) != want:
         return False
-    if link.kind != MARKDOWN and "/" in link.target and before.lookup(link.target) == was:
-        return after.lookup(link.target) == want
-    return True
+    target = link.target
+    if "/" not in target:
+        return True
+    if link.kind != MARKDOWN:
+        return before.lookup(target) != was or after.lookup(target) == want
+    if target.startswith(("./", "../", "/")):
+        return True  # looked up from the note's folder or the root only, never by suffix
+    firm = before.lookup(target) == was or before.resolve_relative(target, source) == was
+    return not firm or after.lookup(target) == want or after.resolve_relative(target, moved_to) == want
 
 
 def _reads_back(link: Link, target: str, moved_to: str, want: str, after: PathIndex) -> bool:
@@ -87,38 +107,49 @@ def _reads_back(link: Link, target: str, moved_to: str, want: str, after: PathIn
 
 
 def _replacements(text: str, source: str, moves: Mapping[str, str], before: PathIndex,
-                  after: PathIndex) -> list[tuple[Link, str]]:
-    """The links of one file whose resolution the moves would change, with new targets."""
+                  after: PathIndex, changed: bool = False, style: str = "shortest") -> list[tuple[Link, str]]:
+    """The links of one file whose resolution the moves would change, with new targets.
+
+    In a file `changed` since it was indexed, the links may have been written after
+    the moves (Obsidian rewrites referrers as it renames; a checkout brings new text):
+    a link that resolves among the files after the moves is the author's and stays.
+    Only a link the moves left unresolved is repaired.
+    """
     moved_to = moves.get(source, source)
     out: list[tuple[Link, str]] = []
     for link in scan(text):
+        if changed and after.resolve(link, moved_to) is not None:
+            continue
         was = before.resolve(link, source)
         if was is None:
             continue  # an unresolved link stays exactly as the author left it
         want = moves.get(was, was)
-        if _still_right(link, moved_to, was, want, before, after):
+        if _still_right(link, source, moved_to, was, want, before, after):
             continue  # already rewritten, or a unique name that moved (U3, U10)
         relative = _relative_style(link, source, was, before)
-        target = link_target_for(want, moved_to, after, link, relative=relative)
+        target = link_target_for(want, moved_to, after, link, relative=relative, style=style)
         unchanged = target == text[link.target_start:link.target_end]
         if not unchanged and _reads_back(link, target, moved_to, want, after):
             out.append((link, target))
     return out
 
 
-def plan_moves(files: Mapping[str, str], moves: Mapping[str, str], before: PathIndex) -> dict[str, str]:
+def plan_moves(files: Mapping[str, str], moves: Mapping[str, str], before: PathIndex,
+               changed: Collection[str] = (), style: str = "shortest") -> dict[str, str]:
     """New texts for the files whose links the moves would break or redirect.
 
     `files` maps each candidate file's path *before* the moves to its text; `moves`
     maps old path → new path (one file, a folder's files, or a case-only rename);
-    `before` is the vault's file list before the moves. Returns {path after the moves:
-    new text}, holding only files whose text must change. A link whose new target
-    cannot be written so that it reads back as the moved file is left unchanged.
+    `before` is the vault's file list before the moves; `changed` names the files whose
+    text differs from what the index held (see `_replacements`). Returns {path after
+    the moves: new text}, holding only files whose text must change. `style` is the
+    vault's new-link format (`shortest`, `relative`, `absolute`) for wikilinks. A link whose new
+    target cannot be written so that it reads back as the moved file is left unchanged.
     """
     after = after_moves(before, moves)
     planned: dict[str, str] = {}
     for source, text in files.items():
-        replacements = _replacements(text, source, moves, before, after)
+        replacements = _replacements(text, source, moves, before, after, source in changed, style)
         if replacements:
             planned[moves.get(source, source)] = rewrite(text, replacements)
     return planned

@@ -10,12 +10,18 @@ from __future__ import annotations
 
 import posixpath
 import re
+import unicodedata
 from typing import Iterable
 from urllib.parse import quote
 
 from daemon.links.scan import FRONTMATTER, MARKDOWN, Link
 
 # ---------------------------------------------------------------------- resolution
+def fold(text: str) -> str:
+    """The form names are compared in: NFC (macOS and files synced from it store NFD), lower case."""
+    return text.lower() if text.isascii() else unicodedata.normalize("NFC", text).lower()
+
+
 def _folder(path: str) -> str:
     return path.rpartition("/")[0]
 
@@ -53,7 +59,7 @@ class PathIndex:
         if path in self._paths:
             return
         self._paths.add(path)
-        low = path.lower()
+        low = fold(path)
         same = self._by_lower.setdefault(low, [])
         same.append(path)
         same.sort()  # two files differing only in case: the lexicographic first wins [unverified R1]
@@ -63,7 +69,7 @@ class PathIndex:
         if path not in self._paths:
             return
         self._paths.discard(path)
-        low = path.lower()
+        low = fold(path)
         self._by_lower[low].remove(path)
         if not self._by_lower[low]:
             del self._by_lower[low]
@@ -95,69 +101,125 @@ class PathIndex:
 
     def resolve_relative(self, target: str, source: str) -> str | None:
         """The file `target` names relative to `source`'s folder, if one exists."""
-        joined = _join(_folder(source).lower(), target.lower())
+        joined = _join(fold(_folder(source)), fold(target))
         return None if joined is None else self._exact(joined)
 
     def lookup(self, path: str) -> str | None:
         """The file at vault path `path` (case-insensitive, `.md` optional), no name search."""
-        return self._exact(path.strip().lstrip("/").lower())
+        return self._exact(fold(path.strip().lstrip("/")))
+
+    def unique_name(self, path: str) -> bool:
+        """Whether no other file carries `path`'s file name (`.md` optional, any case)."""
+        name = fold(path.rpartition("/")[2])
+        stem = name[:-3] if name.endswith(".md") else name
+        return len(self._named(stem)) + len(self._named(stem + ".md")) == 1
+
+    def _with_path(self, low: str) -> list[str]:
+        """The files whose folded path is `low` (several only on a case-sensitive disk)."""
+        return self._by_lower.get(low, [])
+
+    def _named(self, name: str) -> list[tuple[str, str]] | tuple[()]:
+        """(folded path, path) of the files whose folded file name is `name`."""
+        return self._by_name.get(name, ())
 
     def _exact(self, low: str) -> str | None:
         for key in _keys(low):
-            hits = self._by_lower.get(key)
+            hits = self._with_path(key)
             if hits:
                 return hits[0]
         return None
 
     def _resolve_wiki(self, target: str, source: str) -> str | None:
         """R2: exact vault path, then the source's folder, then the shortest suffix match (R7)."""
-        low = target.strip().lower()
+        low = fold(target.strip())
         if not low:
             return source  # `[[#Heading]]` links to its own note (L10)
         if "/" not in low:
             # A bare name that exactly one file carries: every rule picks that file.
-            named = self._by_name.get(low, ()), self._by_name.get(low + ".md", ())
+            named = self._named(low), self._named(low + ".md")
             if len(named[0]) + len(named[1]) == 1:
                 return (named[0] or named[1])[0][1]
         if low.startswith(("./", "../")):
             return self.resolve_relative(low, source)
         low = low.lstrip("/")
-        folder = _folder(source).lower()
+        folder = fold(_folder(source))
         hit = self._exact(low) or (self._exact(f"{folder}/{low}") if folder else None)
         return hit or self._by_suffix(low)
 
     def _by_suffix(self, low: str) -> str | None:
         best: str | None = None
         for key in _keys(low):
-            for path_low, path in self._by_name.get(key.rpartition("/")[2], ()):
+            for path_low, path in self._named(key.rpartition("/")[2]):
                 matches = path_low == key or path_low.endswith("/" + key)
                 if matches and (best is None or (len(path), path) < (len(best), best)):
                     best = path
         return best
 
     def _resolve_markdown(self, target: str, source: str) -> str | None:
-        """R5/R6: relative to the source's folder first, then as a vault path or name.
-
-        An explicit `./` or `../` stays relative, and a path with folders is not
-        suffix-matched, so a moved note's relative links are seen as broken and fixed.
+        """R5: a decoded destination is looked up the way a wikilink is (R2: the exact vault
+        path first, then the note's folder, then the shortest path). `./` and `../` stay
+        relative to the note, a leading `/` is the vault root, and a path with dot segments
+        is normalised as a vault path, then relative to the note.
         """
         if not target:
             return source
-        low = target.lower()
-        if not low.startswith("/"):
-            hit = self.resolve_relative(low, source)
-            if hit is not None or low.startswith(("./", "../")):
-                return hit
-            if "/" not in low:
-                return self._resolve_wiki(target, source)
-        vault_path = _join("", low.lstrip("/"))
-        return None if vault_path is None else self._exact(vault_path)
+        low = fold(target)
+        if low.startswith(("./", "../")):
+            return self.resolve_relative(low, source)
+        if low.startswith("/") or "./" in low or low.endswith("/.."):
+            vault_path = _join("", low.lstrip("/"))
+            hit = None if vault_path is None else self._exact(vault_path)
+            return hit if hit is not None or low.startswith("/") else self.resolve_relative(low, source)
+        return self._resolve_wiki(target, source)
+
+
+class PathsAfter(PathIndex):
+    """`base` with `removed` gone and `added` present, without copying `base`.
+
+    A move's "after" view: a rename in a 100,000-file vault costs as much as the
+    paths it moves, not a copy of every path. `base` must not change while in use.
+    """
+
+    def __init__(self, base: PathIndex, removed: Iterable[str], added: Iterable[str]) -> None:
+        super().__init__()
+        self._base = base
+        added = list(added)
+        self._removed = set(removed) - set(added)
+        for path in added:
+            if path not in self:
+                super().add(path)
+
+    def add(self, path: str) -> None:
+        raise TypeError("PathsAfter is a read-only view")
+
+    def remove(self, path: str) -> None:
+        raise TypeError("PathsAfter is a read-only view")
+
+    def __contains__(self, path: object) -> bool:
+        return path in self._paths or (path in self._base and path not in self._removed)
+
+    def __len__(self) -> int:
+        return len(self.paths())
+
+    def paths(self) -> list[str]:
+        return sorted((set(self._base.paths()) - self._removed) | self._paths)
+
+    def _with_path(self, low: str) -> list[str]:
+        base = [p for p in self._base._with_path(low) if p not in self._removed]
+        own = self._by_lower.get(low, [])
+        return sorted(base + own) if own else base
+
+    def _named(self, name: str) -> list[tuple[str, str]] | tuple[()]:
+        base = [e for e in self._base._named(name) if e[1] not in self._removed]
+        return base + self._by_name.get(name, [])
 
 
 # ------------------------------------------------------------ spelling a new target
 _MD_UNSAFE = re.compile(r"[\s%()<>#?\\^|\[\]\x00-\x1f\x7f]")
 _ANGLE_UNSAFE = re.compile(r"[<>#|\n\\]|%(?=[0-9A-Fa-f]{2})")  # `|` would split a table cell
 _NON_ASCII_ESCAPE = re.compile(r"%[89A-Fa-f][0-9A-Fa-f]")
+_PAREN_ESCAPE = re.compile(r"%2[89]", re.I)
+_FLAT_PARENS = re.compile(r"[^()]*(?:\([^()]*\)[^()]*)*")  # balanced, one level: a bare destination allows it
 
 
 def _spellings(path: str, keep_md: bool) -> list[str]:
@@ -167,11 +229,21 @@ def _spellings(path: str, keep_md: bool) -> list[str]:
     return [path]
 
 
-def _wiki_target(path: str, source: str, index: PathIndex, written: str) -> str:
-    """Bare name if the author wrote one and it still resolves, else the vault path (R3)."""
-    written = written.strip()
-    keep_md = written.lower().endswith(".md")
-    forms = _spellings(path.rpartition("/")[2], keep_md) if "/" not in written else []
+def _wiki_target(path: str, source: str, index: PathIndex, written: str, style: str) -> str:
+    """The target Obsidian would write for `path` under the vault's new-link format (R3).
+
+    "shortest": the file name when no other file has it, else the vault path;
+    "absolute": the vault path; "relative": the path from the note's folder.
+    `.md` is kept or omitted as the author wrote it. A form that would not resolve
+    back to `path` falls back to the vault path.
+    """
+    keep_md = written.strip().lower().endswith(".md")
+    forms: list[str] = []
+    if style == "relative":
+        rel = posixpath.relpath(path, _folder(source) or ".")
+        forms = _spellings(rel, keep_md) + ([] if rel.startswith("../") else _spellings("./" + rel, keep_md))
+    elif style != "absolute" and index.unique_name(path):
+        forms = _spellings(path.rpartition("/")[2], keep_md)
     for form in forms + _spellings(path, keep_md):
         if index.resolve_target(form, source) == path:
             return form
@@ -188,7 +260,9 @@ def _encode(form: str, angle: bool, written_raw: str) -> str:
         return _ANGLE_UNSAFE.sub(_percent, form)
     if _NON_ASCII_ESCAPE.search(written_raw):  # the author percent-encodes everything
         return quote(form, safe="/!$&'*+,;=:@~")
-    return _MD_UNSAFE.sub(_percent, form)
+    if _PAREN_ESCAPE.search(written_raw) or not _FLAT_PARENS.fullmatch(form):
+        return _MD_UNSAFE.sub(_percent, form)
+    return _MD_UNSAFE.sub(lambda m: m.group() if m.group() in "()" else _percent(m), form)
 
 
 def _markdown_target(path: str, source: str, index: PathIndex, like: Link, relative: bool | None) -> str:
@@ -222,15 +296,20 @@ def _yaml_quoted(target: str, quote_char: str) -> str:
 
 
 def link_target_for(path: str, source: str, index: PathIndex, like: Link, *,
-                    relative: bool | None = None) -> str:
+                    relative: bool | None = None, style: str = "shortest") -> str:
     """The target text that makes a link styled like `like` resolve to `path` from `source`.
 
-    Wiki and frontmatter links keep a bare name when it resolves, else use the vault
-    path, with `.md` kept or omitted as written. Markdown links keep relative or
+    Wiki and frontmatter links follow `style`, the vault's new-link format
+    (`_wiki_target`), with `.md` kept or omitted as written. Markdown links keep relative or
     vault style (`relative` overrides the guess from the text), `<…>` or percent
     encoding, and `.md` presence. Frontmatter targets are escaped for their quotes.
     """
     if like.kind == MARKDOWN:
-        return _markdown_target(path, source, index, like, relative)
-    written = _wiki_target(path, source, index, like.target)
-    return _yaml_quoted(written, like.quote) if like.kind == FRONTMATTER else written
+        written = _markdown_target(path, source, index, like, relative)
+    else:
+        written = _wiki_target(path, source, index, like.target, style)
+        written = _yaml_quoted(written, like.quote) if like.kind == FRONTMATTER else written
+    if not written.isascii() and not like.target.isascii():  # keep the normal form the link was written in
+        nfc = unicodedata.normalize("NFC", like.target) == like.target
+        written = unicodedata.normalize("NFC" if nfc else "NFD", written)
+    return written

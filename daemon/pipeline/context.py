@@ -8,7 +8,7 @@ from typing import Callable
 
 from daemon.config import Config
 from daemon.distill.tagging import Tagger
-from daemon.links.graph import Graph
+from daemon.links.graph import Changes, Graph
 from daemon.models import Distiller
 from daemon.vault.files import Vault
 from daemon.vault.state import BaseStore
@@ -25,3 +25,4 @@ class Context:
     graph: Graph
     tagger: Tagger | None = None
     clock: Callable[[], datetime] = lambda: datetime.now(timezone.utc)
+    caught_up: Changes | None = None  # what building this context found changed, and repaired

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
-from typing import Any, Protocol
+from typing import Any, Callable, Protocol
 
 from daemon.errors import LockError
 
@@ -27,6 +28,9 @@ class CardStateStore(Protocol):
     def set_card_state(self, session_id: str, day: str, value: str) -> None: ...
 
 
+NOTICE_AFTER = 2.0  # seconds of waiting for the vault lock before saying who holds it
+
+
 class VaultLock:
     """An exclusive, process-wide lock on one vault (one writer: the daemon or one CLI process)."""
 
@@ -35,23 +39,53 @@ class VaultLock:
         self.role = role
         self._handle: Any = None
 
-    def acquire(self) -> None:
-        """Take the lock or raise LockError naming the process that holds it."""
+    def acquire(self, wait: float = 0.0, notice: Callable[[str], None] | None = None,
+                give_up: Callable[[], bool] | None = None) -> bool:
+        """Take the lock, waiting up to ``wait`` seconds for its holder to finish.
+
+        ``notice`` hears once, after NOTICE_AFTER seconds, who is being waited for;
+        ``give_up`` is asked on each try and ends the wait early (returns False), e.g.
+        when a daemon that can do the work instead has come up.
+
+        Raises:
+            LockError: still held after ``wait`` seconds, naming the process that holds it.
+        """
+        started = time.monotonic()
+        delay, noticed = 0.01, notice is None
+        while True:
+            holder = self._try()
+            if holder is None:
+                return True
+            if give_up is not None and give_up():
+                return False
+            waited = time.monotonic() - started
+            if waited >= wait:
+                after = f" (waited {wait:g} s; lock.wait_seconds sets how long)" if wait else ""
+                raise LockError(f"the vault is in use by {holder}; stop it or wait for it to finish{after}")
+            if not noticed and waited >= NOTICE_AFTER:
+                notice(f"waiting for the vault: it is in use by {holder} (at most {wait:g} s)")  # type: ignore[misc]
+                noticed = True
+            time.sleep(min(delay, wait - waited))  # polling: flock cannot wait with a timeout
+            delay = min(delay * 2, 0.2)
+
+    def _try(self) -> str | None:
+        """Take the lock without waiting; None on success, else who holds it."""
         self.path.parent.mkdir(parents=True, exist_ok=True)
         handle = open(self.path, "a+", encoding="utf-8")
         try:
             if fcntl is not None:
                 fcntl.flock(handle.fileno(), fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError as exc:
+        except OSError:
             handle.seek(0)
             holder = handle.read().strip() or "another process"
             handle.close()
-            raise LockError(f"the vault is in use by {holder}; stop it or wait for it to finish") from exc
+            return holder
         handle.seek(0)
         handle.truncate()
         handle.write(f"process {os.getpid()} ({self.role})")
         handle.flush()
         self._handle = handle
+        return None
 
     def release(self) -> None:
         if self._handle is not None:

@@ -9,7 +9,8 @@ import pytest
 from daemon.links import graph as graph_module
 from daemon.app import build
 from daemon.config import Config
-from daemon.links.graph import detect_moves, similarity, signature, tags_of
+from daemon.links.graph import signature, tags_of
+from daemon.links.pairing import detect_moves, similarity
 from daemon.links.index import NoteRow
 from daemon.pipeline import Context
 from daemon.pipeline.renames import reconcile
@@ -79,7 +80,7 @@ def test_renames_while_down_are_repaired_at_start(ctx: Context, vault_root: Path
     (vault_root / "notes/Renamed card.md").write_text("---\nsession_id: s9\n---\nedited body\n")  # ...and edited
     fresh = build(config)
     assert (vault_root / "index.md").read_text() == (
-        "[[Roadmap#Goals|goals]] and [[notes/Renamed card]] and [p](Roadmap.md)\n")
+        "[[Roadmap#Goals|goals]] and [[Renamed card]] and [p](Roadmap.md)\n")
     assert not fresh.graph.index.broken()
 
 
@@ -111,3 +112,22 @@ def test_a_rebuild_in_worker_processes_gives_the_same_rows(ctx: Context, vault_r
                         lambda self, rels, workers: (calls.append(workers), (yield from real(self, rels, workers)))[1])
     ctx.graph.rebuild()
     assert calls == [2] and rows() == here
+
+
+def test_detect_moves_does_not_compare_every_pair(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A branch switch deleting and adding many unrelated notes stays linear (issue 17 item 1)."""
+    from daemon.links import pairing
+
+    calls: list[int] = []
+    real = pairing.similarity
+    monkeypatch.setattr(pairing, "similarity", lambda a, b: (calls.append(1), real(a, b))[1])
+    shared = "\n".join(["---", "title: x", "## Summary", "## Next steps"])  # lines every note has
+    old = {f"old/{i}.md": row(f"old/{i}.md", f"o{i}", None, signature(f"{shared}\nold note {i} text\nline {i} two"))
+           for i in range(300)}
+    new = {f"new/{i}.md": row(f"new/{i}.md", f"n{i}", None, signature(f"{shared}\nnew note {i} text\nline {i} three"))
+           for i in range(300)}
+    edited = "\n".join(f"body line {j} of the renamed note" for j in range(12))
+    old["old/renamed.md"] = row("old/renamed.md", "a", None, signature(edited))
+    new["new/renamed, edited.md"] = row("new/renamed, edited.md", "b", None, signature(edited + "\none more line"))
+    assert detect_moves(old, new) == {"old/renamed.md": "new/renamed, edited.md"}
+    assert len(calls) < 3000  # all pairs would be 90,601

@@ -102,7 +102,8 @@ def test_folder_move_many_files() -> None:
     assert out == {
         # [[B]] from proj/A.md meant the root B.md (exact path wins) and still does.
         "archive/proj/A.md": "[[B]] [[archive/proj/B]] [b](B.md)\n",
-        "idx.md": "[[archive/proj/A]] [[archive/proj/B|b]] [[A]] ![[archive/proj/img.png]]\n",
+        # A unique name is written bare (Obsidian's "shortest" format); B is not unique.
+        "idx.md": "[[A]] [[archive/proj/B|b]] [[A]] ![[img.png]]\n",
     }
 
 

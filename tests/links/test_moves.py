@@ -42,7 +42,7 @@ def test_a_folder_move_moves_every_file(ctx: Context, vault_root: Path) -> None:
     actions = tracker.feed([FileEvent(MOVED, "notes", "archive", is_dir=True)], now=1.0)
     assert actions.moves == {"notes/Plan.md": "archive/Plan.md", "notes/b.md": "archive/b.md"}
     apply_actions(ctx, actions)
-    assert (vault_root / "c.md").read_text() == "| a | [[archive/Plan\\|the plan]] |\n"
+    assert (vault_root / "c.md").read_text() == "| a | [[Plan\\|the plan]] |\n"  # a unique name: shortest form
     assert (vault_root / "archive/b.md").read_text() == "see [[Plan#Goals]] and ![[Plan]] and [x](Plan.md)\n"
 
 

@@ -257,8 +257,9 @@ def test_a_new_name_renames_the_file_and_retargets_inbound_links(config: Any, va
     result = auto_memory(ctx, "s", [msg("two", at="2023-01-19T09:00:00")])
     assert result["metadata"]["path"] == "daily/2023-01-19/second-name.md"
     assert not (vault_root / "daily/2023-01-19/first-name.md").exists()
+    # A unique name is written bare, as Obsidian's default "shortest" link format does.
     assert other.read_text() == ('---\nrelated: "[[second-name]]"\ntitle: x\n---\n'
-                                 "See [[daily/2023-01-19/second-name|the card]] and [[second-name#Notes]].\n"
+                                 "See [[second-name|the card]] and [[second-name#Notes]].\n"
                                  "`[[first-name]]` in code stays.\n")
     page = (vault_root / "daily/2023-01-19.md").read_text()
     assert "[[daily/2023-01-19/second-name|second-name]]" in page and "first-name" not in page

@@ -36,11 +36,12 @@ def test_live_rename_is_repaired_by_the_running_daemon(vault_root: Path, config:
     daemon = Daemon(config)
     daemon.start()
     try:
+        impatient = load_config(overrides=[f"vault={vault_root}", "timezone=UTC", "lock.wait_seconds=0.1"], environ={})
         with pytest.raises(LockError, match="memvault start"):
-            Daemon(config).start()
+            Daemon(impatient).start()
         (vault_root / "notes/Plan.md").rename(vault_root / "notes/Roadmap.md")
         assert wait_for(lambda: (vault_root / "index.md").read_text() ==
-                        "Read [[Roadmap]] and [[notes/Roadmap|the plan]].\n")
+                        "Read [[Roadmap]] and [[Roadmap|the plan]].\n")  # a unique name: the shortest form
         (vault_root / "new.md").write_text("[[Roadmap]]")
         assert wait_for(lambda: daemon.worker.submit(
             lambda: len(daemon.ctx.graph.index.backlinks("notes/Roadmap.md"))).result(timeout=10) == 3)

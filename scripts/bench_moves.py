@@ -1,0 +1,214 @@
+"""Move benchmark: churn after downtime (issue 17 item 1) and a big folder move (item 4).
+
+    python scripts/bench_moves.py [--notes 10000] [--sizes 250,500,1000,2000] [--repeat 3]
+
+**Churn.**
+Generates a vault with ``scripts/gen_vault.py``, computes each note's index row (hash and line
+signature, as ``Graph.read`` does), then for each M takes M notes as "deleted" and M others as
+"added" (a branch switch: unrelated notes), of which one in ten is an edited copy of a deleted
+note (renamed *and* edited, which must be paired). It times ``pairing.detect_moves`` beside the
+all-pairs version it replaced (the peer, run in the same process on the same rows) and reports
+the growth per doubling of M. The target (issue 17): 2,000 + 2,000 within 3 s on a 10k vault, at
+most x2.2 per doubling.
+
+**Folder move.** In a fresh child process (its own state folder; peak RSS from ``os.wait4``): index
+the vault, rename its largest top-level folder on disk, feed the watcher's events for it (the
+folder, then each subfolder and file, as watchdog reports them) to ``Tracker.feed`` and
+``apply_actions``. The floor, in the same child right after: durably rewrite the same files
+(temp file, fsync, ``os.replace``), as the vault writer does.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+SCRIPTS = Path(__file__).resolve().parent
+sys.path.insert(0, str(SCRIPTS))
+sys.path.insert(0, str(SCRIPTS.parent))
+
+import gen_vault  # noqa: E402
+
+from daemon.links.graph import signature  # noqa: E402
+from daemon.links.index import NoteRow  # noqa: E402
+from daemon.links.pairing import SIMILARITY, _closest, _same_kind, detect_moves, similarity  # noqa: E402
+
+
+def all_pairs(deleted: dict[str, NoteRow], added: dict[str, NoteRow]) -> dict[str, str]:
+    """The replaced implementation: every deleted row against every free added row."""
+    moves: dict[str, str] = {}
+    free = dict(added)
+
+    def take(old: str, new: str) -> None:
+        moves[old] = new
+        del free[new]
+
+    for old, row in sorted(deleted.items()):
+        same = [p for p, r in free.items() if r.hash == row.hash]
+        if same:
+            take(old, _closest(old, same))
+    for old, row in sorted(deleted.items()):
+        if old in moves or not row.identity:
+            continue
+        same = [p for p, r in free.items() if r.identity == row.identity and _same_kind(old, p)]
+        if len(same) == 1:
+            take(old, same[0])
+    for old, row in sorted(deleted.items()):
+        if old in moves or not row.signature:
+            continue
+        scored = sorted((similarity(row.signature, r.signature), p) for p, r in free.items() if _same_kind(old, p))
+        if scored and scored[-1][0] >= SIMILARITY and (len(scored) < 2 or scored[-2][0] < scored[-1][0]):
+            take(old, scored[-1][1])
+    return moves
+
+
+def rows_of(root: Path) -> dict[str, tuple[str, str]]:
+    """path → (text, hash) for every note."""
+    found = {}
+    for path in sorted(root.rglob("*.md")):
+        data = path.read_bytes()
+        found[path.relative_to(root).as_posix()] = (data.decode("utf-8"), hashlib.sha256(data).hexdigest())
+    return found
+
+
+def churn(notes: dict[str, tuple[str, str]], m: int) -> tuple[dict[str, NoteRow], dict[str, NoteRow], int]:
+    paths = sorted(notes)
+    gone, new = paths[:m], paths[m:2 * m]
+    deleted = {p: NoteRow(p, 1, 1, notes[p][1], None, signature(notes[p][0])) for p in gone}
+    added = {}
+    edited = 0
+    for i, p in enumerate(new):
+        text, digest = notes[p]
+        if i % 10 == 0:  # an edited copy of a deleted note under a new name
+            text = notes[gone[i]][0] + "\nOne line added after the rename.\n"
+            digest, edited = hashlib.sha256(text.encode()).hexdigest(), edited + 1
+        added[f"moved/{p}"] = NoteRow(f"moved/{p}", 1, 1, digest, None, signature(text))
+    return deleted, added, edited
+
+
+def best_of(repeat: int, fn, *args):  # type: ignore[no-untyped-def]
+    times, result = [], None
+    for _ in range(repeat):
+        started = time.perf_counter()
+        result = fn(*args)
+        times.append(time.perf_counter() - started)
+    return min(times), result
+
+
+def folder_move(root: Path) -> dict[str, Any]:
+    """In this (child) process: index ``root``, move its largest top-level folder, repair, then the floor."""
+    from daemon.app import build
+    from daemon.config import load_config
+    from daemon.links.events import MOVED, FileEvent
+    from daemon.links.moves import Tracker
+    from daemon.pipeline.renames import apply_actions
+
+    config = load_config(overrides=[f"vault={root}", "timezone=UTC"], environ={})
+    (root / ".obsidian").mkdir(exist_ok=True)  # what makes it a vault for memvault (adds no indexed file)
+    ctx = build(config)
+    sizes: dict[str, int] = {}
+    for path in ctx.graph.paths.paths():
+        if "/" in path:
+            sizes[path.split("/")[0]] = sizes.get(path.split("/")[0], 0) + 1
+    folder = max(sorted(sizes), key=lambda f: sizes[f])
+    moved = folder + " (moved)"
+    events = [FileEvent(MOVED, folder, moved, is_dir=True)]
+    for dirpath, dirnames, filenames in os.walk(root / folder):
+        rel = Path(dirpath).relative_to(root).as_posix()
+        new = moved + rel[len(folder):]
+        events += [FileEvent(MOVED, f"{rel}/{d}", f"{new}/{d}", is_dir=True) for d in sorted(dirnames)]
+        events += [FileEvent(MOVED, f"{rel}/{f}", f"{new}/{f}") for f in sorted(filenames)]
+    before = {p: (root / p).read_bytes() for p in ctx.graph.paths.paths() if p.endswith(".md")}
+    os.rename(root / folder, root / moved)
+    started, cpu = time.perf_counter(), time.process_time()
+    actions = Tracker(ctx.graph).feed(events, now=1.0)
+    apply_actions(ctx, actions)
+    took, cpu = time.perf_counter() - started, time.process_time() - cpu
+    changed = [p for p in ctx.graph.paths.paths() if p.endswith(".md")
+               and (root / p).read_bytes() != before.get(p, before.get(folder + p[len(moved):], b""))]
+    started = time.perf_counter()
+    for rel in changed:  # the floor: durably rewrite the same files, as the vault writer does
+        target = root / rel
+        data = target.read_bytes()
+        temp = target.with_name(f".{target.name}.bench.tmp")
+        with open(temp, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(temp, target)
+    floor = time.perf_counter() - started
+    ctx.graph.index.close()
+    return {"folder": folder, "notes_moved": len(actions.moves), "events": len(events), "rewritten": len(changed),
+            "seconds": took, "cpu_seconds": cpu, "floor_seconds": floor, "broken": None}
+
+
+def run_folder_move(vault: Path, work: Path) -> dict[str, Any]:
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMVAULT_")}
+    env.update(XDG_STATE_HOME=str(work / "state"), XDG_CONFIG_HOME=str(work / "config"))
+    out = work / "folder.json"
+    child = subprocess.Popen([sys.executable, __file__, "--folder-move-child", str(vault), str(out)], env=env)
+    _, status, usage = os.wait4(child.pid, 0)
+    if status != 0:
+        raise SystemExit("the folder-move child failed")
+    result = json.loads(out.read_text())
+    result["peak_rss_mb"] = usage.ru_maxrss / 1024
+    return result
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--notes", type=int, default=10000)
+    parser.add_argument("--sizes", default="250,500,1000,2000")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--skip-peer-above", type=int, default=2000, help="skip the all-pairs peer above this M")
+    parser.add_argument("--folder-move-child", nargs=2, metavar=("VAULT", "OUT"), help=argparse.SUPPRESS)
+    args = parser.parse_args(argv)
+    if args.folder_move_child:
+        Path(args.folder_move_child[1]).write_text(json.dumps(folder_move(Path(args.folder_move_child[0]))))
+        return 0
+    sizes = [int(s) for s in args.sizes.split(",")]
+    with tempfile.TemporaryDirectory() as tmp:
+        gen_vault.generate(Path(tmp) / "vault", notes=args.notes)
+        notes = rows_of(Path(tmp) / "vault")
+        churn_table(notes, sizes, args)
+        moved = run_folder_move(Path(tmp) / "vault", Path(tmp))
+    print()
+    print(f"Folder move: {moved['folder']}/ ({moved['notes_moved']:,} files, {moved['events']:,} watcher events), "
+          f"links rewritten in {moved['rewritten']:,} files")
+    print("| measurement | memvault | floor: durably rewrite those files | ratio |")
+    print("|---|---:|---:|---:|")
+    print(f"| event → links repaired and index updated | {moved['seconds']:.2f} s | {moved['floor_seconds']:.2f} s | "
+          f"{moved['seconds'] / moved['floor_seconds']:.1f}× |")
+    print(f"| … CPU time | {moved['cpu_seconds']:.2f} s | – | – |")
+    print(f"| peak RSS of the process (index built in it first) | {moved['peak_rss_mb']:.0f} MB | – | – |")
+    return 0
+
+
+def churn_table(notes: dict[str, tuple[str, str]], sizes: list[int], args: argparse.Namespace) -> None:
+    print(f"{len(notes)} notes; M deleted + M added, one added in ten an edited copy of a deleted note")
+    print("| M | detect_moves | all pairs (peer) | peer / ours | ours vs. previous M | paired (edited copies) |")
+    print("|---:|---:|---:|---:|---:|---:|")
+    previous = None
+    for m in sizes:
+        deleted, added, edited = churn(notes, m)
+        ours, moves = best_of(args.repeat, detect_moves, deleted, added)
+        peer_text, ratio = "–", "–"
+        if m <= args.skip_peer_above:
+            peer, expected = best_of(1, all_pairs, deleted, added)
+            assert moves == expected, "the pairing differs from the all-pairs version"
+            peer_text, ratio = f"{peer:.2f} s", f"{peer / ours:.0f}×"
+        growth = f"×{ours / previous:.1f}" if previous else "–"
+        previous = ours
+        print(f"| {m:,} | {ours:.3f} s | {peer_text} | {ratio} | {growth} | {len(moves)} ({edited}) |")
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
