@@ -87,8 +87,10 @@ _WHO = {"en": {"user": "The user", "assistant": "The assistant"}, "zh": {"user":
 _BODY_RATIO = 0.23
 _MIN_BODY = 580
 _MAX_BODY = 5000
+_OUTCOME_NOTE = re.compile(r"^(?:output|error|result)\s*:\s", re.I)
 _TYPICAL_SUBSTANCE = 0.62  # the share of a chat's characters in statements worth keeping (LoCoMo: 0.61)
 _MAX_CODE_LINES = 25
+_MAX_CODE_BLOCKS = 4
 _BULLET_COST = 12
 
 
@@ -230,12 +232,21 @@ def _tokens(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+_HEADING = re.compile(r"^\s*(?:#{1,6}\s+(.+?)|\*\*([^*\n]{1,60})\*\*:?)\s*$")
+_LABEL = re.compile(r"^\*\*[^*\n]{1,40}?(?::\*\*|\*\*:)")
+
+
 def _sentences(prose: str) -> list[str]:
+    """Sentences and list items; a heading says nothing itself, but names what a bare label is about."""
     out: list[str] = []
+    heading = ""
     for piece in _SENT_END.split(prose):
-        if re.match(r"^\s*#{1,6}\s", piece or ""):
-            continue  # a heading titles what follows; it says nothing itself
+        if head := _HEADING.match(piece or ""):
+            heading = re.sub(r"\*\*|`", "", head.group(1) or head.group(2) or "").strip(" :#_*")
+            continue
         piece = re.sub(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|#+\s+|>\s*)", "", piece or "").strip()
+        if heading and _LABEL.match(piece):  # "**Latest Version:** 1.5.0" under "### opentelemetry_api"
+            piece = f"{heading} — {piece}"
         if out and _ABBREV.search(out[-1]):
             out[-1] = f"{out[-1]} {piece}".strip()
         elif piece:
@@ -258,6 +269,8 @@ def _specific(sentence: str) -> bool:
 
 def _is_filler(sentence: str, names: frozenset[str]) -> bool:
     """Greetings, thanks, acknowledgements, reactions, agreement, narration, maxims: nothing to keep."""
+    if _OUTCOME_NOTE.match(sentence):
+        return True  # "Output: image": how a code cell ran is the record's, not the card's
     if _is_small_talk(sentence) or _ACK.match(sentence) or _NARRATION.match(sentence) or _FILLER_START.search(sentence):
         return True
     if _FILLER_PHRASE.search(sentence) and len(_tokens(sentence) - names) < 6:
@@ -273,7 +286,8 @@ def _is_filler(sentence: str, names: frozenset[str]) -> bool:
 def _trim(sentence: str, names: frozenset[str]) -> str:
     """Drop clauses that carry no content (", which is so exciting!") and intensifiers ("really", "super")."""
     sentence = _INTENSIFIER.sub("", sentence)
-    sentence = sentence[:1].upper() + sentence[1:] if sentence[:1].islower() and sentence[1:2] != " " else sentence
+    if re.match(r"[a-z][a-z'’]*\b(?![_.\d(])", sentence):  # a word, not an identifier ("opentelemetry_api")
+        sentence = sentence[:1].upper() + sentence[1:]
     parts = _CLAUSE_SEP.split(sentence)
     clauses, seps = parts[0::2], parts[1::2]
     keep = [bool(_tokens(c) - names) for c in clauses]
@@ -314,7 +328,8 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                 elif questions:
                     continue
                 elif len(words - names) >= 2 and not _is_filler(sentence, names) and (
-                        not _is_question(sentence) or _framing(sentence, turns, i)):
+                        not _is_question(sentence) or _framing(sentence, turns, i)) and not (
+                        turn.role == "user" and _IMPERATIVE.match(sentence) and _answered(turns, i)):
                     out.append(_Stmt(len(out), i, turn.speaker, sentence, previous, words, "", reply, turn.role))
             if fence:
                 code, pos = fence.group(0), fence.end()
@@ -325,6 +340,11 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     out.append(_Stmt(len(out), i, turn.speaker, lead, "procedure", _tokens(lead + code), code,
                                      False, turn.role))
     return out
+
+
+def _answered(turns: list[_Turn], i: int) -> bool:
+    """An instruction to the assistant that it then carried out ("Run it again please")."""
+    return i + 1 < len(turns) and turns[i + 1].role == "assistant" and not turns[i + 1].speaker.strip()
 
 
 def _framing(question: str, turns: list[_Turn], i: int) -> bool:
@@ -381,9 +401,10 @@ def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int) -> 
     Code blocks are always kept whole and outside the budget: reusable commands are what cards
     are for, and the source conversation keeps anything longer than ``_MAX_CODE_LINES``.
     """
-    code = [s for s in candidates if s.code]
+    code = [s for s in candidates if s.code][-_MAX_CODE_BLOCKS:]  # iterated code: the latest versions
     chosen: list[_Stmt] = []
     covered = set().union(*(s.tokens for s in code))
+    said: set[str] = set()  # words of the statements chosen so far
     heap = [(-_density(s, weights, covered), s.pos, s) for s in candidates if not s.code]
     heapq.heapify(heap)
     used = 0
@@ -394,9 +415,12 @@ def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int) -> 
             heapq.heappush(heap, (-density, pos, stmt))
         elif density <= 0.02:
             break
+        elif len(stmt.tokens - said) < 0.2 * len(stmt.tokens):
+            continue  # a restatement ("The red dashed line is still …"): nothing new
         elif used + len(stmt.text) + _BULLET_COST <= budget:
             chosen.append(stmt)
             covered |= stmt.tokens
+            said |= stmt.tokens
             used += len(stmt.text) + _BULLET_COST
     return chosen + code  # in the order picked: the most informative first
 
@@ -414,9 +438,12 @@ def _blocks(stmts: list[_Stmt], lang: str) -> dict[str, list[str]]:
                           or not group[0].speaker):
                 text = " ".join(s.text for s in group if s.text)
                 if group[-1].code and not text:
-                    text = "给出：" if lang == "zh" else "shared:"
+                    fence = re.match(r"[`~]{3,}\s*([\w+#.-]*)", group[-1].code)
+                    language = fence.group(1) if fence and fence.group(1) else ""
+                    text = ("代码" if lang == "zh" else "Code") + (f" ({language})" if language else "") + \
+                        ("：" if lang == "zh" else ":")
                 label = f"{group[0].speaker}{sep}" if group[0].speaker else ""
-                if not label and not group[-1].code:
+                if not label and not group[-1].code and re.match(r"[a-z][a-z'’]*\b(?![_.\d(])", text):
                     text = text[:1].upper() + text[1:]
                 out[kind].append(f"- {label}{text}" + (f"\n\n{group[-1].code}" if group[-1].code else ""))
                 group = []

@@ -176,7 +176,9 @@ _FILLER_START = re.compile(r"^(?:i'?m |i am |i'?d be |i would be )?(?:so |very |
                            r"question|^(?:what a|that'?s an?) (?:great|good|wonderful|interesting|lovely)\b|"
                            r"^(?:i hope (?:this|that|it) helps)|^(?:thanks?|thank you) (?:so much )?for\b|^kudos\b|"
                            r"\bdon'?t hesitate to (?:ask|reach out)|\bif you have any (?:more |other |further )?"
-                           r"questions\b|\bfeel free to (?:ask|reach out|let me know)", re.I)
+                           r"questions\b|\bfeel free to (?:ask|reach out|let me know)|^(?:my )?apologies\b|^sorry\b|"
+                           r"^i apologi[sz]e\b|^let me\b|^(?:i now have|now i have|i have now)\b|^it (?:seems|appears|looks like)\b|^(?:ok(?:ay)?|alright),? "
+                           r"(?:so|now|then)\b", re.I)
 # An instruction: a sentence that starts with what to do ("Fix the login test", "Please write …").
 _IMPERATIVE = re.compile(
     r"^(?:please\s+|pls\s+|now\s+|also\s+)?(?:write|make|create|fix|add|build|help|explain|show|give|convert|refactor|"
@@ -185,7 +187,8 @@ _IMPERATIVE = re.compile(
     r"design|sort|clean|organi[sz]e|calculate|compute|estimate|analy[sz]e|prepare|book|schedule|remind|send|read|"
     r"open|edit|rewrite|improve|optimi[sz]e|simplify|format|parse|extract|merge|split|delete|commit|push|publish|"
     r"teach|walk|outline|brainstorm|name|pick|choose|fill|complete|finish|resume|investigate|figure|keep|use|"
-    r"get|set|let's|go ahead)\b", re.I)
+    r"get|set|let's|lets|go ahead|assume|rerun|re-run|redo|repeat|plot|graph|draw|simulate|count|color|colour|"
+    r"retry|undo|revert|translate|rewrite|shorten|expand|continue)\b", re.I)
 _FIRST_PERSON_ANY = re.compile(r"\b(?:i|i'm|i've|i'll|i'd|me|my|mine|myself|we|we're|we've|our|us)\b|我", re.I)
 # Words that add emphasis, not content: a note drops them ("I'm really excited" → "I'm excited").
 _INTENSIFIER = re.compile(r"(?:^|(?<=\s))(?:really|super|totally|so so|pretty much|literally|honestly|basically|"
