@@ -238,3 +238,35 @@ def test_claude_code_calls_reach_the_card_with_their_outcome_but_not_the_record(
     result = card(list(conversation.messages))
     assert "`pytest -q tests/test_parser.py` → 1 failed, 4 passed in 0.31s" in result.body
     assert "converts to UTC before comparing" in result.body
+
+
+def test_restatements_apologies_and_answered_instructions_are_left_out() -> None:
+    result = card([
+        say("Simulate the average distance between two uniform points."),
+        say("The red dashed line is the theoretical average of 1/3. My apologies, the first run had a bug. "
+            "Output: image", role="assistant"),
+        say("Run it again please"),
+        say("The red dashed line is still the theoretical average of 1/3. The blue line converges from "
+            "below after 2,000 runs.", role="assistant"),
+    ])
+    assert result.body.count("theoretical average of 1/3") == 1
+    for left_out in ("My apologies", "Output: image", "Run it again"):
+        assert left_out not in result.body, left_out
+    assert "converges from below after 2,000 runs" in result.body
+
+
+def test_a_bare_label_under_a_heading_is_named_by_it() -> None:
+    answer = ("### opentelemetry_api\n- **Latest Version:** 1.5.0\n\n### opentelemetry_ash\n"
+              "- **Latest Version:** 0.1.3 (early development)")
+    result = card([say("What are the latest versions of the OpenTelemetry packages for Elixir?"),
+                   say(answer, role="assistant")])
+    assert "opentelemetry_api — **Latest Version:** 1.5.0" in result.body
+    assert "opentelemetry_ash — **Latest Version:** 0.1.3" in result.body
+
+
+def test_iterated_code_keeps_the_latest_four_blocks() -> None:
+    blocks = [f"```python\nprint({n})\n```" for n in range(6)]
+    result = card([say("Print the numbers, one cell at a time.")] +
+                  [say(f"Attempt {n}:\n\n{code}", role="assistant") for n, code in enumerate(blocks)])
+    assert "print(0)" not in result.body and "print(1)" not in result.body
+    assert all(f"print({n})" in result.body for n in range(2, 6))
