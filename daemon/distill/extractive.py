@@ -286,7 +286,7 @@ def _is_filler(sentence: str, names: frozenset[str]) -> bool:
 def _trim(sentence: str, names: frozenset[str]) -> str:
     """Drop clauses that carry no content (", which is so exciting!") and intensifiers ("really", "super")."""
     sentence = _INTENSIFIER.sub("", sentence)
-    if re.match(r"[a-z][a-z'’]*\b(?![_.\d(])", sentence):  # a word, not an identifier ("opentelemetry_api")
+    if re.match(r"[a-z][a-z'’]*\b(?![_.\d(-])", sentence):  # a word, not an identifier ("opentelemetry_api")
         sentence = sentence[:1].upper() + sentence[1:]
     parts = _CLAUSE_SEP.split(sentence)
     clauses, seps = parts[0::2], parts[1::2]
@@ -443,7 +443,7 @@ def _blocks(stmts: list[_Stmt], lang: str) -> dict[str, list[str]]:
                     text = ("代码" if lang == "zh" else "Code") + (f" ({language})" if language else "") + \
                         ("：" if lang == "zh" else ":")
                 label = f"{group[0].speaker}{sep}" if group[0].speaker else ""
-                if not label and not group[-1].code and re.match(r"[a-z][a-z'’]*\b(?![_.\d(])", text):
+                if not label and not group[-1].code and re.match(r"[a-z][a-z'’]*\b(?![_.\d(-])", text):
                     text = text[:1].upper() + text[1:]
                 out[kind].append(f"- {label}{text}" + (f"\n\n{group[-1].code}" if group[-1].code else ""))
                 group = []

@@ -93,7 +93,8 @@ _FENCE_RE = re.compile(r"^(`{3,}|~{3,})[^\n]*\n.*?^\1[ \t]*$", re.S | re.M)
 _SENT_END = re.compile(r"(?<=[.!?…])[\"'”’)]*\s+|(?<=[。！？；])|\n+")
 _ABBREV = re.compile(r"\b(?:mr|mrs|ms|dr|st|vs|etc|e\.g|i\.e|jr|sr|no|approx)\.$", re.I)
 _LEAD_FILLER = re.compile(r"^(?:(?:oh|wow|yeah|yes|yep|hey|hi|well|so|haha+|lol|ah+|aw+|omg|ok(?:ay)?|"
-                          r"sure|totally|right|absolutely|definitely|anyway|good (?:choice|point|call|idea)|"
+                          r"sure|totally|right|absolutely|definitely|anyway|firstly|secondly|additionally|"
+                          r"good (?:choice|point|call|idea)|"
                           r"great (?:choice|question|idea)|got it|noted)[,!.:]?\s+)+", re.I)
 _CLAUSE_SEP = re.compile(r"(,\s+|\s+[-–—]\s+|;\s+|，)")
 _WORD_RE = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?|[\u3400-\u9fff]+", re.I)

@@ -124,10 +124,10 @@ def work_summary(calls: list[ToolCall]) -> str:
     if runs:
         # The run that says the most: a test verdict or an error, else the last one with an outcome.
         verdict = re.compile(r"(?i)\b\d+ (?:passed|failed)|\berror|\bfailed")
-        telling = next((c for c in reversed(runs) if verdict.search(c.outcome)), None) or \
-            next((c for c in reversed(runs) if c.outcome), runs[-1])
+        telling = next((c for c in reversed(runs) if verdict.search(c.outcome)), None)
+        shown = telling or runs[0]  # without a verdict, the first command says what the work was
         others = len(_unique(c.detail for c in runs)) - 1
-        parts.append(f"ran {_short(telling.detail)}" + (f" ({telling.outcome})" if telling.outcome else "")
+        parts.append(f"ran {_short(shown.detail)}" + (f" ({telling.outcome})" if telling else "")
                      + (f" and {others} more command(s)" if others else ""))
     searched = _unique(c.detail for c in calls if c.kind == "search" and c.detail)
     if not parts and searched:
