@@ -4,11 +4,34 @@ The real agentscope client (and the openai SDK under it) talks HTTP to a
 ``ThreadingHTTPServer`` on 127.0.0.1 that answers from a script and records
 every request, so the tests assert the request bodies the model would see.
 No network beyond 127.0.0.1.
+
+Quirk modes copy what real local servers did (issue 13), applied before the
+script answers:
+
+- ``string-content-only``: llama-cpp-python; a message whose content is a
+  list gets HTTP 500 with a pydantic validation body.
+- ``ignores-tools``: llama-server with a template without tools; a request
+  with tools gets prose (no tool call), one without tools gets the script's
+  card fields as JSON text.
+- ``no-json-schema``: a request with ``response_format`` gets HTTP 400.
+- ``rambles``: a model that never stops; without ``max_tokens`` (or
+  ``max_completion_tokens``) it stalls until the client hangs up.
+- ``small-context``: a request whose estimated prompt plus answer budget
+  exceeds ``n_ctx`` gets llama-server's HTTP 400.
+- ``skip-with-body``, ``empty-name``: the script's card comes back with
+  ``skip: true``, or with an empty ``name``.
+- ``exposes-n_ctx``: GET endpoints report ``n_ctx`` the way ``flavour``
+  does (``llama-server`` /props, ``vllm`` and ``lmstudio`` /v1/models,
+  ``ollama`` POST /api/show).
+- ``slow``: every completion stalls until the client hangs up; the hang-ups
+  are counted in ``disconnects``.
 """
 
 from __future__ import annotations
 
 import json
+import select
+import socket
 import threading
 from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -16,6 +39,10 @@ from typing import Any, Callable, Iterator
 
 KEY = "sk-test-0123456789"
 ENVIRON = {"TEST_LLM_KEY": KEY}
+QUIRKS = ("string-content-only", "ignores-tools", "no-json-schema", "rambles", "small-context", "skip-with-body",
+          "empty-name", "exposes-n_ctx", "slow")
+VALIDATION_500 = ("1 validation error for ChatCompletionRequestSystemMessage\ncontent\n  Input should be a valid "
+                  "string [type=string_type, input_value=[{'type': 'text', 'text': '...'}], input_type=list]")
 
 
 @dataclass(frozen=True)
@@ -58,8 +85,9 @@ class Request:
 
     @property
     def user_content(self) -> list[dict[str, Any]]:
-        content: list[dict[str, Any]] = self.body["messages"][-1]["content"]
-        return content
+        """The last message's parts; a string content is one text part."""
+        content = self.body["messages"][-1]["content"]
+        return [{"type": "text", "text": content}] if isinstance(content, str) else list(content)
 
     @property
     def user_text(self) -> str:
@@ -71,24 +99,106 @@ class Request:
         return content if isinstance(content, str) else "".join(p["text"] for p in content)
 
 
-class FakeOpenAI:
-    """Answers POST /v1/chat/completions from ``script`` (the last entry repeats) and records requests."""
+def _tokens(body: dict[str, Any]) -> int:
+    """The fake's prompt size: 3 bytes a token, like memvault's estimate (the real ratio was 2.9-3.1)."""
+    return len(json.dumps(body.get("messages", []), ensure_ascii=False).encode("utf-8")) // 3
 
-    def __init__(self, script: Script) -> None:
+
+def _hung_up(sock: socket.socket, release: threading.Event, limit: float) -> bool:
+    """Wait until the client closes the connection (True), the test releases the server, or ``limit`` passes."""
+    waited = 0.0
+    while waited < limit and not release.is_set():
+        readable, _, _ = select.select([sock], [], [], 0.05)
+        waited += 0.05
+        if readable:
+            try:
+                if not sock.recv(1, socket.MSG_PEEK):
+                    return True
+            except OSError:
+                return True
+    return False
+
+
+def quirk_reply(fake: "FakeOpenAI", body: dict[str, Any], scripted: Reply) -> Reply | None:
+    """What the quirks make of a request before (or instead of) the scripted reply; None: stall."""
+    quirks = fake.quirks
+    if "string-content-only" in quirks and any(isinstance(m.get("content"), list) for m in body["messages"]):
+        return error(500, VALIDATION_500)
+    if "no-json-schema" in quirks and "response_format" in body:
+        return error(400, "response_format is not supported by this server")
+    budget = body.get("max_tokens") or body.get("max_completion_tokens")
+    if "small-context" in quirks and _tokens(body) + int(budget or 0) > fake.n_ctx:
+        return error(400, f"the request exceeds the available context size ({_tokens(body)} + {budget} tokens > "
+                          f"n_ctx {fake.n_ctx}), try increasing it")
+    if "slow" in quirks or ("rambles" in quirks and not budget):
+        return None
+    fields = _tool_fields(scripted)
+    if fields is not None and "skip-with-body" in quirks:
+        fields = {**fields, "skip": True}
+    if fields is not None and "empty-name" in quirks:
+        fields = {**fields, "name": ""}
+    if "ignores-tools" in quirks:
+        if body.get("tools"):
+            return completion("Sure! This conversation is about several things. Let me know if you need more.")
+        return completion(json.dumps(fields)) if fields is not None else scripted
+    return completion(fields=fields) if fields is not None and fields != _tool_fields(scripted) else scripted
+
+
+def _tool_fields(reply: Reply) -> dict[str, Any] | None:
+    try:
+        calls = reply.body["choices"][0]["message"].get("tool_calls") or []
+    except (KeyError, IndexError, TypeError):
+        return None
+    return json.loads(calls[0]["function"]["arguments"]) if calls else None
+
+
+class FakeOpenAI:
+    """Answers POST /v1/chat/completions from ``script`` (the last entry repeats) and records requests.
+
+    ``quirks`` (see ``QUIRKS``) copy real servers; ``n_ctx`` is their context size.
+    """
+
+    def __init__(self, script: Script, quirks: tuple[str, ...] = (), n_ctx: int = 8192,
+                 flavour: str = "llama-server") -> None:
+        unknown = set(quirks) - set(QUIRKS)
+        assert not unknown, f"unknown quirks {unknown}"
         self.script = list(script)
+        self.quirks = tuple(quirks)
+        self.n_ctx = n_ctx
+        self.flavour = flavour
         self.requests: list[Request] = []
+        self.probes: list[str] = []
+        self.disconnects = 0
+        self.hung_up = threading.Event()
         self.release = threading.Event()
         fake = self
 
         class Handler(BaseHTTPRequestHandler):
+            def do_GET(self) -> None:  # http.server's name
+                fake.probes.append(self.path)
+                self._send(fake.metadata("GET", self.path, {}))
+
             def do_POST(self) -> None:  # http.server's name
                 raw = self.rfile.read(int(self.headers.get("content-length") or 0))
-                body = json.loads(raw)
+                body = json.loads(raw or b"{}")
+                if not self.path.endswith("/chat/completions"):
+                    fake.probes.append(self.path)
+                    self._send(fake.metadata("POST", self.path, body))
+                    return
                 fake.requests.append(Request(self.path, {k.lower(): v for k, v in self.headers.items()}, body))
                 entry = fake.script[min(len(fake.requests), len(fake.script)) - 1]
-                reply = entry(body) if callable(entry) else entry
+                scripted = entry(body) if callable(entry) else entry
+                reply = quirk_reply(fake, body, scripted) if fake.quirks else scripted
+                if reply is None:  # stall until the client gives up (or teardown)
+                    if _hung_up(self.connection, fake.release, 60.0):
+                        fake.disconnects += 1
+                        fake.hung_up.set()
+                    return
                 if reply.delay:
                     fake.release.wait(reply.delay)  # a stalled server; teardown releases it at once
+                self._send(reply)
+
+            def _send(self, reply: Reply) -> None:
                 data = json.dumps(reply.body).encode()
                 try:
                     self.send_response(reply.status)
@@ -111,6 +221,27 @@ class FakeOpenAI:
     def base_url(self) -> str:
         return f"http://127.0.0.1:{self.server.server_address[1]}/v1"
 
+    def metadata(self, method: str, path: str, body: dict[str, Any]) -> Reply:
+        """The GET/POST endpoints other than chat completions: where a server tells its context size."""
+        shown = "exposes-n_ctx" in self.quirks
+        route = (method, path.rstrip("/"), self.flavour)
+        if route == ("GET", "/props", "llama-server") and shown:
+            return Reply(body={"default_generation_settings": {"n_ctx": self.n_ctx}, "total_slots": 1})
+        if route[:2] == ("GET", "/v1/models"):
+            model: dict[str, Any] = {"id": "fake-model", "object": "model", "owned_by": "test"}
+            if shown and self.flavour == "vllm":
+                model["max_model_len"] = self.n_ctx
+            if shown and self.flavour == "llama-server":
+                model["meta"] = {"n_ctx_train": self.n_ctx * 4}  # the training size: not what the server runs
+            return Reply(body={"object": "list", "data": [model]})
+        if route == ("GET", "/api/v0/models", "lmstudio") and shown:
+            return Reply(body={"data": [{"id": "fake-model", "max_context_length": self.n_ctx * 4,
+                                         "loaded_context_length": self.n_ctx}]})
+        if route == ("POST", "/api/show", "ollama") and shown and body.get("model") == "fake-model":
+            return Reply(body={"model_info": {"llama.context_length": self.n_ctx * 4},
+                               "parameters": f"num_ctx                        {self.n_ctx}\nstop \"<|im_end|>\""})
+        return error(404, f"no route {method} {path}")
+
     def close(self) -> None:
         self.release.set()
         self.server.shutdown()
@@ -122,8 +253,9 @@ def servers() -> Iterator[Callable[..., FakeOpenAI]]:
     """The body of a ``serve`` fixture: start servers from scripts, close them all at teardown."""
     started: list[FakeOpenAI] = []
 
-    def start(*script: Reply | Callable[[dict[str, Any]], Reply]) -> FakeOpenAI:
-        started.append(FakeOpenAI(list(script)))
+    def start(*script: Reply | Callable[[dict[str, Any]], Reply], quirks: tuple[str, ...] = (),
+              n_ctx: int = 8192, flavour: str = "llama-server") -> FakeOpenAI:
+        started.append(FakeOpenAI(list(script), quirks, n_ctx, flavour))
         return started[-1]
 
     yield start

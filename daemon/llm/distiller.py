@@ -5,7 +5,12 @@ tool call whose arguments are ``{skip, name, description, body}``); a server
 without tool calling gets the same prompt with a JSON-in-text answer. On
 update the model sees the existing card and returns the merged card. A
 conversation too long for ``model.context_tokens`` is distilled in parts,
-each merged into the running card; nothing is truncated.
+each merged into the running card; no message is truncated. The running
+card is bounded: the model is asked to keep it within a size, and a card
+that grows past it is trimmed before the next part (a model that keeps
+appending would otherwise leave no room for messages). A failure after
+some parts keeps the card as of the last finished part
+(``PartialDistillError``); the pipeline writes it and leaves the rest pending.
 
 Why not ``agentscope.agent.Agent``: it silently drops images over its
 ``max_image_num``, keeps state between replies and injects the current time.
@@ -14,20 +19,28 @@ Why not ``agentscope.agent.Agent``: it silently drops images over its
 from __future__ import annotations
 
 import json
+from functools import cache
 from typing import Any, Sequence
 
 from daemon.conversations import images as imagekit
+from daemon.distill.extractive import ExtractiveDistiller
 from daemon.config import AGENT_KEY
-from daemon.errors import DistillError, InputError
+from daemon.errors import DistillError, InputError, PartialDistillError
 from daemon.llm.client import ModelUser
 from daemon.llm.output import answer_fields, card_from_fields
-from daemon.llm.prompts import SYSTEM, TOOL, frame, language
-from daemon.llm.transcript import Part, estimate, parts, render, split
+from daemon.llm.prompts import SYSTEM, TEXT, TOOL, frame, language
+from daemon.llm.transcript import Part, estimate, parts, render, split, trim
 from daemon.models import Card, DistillRequest, Skip
 
 __all__ = ["AgentscopeDistiller"]
 
 MIN_HISTORY_TOKENS = 64      # less room than this for messages: the context is too small
+
+
+def _derived_name(request: DistillRequest) -> str:
+    """The name the embedded distiller gives this conversation, for an answer without one."""
+    card = ExtractiveDistiller().distill(request)
+    return card.name if isinstance(card, Card) else ""
 
 
 def _language(request: DistillRequest) -> str:
@@ -68,22 +81,43 @@ class AgentscopeDistiller(ModelUser):
         return self._caller.run(lambda model: self._distill(model, request, transcript, lang))
 
     async def _distill(self, model: Any, request: DistillRequest, rest: list[Part], lang: str) -> Card | Skip:
-        """The card steps, one a chunk; the last card wins, else the first skip."""
+        """The card steps, one a chunk; the last card wins, else the first skip.
+
+        Raises:
+            PartialDistillError: a part failed after earlier parts produced a card.
+        """
         card, number = request.existing, 0
         verdict: Card | Skip | None = None
         whole = sum(p.tokens for p in rest) <= self._room(request, card, lang, rest, None)
+        limit = self._card_limit(request, lang, rest)
         while rest:
             number += 1
-            chunk, rest = self._take(request, card, lang, rest, None if whole else number)
-            note = None if whole else (number, bool(rest))
-            result = await self._ask(model, request, card, lang, chunk, note)
+            chunk: list[Part] = []
+            try:
+                chunk, rest = self._take(request, card, lang, rest, None if whole else number)
+                note = None if whole else (number, bool(rest), limit * 3)
+                result = await self._ask(model, request, card, lang, chunk, note)
+            except DistillError as exc:
+                if isinstance(verdict, Card):
+                    waiting = {p.seq for p in chunk + rest}
+                    done = tuple(m.id for i, m in enumerate(request.messages) if i not in waiting)
+                    raise PartialDistillError(exc, verdict, done) from exc
+                raise
             if isinstance(result, Card):
-                card, verdict = result, result
+                verdict = result
+                card = trim(result, limit) if rest else result
             elif verdict is None:
                 verdict = result
         return verdict if verdict is not None else Skip("nothing to distill")
 
-    def _frame(self, request: DistillRequest, card: Card | None, lang: str, note: tuple[int, bool] | None,
+    def _card_limit(self, request: DistillRequest, lang: str, rest: Sequence[Part]) -> int:
+        """The running card's bound in tokens: it must come back inside one answer (with the JSON around it),
+        and leave at least as much room for the next part's messages as it takes itself."""
+        t = TEXT[lang]
+        free = self._room(request, None, lang, rest, 1) - estimate(t["update"] + t["card"] + t["earlier"])
+        return max(MIN_HISTORY_TOKENS, min(self._settings.answer_tokens * 3 // 4, free // 2))
+
+    def _frame(self, request: DistillRequest, card: Card | None, lang: str, note: tuple[int, bool, int] | None,
                with_images: bool) -> tuple[str, str]:
         return frame(request, card, lang, note, with_images, self._caller.text_mode)
 
@@ -91,10 +125,9 @@ class AgentscopeDistiller(ModelUser):
               number: int | None) -> int:
         """Tokens left for messages once the prompt, the running card and the answer are counted."""
         s = self._settings
-        before, after = self._frame(request, card, lang, (number, True) if number else None,
+        before, after = self._frame(request, card, lang, (number, True, 99999) if number else None,
                                     any(p.image is not None for p in rest))
-        answer = max(256, min(4096, s.context_tokens // 4))
-        return (s.context_tokens - answer - estimate(SYSTEM[lang]) - estimate(before + after)
+        return (s.context_tokens - s.answer_tokens - estimate(SYSTEM[lang]) - estimate(before + after)
                 - estimate(json.dumps(TOOL)))
 
     def _take(self, request: DistillRequest, card: Card | None, lang: str, rest: list[Part],
@@ -118,11 +151,14 @@ class AgentscopeDistiller(ModelUser):
         return rest[:taken], rest[taken:]
 
     async def _ask(self, model: Any, request: DistillRequest, card: Card | None, lang: str,
-                   chunk: Sequence[Part], note: tuple[int, bool] | None) -> Card | Skip:
+                   chunk: Sequence[Part], note: tuple[int, bool, int] | None) -> Card | Skip:
         """One card step: at most ``retries + 1`` requests, backing off between them."""
         def build() -> list[Any]:
             before, after = self._frame(request, card, lang, note, any(p.image is not None for p in chunk))
             return render(chunk, before, after, lang)
 
+        name = cache(lambda: _derived_name(request))
+        speakers = frozenset(" ".join(m.speaker.split()).lower() for m in request.messages)
         return await self._caller.ask(
-            model, TOOL, build, lambda response: card_from_fields(answer_fields(response), card, request.session_id))
+            model, TOOL, build,
+            lambda response: card_from_fields(answer_fields(response), card, request.session_id, name, speakers))

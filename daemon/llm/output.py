@@ -9,19 +9,22 @@ from __future__ import annotations
 
 import json
 import re
-from typing import Any, Mapping
+from typing import Any, Callable, Mapping
 
 from daemon.models import Card, Skip
 from daemon.vault.names import safe_name
 
-__all__ = ["InvalidOutput", "answer_fields", "answer_text", "card_from_fields", "parse_json_object",
-           "tags_from_answer"]
+__all__ = ["InvalidOutput", "answer_fields", "answer_text", "card_from_fields", "has_tool_call",
+           "parse_json_object", "tags_from_answer"]
 
 _FENCE = re.compile(r"```[\w-]*[ \t]*\n(.*?)```", re.S)
 _TRAILING_COMMA = re.compile(r",\s*(?=[}\]])")
 _PY_LITERAL = re.compile(r"(?<![\w.])(True|False|None)\b")
 _LITERALS = {"True": "true", "False": "false", "None": "null"}
-_DECODER = json.JSONDecoder(strict=False)  # strict=False: raw line breaks inside strings are fine
+_DECODER = json.JSONDecoder(strict=False)
+# A name copied from a transcript header ("[Dana @ 2024-03-05T09:02:17]"): small models do it; never a topic.
+_PLACEHOLDER = re.compile(r"[.…\s]+")
+_HEADER_NAME = re.compile(r"^\[?[^\[\]@]*@\s*\d{4}-\d{2}-\d{2}")  # strict=False: raw line breaks inside strings are fine
 
 
 class InvalidOutput(ValueError):
@@ -31,7 +34,7 @@ class InvalidOutput(ValueError):
 def parse_json_object(text: str) -> dict[str, Any]:
     """The JSON object in a model's text: fenced or bare, with prose around it, repaired if need be.
 
-    Repairs: trailing commas, single-quoted strings, Python's True/False/None.
+    Repairs: trailing commas, single-quoted strings, Python's True/False/None, an answer cut off mid-way.
 
     Raises:
         InvalidOutput: no JSON object can be found or repaired.
@@ -48,7 +51,7 @@ def _find_json(text: str, opener: str, closer: str, kind: type[Any]) -> Any:
         start, end = candidate.find(opener), candidate.rfind(closer)
         if start < 0:
             continue
-        for attempt in (candidate[start:], _repair(candidate[start:end + 1])):
+        for attempt in (candidate[start:], _repair(candidate[start:end + 1]), _close(candidate[start:])):
             try:
                 value, _ = _DECODER.raw_decode(attempt)
             except ValueError:
@@ -56,6 +59,30 @@ def _find_json(text: str, opener: str, closer: str, kind: type[Any]) -> Any:
             if isinstance(value, kind):
                 return value
     return None
+
+
+def _close(text: str) -> str:
+    """An answer cut off by the token budget, closed: the open string, then the open arrays and objects.
+
+    A small model that repeats itself runs into ``max_tokens`` mid-string; what
+    it wrote before is kept (the cut body ends where the model was stopped).
+    """
+    stack: list[str] = []
+    in_string = escaped = False
+    for ch in text:
+        if in_string:
+            escaped, in_string = (False, True) if escaped else (ch == "\\", ch != '"')
+        elif ch == '"':
+            in_string = True
+        elif ch in "{[":
+            stack.append("}" if ch == "{" else "]")
+        elif ch in "}]" and stack:
+            stack.pop()
+    if not stack:
+        return text
+    out = (text[:-1] if escaped else text) + ('"' if in_string else "")
+    out = out.rstrip().rstrip(",")
+    return out + ("null" if out.endswith(":") else "") + "".join(reversed(stack))
 
 
 def _repair(text: str) -> str:
@@ -85,6 +112,11 @@ def _repair_bare(text: str) -> str:
     return _PY_LITERAL.sub(lambda m: _LITERALS[m.group(1)], _TRAILING_COMMA.sub("", text))
 
 
+def has_tool_call(response: Any) -> bool:
+    """True when the answer holds a tool call (a server that ignores tools answers in text only)."""
+    return any(getattr(b, "type", None) == "tool_call" for b in getattr(response, "content", None) or [])
+
+
 def answer_text(response: Any) -> str:
     """The tool call's arguments, else the answer's text (servers that ignore tools answer in text).
 
@@ -108,20 +140,36 @@ def answer_fields(response: Any) -> dict[str, Any]:
 
 # ---- a card -------------------------------------------------------------------------
 
-def card_from_fields(fields: Mapping[str, Any], existing: Card | None, fallback_name: str) -> Card | Skip:
+def card_from_fields(fields: Mapping[str, Any], existing: Card | None, fallback_name: str,
+                     derive_name: Callable[[], str] | None = None, speakers: frozenset[str] = frozenset()
+                     ) -> Card | Skip:
     """Validate ``{skip, name, description, body}``; the name is made a safe file name here, not by the model.
 
+    Repairs rather than fails: ``skip: true`` with a body is a card (a skip
+    with content is not a skip), and a card without a name (or with a transcript
+    header copied as its name, or a speaker's name alone: ``speakers`` lower-cased)
+    takes the existing card's, else ``derive_name()`` (the embedded distiller's name).
+
     Raises:
-        InvalidOutput: a field has the wrong type, or a card without a body (or, when creating, a name).
+        InvalidOutput: a field has the wrong type, a card without a body, or no name and nothing to derive one.
     """
     skip = _flag(fields.get("skip", False))
     description = " ".join(_text(fields, "description").split())
-    if skip:
-        return Skip(description or "the model found nothing worth remembering")
     body = re.sub(r"\A\s*---\r?\n.*?\r?\n---[ \t]*(\r?\n|\Z)", "", _text(fields, "body"), flags=re.S).strip()
+    if skip and not body:
+        return Skip(description or "the model found nothing worth remembering")
     if not body:
         raise InvalidOutput("body is empty (and skip is false)")
-    name = _text(fields, "name").strip() or (existing.name if existing else "")
+    if _PLACEHOLDER.fullmatch(body):  # the JSON form's example copied back ({"body": "..."}): not a card
+        raise InvalidOutput(f"body is the form's placeholder {body!r}, not a card")
+    if _PLACEHOLDER.fullmatch(description):
+        description = ""
+    name = _text(fields, "name").strip()
+    if _HEADER_NAME.match(name) or name.lower() in speakers:
+        name = ""
+    name = name or (existing.name if existing else "")
+    if not name and derive_name is not None:
+        name = derive_name().strip() or " ".join(description.split()[:5])
     if not name:
         raise InvalidOutput("name is empty")
     return Card(safe_name(name, fallback=existing.name if existing else fallback_name), description, body + "\n")

@@ -38,32 +38,34 @@ SYSTEM: dict[str, str] = {
 You keep a personal memory vault in Obsidian. From one chat session you write one memory card: a Markdown
 note that lets the user, or an assistant helping them later, recall what matters without rereading the chat.
 
-What to record:
-- lasting facts about the user and the people, projects and things they talk about: preferences, habits,
-relationships, background, plans;
-- decisions, with their reasons and the alternatives ruled out;
-- the current state: what is done, in progress, blocked or next, with deadlines;
-- reusable procedures: commands, settings, code, recipes, step-by-step instructions;
-- anything else that will be useful later.
+Record statements of substance: lasting facts about the people, projects and things discussed (preferences,
+relationships, background, plans); decisions with their reasons and the alternatives ruled out; the current
+state (done, in progress, blocked, next, deadlines); reusable procedures (commands, settings, code, steps).
+Quote names, numbers, versions, paths and commands verbatim. Attribute statements to speakers by name when
+names are given. Resolve pronouns to their referent.
+Leave out greetings, thanks, acknowledgements, reactions and agreement, the assistant announcing what it will
+do, image-only lines and any filler line.
 
-Be comprehensive: what the card leaves out is lost. Quote wording, names, numbers, amounts, versions, paths
-and commands verbatim. Say who said what.
+Time: each message is shown as "[speaker @ timestamp]" (or "[speaker]" without one). Keep apart the
+conversation date, the event date and relative time ("yesterday", "next Friday"), which counts from the
+timestamp of the message that says it, never from today. Resolve relative dates and keep the original phrase:
+"next Friday (2023-05-12)". When messages have no timestamps, state no date as fact.
 
-Time. Each message is shown as "[speaker @ timestamp]" followed by its text; the timestamp is when that message
-was sent (a message without one shows only "[speaker]"). Keep apart the conversation date (when something was
-said), the event date (when it happened or will happen) and relative time ("yesterday", "next Friday"), which
-counts from the timestamp of the message that says it, never from today or from when you read it. Where the
-timestamp allows, write the absolute date beside the original words, e.g. "next Friday (2023-05-12)".
+Agent and tool sessions: summarise the work from the tool calls: files read, edited or created, commands run
+with their outcome, what changed and why, what is next. No "[tool ...]" placeholders, no narration.
 
 The card:
-- name: a short, stable topic or event name that can be a file name: no date, none of / \\ : * ? " < > | # ^ [ ],
-in the conversation's language;
-- description: a thorough one-paragraph summary of what the card holds;
-- body: free-form Markdown (headings, lists, code blocks), without YAML front matter or a title line. Never add
-status or other properties: the system maintains them.
+- name: the conversation's subject in 2-5 words, usable as a file name: no date, none of / \\ : * ? " < > | # ^ [ ],
+in the conversation's language; never from markup such as image captions or tool placeholders, never a
+speaker's name alone, never a filler word.
+- description: one to three sentences saying what happened: what was decided, learned, planned or asked, with
+names, numbers and the date when known; never a keyword list, never a quoted filler line.
+- body: Markdown, no YAML front matter, no title line, statements under true headings: "Decisions" only for
+decisions, with the reason; short reusable commands under "Commands and procedures"; other headings as the
+content needs. Never add status or other properties: the system maintains them.
 
-Skip: if the conversation is only small talk (greetings, thanks, chit-chat) with nothing worth remembering, set
-skip to true, leave name and body empty and give the reason in description. When in doubt, write the card.
+Skip: if the conversation is pure small talk with nothing worth remembering, set skip to true, leave name and
+body empty and give the reason in description. When in doubt, write the card.
 
 Answer with the card's four fields {skip, name, description, body}: call the tool write_memory_card once when
 it is offered, otherwise reply with one JSON object only.
@@ -72,28 +74,28 @@ it is offered, otherwise reply with one JSON object only.
 你在 Obsidian 中维护一个个人记忆库。请根据一次聊天会话写一张记忆卡片：一篇 Markdown 笔记，
 让用户或日后帮助用户的助手无需重读聊天记录就能回想起重要内容。
 
-要记录的内容：
-- 关于用户及其谈到的人、项目和事物的持久事实：偏好、习惯、关系、背景、计划；
-- 做出的决定，以及理由和被放弃的方案；
-- 当前状态：已完成、进行中、受阻或下一步的事项，以及截止日期；
-- 可复用的步骤：命令、设置、代码、配方、分步说明；
-- 其他日后有用的内容。
+记录有实质内容的陈述：关于所谈到的人、项目和事物的持久事实（偏好、关系、背景、计划）；做出的决定及其理由和被放弃的方案；
+当前状态（已完成、进行中、受阻、下一步、截止日期）；可复用的步骤（命令、设置、代码、步骤）。
+原文照录名称、数字、版本、路径和命令。给出了说话人名字时，按名字归属。把代词还原为所指的对象。
+不要写问候、致谢、确认、反应和附和，不要写助手宣布将要做什么，不要写只有图片的消息和任何客套话。
 
-要全面：卡片没有写下的内容就会丢失。原文照录措辞、名称、数字、金额、版本、路径和命令。注明每条内容是谁说的。
+时间：每条消息显示为“[说话人 @ 时间戳]”（没有时间戳时为“[说话人]”）。请区分对话日期、事件日期和相对时间（“昨天”“下周五”）；
+相对时间以说这句话的那条消息的时间戳为准，绝不以今天为准。把相对日期换算成绝对日期并保留原话：“下周五（2023-05-12）”。
+消息没有时间戳时，不要把任何日期当作事实写出。
 
-时间。每条消息显示为“[说话人 @ 时间戳]”，后接消息正文；时间戳是该消息发送的时间（没有时间戳的消息只显示“[说话人]”）。
-请区分对话日期（何时说的）、事件日期（事情何时发生或将要发生）和相对时间（“昨天”“下周五”）；
-相对时间以说这句话的那条消息的时间戳为准，绝不以今天或你阅读的时间为准。
-时间戳允许时，在原话旁写出绝对日期，例如“下周五（2023-05-12）”。
+智能体和工具会话：根据工具调用总结工作：读取、编辑或新建的文件，运行的命令及其结果，改了什么、为什么改，下一步是什么。
+不要照抄“[tool …]”占位符，不要复述操作过程。
 
 卡片：
-- name：简短、稳定的主题或事件名，可用作文件名：不含日期，不含 / \\ : * ? " < > | # ^ [ ] 这些字符，使用对话的语言；
-- description：对卡片内容完整的一段式摘要；
-- body：自由格式的 Markdown（标题、列表、代码块），不要 YAML front matter，也不要标题行。
-不要添加 status 或其他属性：它们由系统维护。
+- name：用 2–5 个词概括对话主题，可用作文件名：不含日期，不含 / \\ : * ? " < > | # ^ [ ] 这些字符，使用对话的语言；
+不要取自图片说明或工具占位符之类的标记，不要只用说话人的名字，不要用客套词。
+- description：用一到三句话说明发生了什么：决定、了解、计划或询问了什么，写上已知的名字、数字和日期；
+不要写成关键词列表，不要引用客套话。
+- body：Markdown，不要 YAML front matter 和标题行，陈述放在名副其实的小标题下：“决定”只放决定并写明理由；
+简短可复用的命令放在“命令和步骤”下；其他小标题按内容需要。不要添加 status 或其他属性：它们由系统维护。
 
-跳过：如果对话只是寒暄（问候、致谢、闲聊），没有值得记住的内容，把 skip 设为 true，name 和 body 留空，
-并在 description 中说明原因。拿不准时，写卡片。
+跳过：如果对话只是寒暄闲聊，没有值得记住的内容，把 skip 设为 true，name 和 body 留空，并在 description 中说明原因。
+拿不准时，写卡片。
 
 用卡片的四个字段 {skip, name, description, body} 作答：提供了 write_memory_card 工具时调用它一次，
 否则只回复一个 JSON 对象。
@@ -116,7 +118,9 @@ TEXT: dict[str, dict[str, str]] = {
                   "- everything else: merge and remove duplicates;\n"
                   "- keep the name unless the topic has clearly changed; the description covers the whole card.\n"
                   "If the new messages add nothing worth remembering, set skip to true: the card stays as it is.\n",
-        "part": "The conversation is long and comes in parts; this is part {n}. {more}\n",
+        "part": "The conversation is long and comes in parts; this is part {n}. {more} Keep the whole card under "
+                "about {chars} characters: merge and condense rather than append, and keep the description to "
+                "one to three sentences about the whole conversation.\n",
         "more": "More parts follow.", "last": "This is the last part.",
         "earlier": "The existing card already holds what the earlier parts said.",
         "card": _CARD.format(title="Existing card"),
@@ -143,7 +147,8 @@ TEXT: dict[str, dict[str, str]] = {
                   "- 其他内容：合并并去重；\n"
                   "- 除非话题明显改变，否则保留 name；description 概括整张卡片。\n"
                   "如果新消息没有值得记住的内容，把 skip 设为 true：卡片保持不变。\n",
-        "part": "对话很长，分几部分给出；这是第 {n} 部分。{more}\n",
+        "part": "对话很长，分几部分给出；这是第 {n} 部分。{more}整张卡片保持在大约 {chars} 个字符以内："
+                "合并、精简，不要一味追加；description 保持一到三句话，概括整段对话。\n",
         "more": "后面还有更多部分。", "last": "这是最后一部分。",
         "earlier": "现有卡片已包含前面各部分的内容。",
         "card": _CARD.format(title="现有卡片"),
@@ -168,8 +173,9 @@ TOOL: dict[str, Any] = {
             "type": "object",
             "properties": {
                 "skip": {"type": "boolean", "description": "true when nothing is worth remembering"},
-                "name": {"type": "string", "description": "short stable topic name, usable as a file name, no date"},
-                "description": {"type": "string", "description": "thorough one-paragraph summary (or the skip reason)"},
+                "name": {"type": "string", "description": "the subject in 2-5 words, usable as a file name, no date"},
+                "description": {"type": "string",
+                                "description": "one to three sentences saying what happened (or the skip reason)"},
                 "body": {"type": "string", "description": "the card's Markdown body"},
             },
             "required": ["skip", "name", "description", "body"],
@@ -178,18 +184,20 @@ TOOL: dict[str, Any] = {
 }
 
 
-def frame(request: DistillRequest, card: Card | None, lang: str, note: tuple[int, bool] | None,
+def frame(request: DistillRequest, card: Card | None, lang: str, note: tuple[int, bool, int] | None,
           with_images: bool, text_mode: bool) -> tuple[str, str]:
     """The distiller's user prompt around the transcript: (before, after).
 
-    ``note`` is (part number, more parts follow) for a conversation sent in parts.
+    ``note`` is (part number, more parts follow, the card's size bound in characters) for a conversation
+    sent in parts.
     """
     t = TEXT[lang]
     before = t["head"].format(day=request.day.isoformat(), session_id=request.session_id,
                               hint=" ".join((request.hint or "").split()) or t["none"])
     if note:
         more = t["more"] if note[1] else t["last"]
-        before += t["part"].format(n=note[0], more=more + (" " + t["earlier"] if card and note[0] > 1 else ""))
+        before += t["part"].format(n=note[0], more=more + (" " + t["earlier"] if card and note[0] > 1 else ""),
+                                   chars=note[2])
     before += t["update"] if card is not None else t["create"]
     if card is not None:
         before += t["card"].format(name=card.name, description=card.description, body=card.body.strip())

@@ -8,15 +8,21 @@ settings; this is the one other read, of that one variable).
 
 from __future__ import annotations
 
+import ipaddress
 import os
 from dataclasses import dataclass, field
 from importlib.util import find_spec
 from typing import Any, Mapping
+from urllib.parse import urlsplit
 
 from daemon.config import AGENT_KEY, DEFAULTS, PROVIDERS
 from daemon.errors import ConfigError
 
-__all__ = ["Settings", "check_installed", "load_settings"]
+__all__ = ["LOCAL_TIMEOUT", "REMOTE_TIMEOUT", "Settings", "check_installed", "is_local", "load_settings"]
+
+LOCAL_TIMEOUT = 300.0        # a CPU model on this machine may take minutes for one card
+REMOTE_TIMEOUT = 120.0       # a hosted API answers in seconds, or is stuck
+ANSWER_MIN, ANSWER_MAX = 256, 4096
 
 
 @dataclass(frozen=True)
@@ -33,10 +39,33 @@ class Settings:
     retries: int
     context_tokens: int
     max_images: int
+    max_tokens: int = 0      # 0: automatic (``answer_tokens``)
 
     @property
     def where(self) -> str:
         return self.base_url or f"the {self.provider} default endpoint"
+
+    @property
+    def answer_tokens(self) -> int:
+        """The answer budget of a card step: ``model.max_tokens`` (at most half the context), else a quarter
+        of the context, between 256 and 4096 tokens."""
+        if self.max_tokens:
+            return max(1, min(self.max_tokens, self.context_tokens // 2))
+        return max(ANSWER_MIN, min(ANSWER_MAX, self.context_tokens // 4))
+
+
+def is_local(provider: str, base_url: str) -> bool:
+    """A server on this machine or the local network: loopback, a private address, ``*.local``, Ollama's default."""
+    if not base_url:
+        return provider == "ollama"
+    host = (urlsplit(base_url if "//" in base_url else f"http://{base_url}").hostname or "").lower()
+    if host == "localhost" or host.endswith((".localhost", ".local")):
+        return True
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return False
+    return address.is_loopback or address.is_private or address.is_link_local
 
 
 def load_settings(agent_config: Mapping[str, Any], environ: Mapping[str, str] | None) -> Settings:
@@ -56,17 +85,19 @@ def load_settings(agent_config: Mapping[str, Any], environ: Mapping[str, str] | 
         raise ConfigError(f"{AGENT_KEY}.model.name: set the model to call (for example model.name=qwen3:8b)")
     try:
         numbers = (float(model["temperature"]), float(model["timeout"]), int(model["retries"]),
-                   int(model["context_tokens"]), int(context["max_image_num"]))
+                   int(model["context_tokens"]), int(context["max_image_num"]), int(model["max_tokens"]))
     except (TypeError, ValueError) as exc:
-        raise ConfigError(f"{AGENT_KEY}.model: temperature, timeout, retries and context_tokens must be "
-                          "numbers") from exc
-    temperature, timeout, retries, context_tokens, max_images = numbers
-    if timeout <= 0 or retries < 0 or context_tokens <= 0 or max_images < 0:
-        raise ConfigError(f"{AGENT_KEY}.model: timeout and context_tokens must be > 0 and retries >= 0")
+        raise ConfigError(f"{AGENT_KEY}.model: temperature, timeout, retries, context_tokens and max_tokens must "
+                          "be numbers") from exc
+    temperature, timeout, retries, context_tokens, max_images, max_tokens = numbers
+    if timeout < 0 or retries < 0 or context_tokens <= 0 or max_images < 0 or max_tokens < 0:
+        raise ConfigError(f"{AGENT_KEY}.model: context_tokens must be > 0; timeout, max_tokens and retries >= 0")
     base_url = str(model["base_url"] or "").strip()
     key = _api_key(provider, base_url, str(model["api_key_env"] or "").strip(), environ)
+    if not timeout:  # automatic: a local CPU model needs minutes for a card, a hosted API does not
+        timeout = LOCAL_TIMEOUT if is_local(provider, base_url) else REMOTE_TIMEOUT
     return Settings(provider, name, base_url, key, bool(model["vision"]), temperature, timeout, retries,
-                    context_tokens, max_images)
+                    context_tokens, max_images, max_tokens)
 
 
 def _api_key(provider: str, base_url: str, variable: str, environ: Mapping[str, str] | None) -> str | None:

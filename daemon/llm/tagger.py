@@ -64,7 +64,7 @@ class AgentscopeTagger(ModelUser):
 
         async def work(model: Any) -> list[str]:
             return await self._caller.ask(model, TAG_TOOL, lambda: self._messages(card, lang, max_tags),
-                                          tags_from_answer)
+                                          tags_from_answer, max_tokens=min(ANSWER_TOKENS, self._settings.answer_tokens))
 
         return self._caller.run(work)[: 2 * max_tags]
 

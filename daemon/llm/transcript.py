@@ -16,9 +16,9 @@ from daemon.conversations import images as imagekit
 from daemon.errors import DistillError
 from daemon.conversations.formats import TEXT_TYPES
 from daemon.llm.prompts import SYSTEM, TEXT
-from daemon.models import DistillRequest, Message
+from daemon.models import Card, DistillRequest, Message
 
-__all__ = ["IMAGE_TOKENS", "Part", "estimate", "parts", "render", "split"]
+__all__ = ["IMAGE_TOKENS", "Part", "estimate", "parts", "render", "split", "trim"]
 
 IMAGE_TOKENS = 1500          # a rough per-image cost; providers charge 85-1600
 
@@ -120,6 +120,27 @@ def split(part: Part, room: int) -> list[Part]:
         current += token
     pieces += [current] if current else []
     return [Part(part.seq, part.header, part.first and i == 0, text=p) for i, p in enumerate(pieces)]
+
+
+_SENTENCE = re.compile(r"[^.!?。！？]+(?:[.!?。！？]+|$)\s*")
+DESCRIPTION_SENTENCES = 3
+
+
+def trim(card: Card, limit: int) -> Card:
+    """The running card, bounded: a description of at most three sentences, and within ``limit`` tokens
+    the body cut at a line end. Only the card sent with the next part is trimmed."""
+    description = "".join(_SENTENCE.findall(card.description)[:DESCRIPTION_SENTENCES]).strip()
+    if estimate(card.name + description + card.body) <= limit:
+        return Card(card.name, description, card.body)
+    room = max(0, limit - estimate(card.name + description)) * 3
+    kept, used = [], 0
+    for line in card.body.splitlines(keepends=True):
+        size = len(line.encode("utf-8"))
+        if used + size > room:
+            break
+        kept.append(line)
+        used += size
+    return Card(card.name, description, "".join(kept).rstrip("\n") + "\n")
 
 
 def render(chunk: Sequence[Part], before: str, after: str, lang: str) -> list[Any]:

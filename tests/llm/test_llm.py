@@ -75,6 +75,12 @@ def test_json_is_found_and_repaired(text: str) -> None:
     assert parse_json_object(text) == {"skip": False, "name": "tea", "description": "d", "body": "b"}
 
 
+def test_an_answer_cut_by_the_token_budget_is_closed() -> None:
+    cut = 'The card:\n```json\n{\n "skip": false,\n "name": "wiki",\n "body": "- Omar runs the export on Mon'
+    assert parse_json_object(cut) == {"skip": False, "name": "wiki", "body": "- Omar runs the export on Mon"}
+    assert parse_json_object('{"tags": ["JWT", "gate') == {"tags": ["JWT", "gate"]}
+
+
 def test_repair_keeps_quotes_and_newlines_inside_strings() -> None:
     value = parse_json_object("{'body': 'it\\'s \"fine\", [x],\n- next', 'name': \"Bob's, tea\",}")
     assert value == {"body": "it's \"fine\", [x],\n- next", "name": "Bob's, tea"}
@@ -93,6 +99,22 @@ def test_fields_become_a_card_with_a_safe_name() -> None:
     assert card_from_fields({"skip": True, "description": "small talk"}, None, "s1") == Skip("small talk")
     existing = Card("tea", "d", "b\n")
     assert card_from_fields({"skip": False, "name": "", "body": "new"}, existing, "s1") == Card("tea", "", "new\n")
+
+
+def test_answers_are_repaired_rather_than_failed() -> None:
+    derived = lambda: "gateway-jwt"  # noqa: E731 - the embedded distiller's name
+    assert card_from_fields({"skip": True, "name": "jwt", "description": "d", "body": "- JWT chosen"}, None, "s1",
+                            derived) == Card("jwt", "d", "- JWT chosen\n")  # a skip with a body is a card
+    assert card_from_fields({"skip": False, "name": "", "body": "b"}, None, "s1", derived).name == "gateway-jwt"
+    for copied in ("Dana @ 2024-03-05T09:02:17", "[Caroline @ 2023-07-15T13:51:00+09:48]"):
+        assert card_from_fields({"name": copied, "body": "b"}, None, "s1", derived).name == "gateway-jwt"
+    assert card_from_fields({"name": "Team @ work", "body": "b"}, None, "s1", derived).name == "Team @ work"
+    speakers = frozenset({"dana", "omar"})
+    assert card_from_fields({"name": "Dana", "body": "b"}, None, "s1", derived, speakers).name == "gateway-jwt"
+    assert card_from_fields({"name": "Dana's wiki", "body": "b"}, None, "s1", derived, speakers).name == "Dana's wiki"
+    assert card_from_fields({"name": "wiki", "description": "...", "body": "b"}, None, "s1").description == ""
+    with pytest.raises(InvalidOutput, match="placeholder"):  # the JSON form's example copied back
+        card_from_fields({"skip": False, "name": "...", "description": "...", "body": "..."}, None, "s1")
 
 
 @pytest.mark.parametrize("fields", [
@@ -255,7 +277,8 @@ def test_invalid_output_fails_after_the_retries(serve: Callable[..., FakeOpenAI]
     with pytest.raises(DistillError, match="invalid output: no JSON object") as caught:
         distiller(fake, retries=1).distill(request(CHAT))
     assert not isinstance(caught.value, TransientDistillError)
-    assert len(fake.requests) == 2
+    assert len(fake.requests) == 3  # the free switch to JSON text, then retries + 1
+    assert "tools" in fake.requests[0].body and all("tools" not in r.body for r in fake.requests[1:])
 
 
 def test_invalid_output_then_a_valid_card(serve: Callable[..., FakeOpenAI]) -> None:
@@ -291,7 +314,8 @@ def test_distill_works_inside_a_running_event_loop(serve: Callable[..., FakeOpen
 
 def merging_server(body: dict[str, Any]) -> Reply:
     """A model that appends every fact line of the request to the existing card."""
-    text = "".join(p.get("text", "") for p in body["messages"][-1]["content"])
+    content = body["messages"][-1]["content"]
+    text = content if isinstance(content, str) else "".join(p.get("text", "") for p in content)
     old = text.split("<existing_card>", 1)[1].split("</existing_card>")[0] if "<existing_card>" in text else ""
     facts = [line.split()[0] for line in (old + "\n" + text.split("# Recent Conversation", 1)[1]).splitlines()
              if line.startswith("fact-")]

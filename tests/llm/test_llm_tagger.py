@@ -214,7 +214,7 @@ def test_invalid_output_is_retried_then_an_error(serve: Callable[..., FakeOpenAI
     with pytest.raises(DistillError, match="invalid output: tags must be a list") as caught:
         tagger(fake, retries=1).tag(CARD, 3)
     assert not isinstance(caught.value, TransientDistillError)
-    assert len(fake.requests) == 2
+    assert len(fake.requests) == 3  # the free switch to JSON text (no tool call came back), then retries + 1
 
 
 def test_timeout_is_transient(serve: Callable[..., FakeOpenAI]) -> None:
