@@ -106,7 +106,7 @@ def name(focus: list[str], texts: list[str], names: frozenset[str], kinds: Count
     found = ranked(counted, 4)
     if any(focus):
         recurrence = Counter({w: n for phrase, n in counted[0].items() if " " not in phrase for w in [phrase]})
-        asked = topics(focus, names, k=8)
+        asked = [p for p in topics(focus, names, k=8) if not p[:1].isdigit()]  # "120M tokens" is an amount
         if asked:
             found = sorted(asked, key=lambda p: -sum(1 + recurrence[w] for w in p.lower().split()) *
                            (1 + 0.5 * (len(p.split()) - 1)))

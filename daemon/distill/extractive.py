@@ -329,7 +329,8 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     continue
                 elif len(words - names) >= 2 and not _is_filler(sentence, names) and (
                         not _is_question(sentence) or _framing(sentence, turns, i)) and not (
-                        turn.role == "user" and _IMPERATIVE.match(sentence) and _answered(turns, i)):
+                        turn.role == "user" and previous != "decision" and _IMPERATIVE.match(sentence)
+                        and _answered(turns, i)):
                     out.append(_Stmt(len(out), i, turn.speaker, sentence, previous, words, "", reply, turn.role))
             if fence:
                 code, pos = fence.group(0), fence.end()
@@ -415,8 +416,8 @@ def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int) -> 
             heapq.heappush(heap, (-density, pos, stmt))
         elif density <= 0.02:
             break
-        elif len(stmt.tokens - said) < 0.2 * len(stmt.tokens):
-            continue  # a restatement ("The red dashed line is still …"): nothing new
+        elif len(stmt.tokens - said) < 0.2 * len(stmt.tokens) and stmt.kind != "decision":
+            continue  # a restatement ("The red dashed line is still …"): nothing new; a decision still counts
         elif used + len(stmt.text) + _BULLET_COST <= budget:
             chosen.append(stmt)
             covered |= stmt.tokens

@@ -36,7 +36,7 @@ always never ever often sometimes recently together maybe probably especially us
 enough else anyway able big little new old plan plans""")
 # Calendar words: grounded dates carry them; they make poor topics.
 _TIME_WORDS = _words("""yesterday today tomorrow tonight last next ago year years month months week
-weeks day days weekend morning evening night around monday tuesday wednesday thursday friday saturday sunday
+weeks day days weekend morning evening night around hour hours minute minutes second seconds monday tuesday wednesday thursday friday saturday sunday
 january february march april may june july august september october november december""")
 # Reactions and pleasantries: they make a sentence warm but carry nothing to remember.
 _FLUFF = _words("""wow cool awesome amazing great nice good glad happy thanks thank hey hi hello bye
@@ -83,7 +83,7 @@ _CUES = {
 # Both languages' cues apply to every sentence: chats mix them ("我们决定用 Redis", "We chose 方案 B").
 _KIND_RE = {k: re.compile(f"{_CUES['en'][k]}|{_CUES['zh'][k]}", re.I) for k in _CUES["en"]}
 # Card-worthy kinds win ties against plain facts.
-_KIND_BOOST = {"preference": 1.6, "fact": 1.0, "decision": 1.7, "state": 1.3, "procedure": 1.7}
+_KIND_BOOST = {"preference": 1.6, "fact": 1.0, "decision": 3.0, "state": 1.3, "procedure": 1.7}
 _REASON_RE = re.compile(r"^(?:because|since|the reason|that way|this way|so that|因为|由于|原因)", re.I)
 _SELF_RE = re.compile(r"(?:i|i'm|i've|i'd|i'll|my|me|we|we're|we've|our)\b|我", re.I)
 _REACTION_RE = re.compile(r"(?:you|your|you're|you'd|you've|you'll|it|it's|that|that's|this|thanks)\b"
@@ -178,7 +178,7 @@ _FILLER_START = re.compile(r"^(?:i'?m |i am |i'?d be |i would be )?(?:so |very |
                            r"^(?:i hope (?:this|that|it) helps)|^(?:thanks?|thank you) (?:so much )?for\b|^kudos\b|"
                            r"\bdon'?t hesitate to (?:ask|reach out)|\bif you have any (?:more |other |further )?"
                            r"questions\b|\bfeel free to (?:ask|reach out|let me know)|^(?:my )?apologies\b|^sorry\b|"
-                           r"^i apologi[sz]e\b|^let me\b|^(?:i now have|now i have|i have now)\b|^it (?:seems|appears|looks like)\b|^(?:ok(?:ay)?|alright),? "
+                           r"^i apologi[sz]e\b|^let me\b|^it (?:all )?depends\b|^(?:i now have|now i have|i have now)\b|^it (?:seems|appears|looks like)\b|^(?:ok(?:ay)?|alright),? "
                            r"(?:so|now|then)\b", re.I)
 # An instruction: a sentence that starts with what to do ("Fix the login test", "Please write …").
 _IMPERATIVE = re.compile(
