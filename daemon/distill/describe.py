@@ -75,7 +75,7 @@ def describe(points: list[Point], *, context: str = "", request: str = "", asker
         sentences.append(work)
     # People chatting: one highlight, then who and when; a request or agent session: up to three sentences.
     decided = sum(p.kind == "decision" for p in points)
-    for point in _highlights(points, max(1, min(2, decided)) if len(people) > 1 and not sentences
+    for point in highlights(points, max(1, min(2, decided)) if len(people) > 1 and not sentences
                              else 3 - len(sentences)):
         sentences.append(_as_note(point, lang, len(people) > 1))
     if lang == "zh":
@@ -124,7 +124,7 @@ def name(focus: list[str], texts: list[str], names: frozenset[str], kinds: Count
 
 # ---- pieces ------------------------------------------------------------------------
 
-def _highlights(points: list[Point], count: int) -> list[Point]:
+def highlights(points: list[Point], count: int) -> list[Point]:
     """The statements most worth a first glance: decisions, then plans, then the weightiest facts."""
     if count <= 0:
         return []

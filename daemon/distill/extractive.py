@@ -514,7 +514,9 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
     texts = [context, ask] + [s.text for s in chosen for _ in range(1 + (s.kind == "decision"))]
     texts += [t.text for t in turns]
     kinds = Counter(s.kind for s in chosen) + Counter(work=len(work))
-    subject = notes.name([context, ask], texts, names, kinds, lang)
+    # Without a request, the card is named after what its description leads with.
+    focus = [context, ask] if ask else [p.text for p in notes.highlights(points, 1)]
+    subject = notes.name(focus, texts, names, kinds, lang)
     return Card(subject, description, _body(_blocks(chosen, lang), work, lang))
 
 

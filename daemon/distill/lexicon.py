@@ -24,14 +24,15 @@ they're what's let's don't didn't doesn't isn't aren't wasn't can't won't couldn
 really yeah yes oh okay ok well got get gets getting go going gone went like lot lots thing things
 one much many even still way something anything everything lately bit kinda gonna wanna 'em after before
 during two three four five six seven eight nine ten first second third between among within toward towards
-etc doesnt dont cant wont isnt didnt wasnt arent im ive it'd that'd there'd who'd""")
+etc doesnt dont cant wont isnt didnt wasnt arent im ive it'd that'd there'd who'd across through along
+behind beyond inside outside onto upon near""")
 # Everyday verbs and adverbs: content, but rarely what a card is about (lower weight, never a topic).
 _COMMON = _words("""make made makes making take took taking come came coming want wanted wants try
 tried trying start started starting need needed find found give gave keep kept put use used help helped
 show showed seem seems let mean meant call called move moved live lived believe hold bring brought happen
 happened learn learned change changed watch follow stop create created spend spent grow open win offer
 remember consider buy wait send expect build stay reach check checked share shared hear heard ask asked
-choose chose chosen
+choose chose chosen needs wants makes takes gets goes comes says thinks knows looks feels seems
 always never ever often sometimes recently together maybe probably especially usually almost already
 enough else anyway able big little new old plan plans""")
 # Calendar words: grounded dates carry them; they make poor topics.
