@@ -179,7 +179,11 @@ _FILLER_START = re.compile(r"^(?:i'?m |i am |i'?d be |i would be )?(?:so |very |
                            r"^(?:i hope (?:this|that|it) helps)|^(?:thanks?|thank you) (?:so much )?for\b|^kudos\b|"
                            r"\bdon'?t hesitate to (?:ask|reach out)|\bif you have any (?:more |other |further )?"
                            r"questions\b|\bfeel free to (?:ask|reach out|let me know)|^(?:my )?apologies\b|^sorry\b|"
-                           r"^i apologi[sz]e\b|^let me\b|^it (?:all )?depends\b|^(?:i now have|now i have|i have now)\b|^it (?:seems|appears|looks like)\b|^(?:ok(?:ay)?|alright),? "
+                           r"^i apologi[sz]e\b|^let me\b|^it (?:all )?depends\b|\bshould give you (?:a|an|some) (?:general |good |rough |better )?"
+                           r"(?:idea|sense|overview|starting point)\b|\bthere (?:may|might|could) be other ways\b|"
+                           r"\bthere are (?:many|several) other (?:possible )?(?:approaches|ways|options)\b|"
+                           r"\bas i mentioned (?:before|earlier|above)\b|\bis (?:just )?one possible approach\b|"
+                           r"\bnot something that can be explained\b|^(?:i now have|now i have|i have now)\b|^it (?:seems|appears|looks like)\b|^(?:ok(?:ay)?|alright),? "
                            r"(?:so|now|then)\b", re.I)
 # An instruction: a sentence that starts with what to do ("Fix the login test", "Please write …").
 _IMPERATIVE = re.compile(
