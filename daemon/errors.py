@@ -43,13 +43,17 @@ class PartialDistillError(DistillError):
     """A conversation distilled in parts failed after some parts succeeded.
 
     ``card`` is the card as of the last finished part (a ``models.Card``);
-    ``done`` the ids of the messages it covers; ``cause`` the failure, which
-    the caller re-raises once the card is kept.
+    ``done`` the ids of the messages it covers; ``cause`` the failure (or the
+    ``Interrupted`` stop between parts), which the caller re-raises once the card is kept.
     """
 
-    def __init__(self, cause: DistillError, card: object, done: tuple[str, ...]) -> None:
+    def __init__(self, cause: MemvaultError, card: object, done: tuple[str, ...]) -> None:
         super().__init__(str(cause))
         self.cause, self.card, self.done = cause, card, done
+
+
+class Interrupted(MemvaultError):
+    """The daemon is stopping: work ended between two steps, and what is left stays pending or in the inbox."""
 
 
 class BusyError(VaultError):

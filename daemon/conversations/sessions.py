@@ -88,15 +88,43 @@ def merge_record(existing: str | None, messages: Sequence[Message], tz: tzinfo |
 
 def _lines(records: list[dict[str, Any]]) -> Iterator[str]:
     for record in records:
-        if _huge(record):  # streamed: the JSON text of a 200 MB message is never built twice
-            yield from _STREAMING.iterencode(record)
+        if _huge(record):  # streamed: the JSON text of a 200 MB message is never built whole
+            yield from _pieces(record)
         else:
             yield dump_line(record)
         yield "\n"
 
 
-_STREAMING = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), default=str)
 _HUGE = 1 << 20
+_SLICE = 1 << 20  # characters of a huge string escaped at a time
+
+
+def _pieces(value: Any) -> Iterator[str]:
+    """``dump_line(value)`` in pieces: a huge string is escaped a slice at a time.
+
+    JSON escaping is per character (with ``ensure_ascii=False`` a surrogate is
+    kept as is), so the slices join to exactly the text ``dump_line`` makes.
+    """
+    if isinstance(value, str) and len(value) >= _HUGE:
+        yield '"'
+        for start in range(0, len(value), _SLICE):
+            yield dump_line(value[start:start + _SLICE])[1:-1]
+        yield '"'
+    elif isinstance(value, dict) and all(isinstance(k, str) for k in value):
+        yield "{"
+        for n, (key, item) in enumerate(value.items()):
+            yield ("," if n else "") + dump_line(key) + ":"
+            yield from _pieces(item)
+        yield "}"
+    elif isinstance(value, list):
+        yield "["
+        for n, item in enumerate(value):
+            if n:
+                yield ","
+            yield from _pieces(item)
+        yield "]"
+    else:
+        yield dump_line(value)
 
 
 def _huge(record: dict[str, Any]) -> bool:

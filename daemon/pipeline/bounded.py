@@ -13,9 +13,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
-from typing import Any, Iterator, Sequence
+from typing import Any, Callable, Iterator, Sequence
 
-from daemon.errors import DistillError, PartialDistillError
+from daemon.errors import DistillError, Interrupted, PartialDistillError
 from daemon.models import Card, DistillRequest, Distiller, Message, Skip
 
 MESSAGE_CHARS = 20_000  # characters of one message the distiller sees
@@ -73,15 +73,20 @@ def parts(messages: Sequence[Message], max_chars: int = PART_CHARS,
         yield tuple(run)
 
 
-def distill(distiller: Distiller, request: DistillRequest) -> Card | Skip:
+def distill(distiller: Distiller, request: DistillRequest,
+            stop: Callable[[], bool] | None = None) -> Card | Skip:
     """Distill ``request`` in one call, or part by part when it is above the limits.
+
+    ``stop`` is asked between parts: once it says True no further part starts.
 
     Raises:
         PartialDistillError: a part failed after earlier parts produced a card
             (the card and the ids of the messages it covers go with it).
         DistillError: the first part failed.
+        Interrupted: ``stop`` said True before the first part finished with a card
+            (after one did, it comes as the cause of a ``PartialDistillError``).
     """
-    return _say_shortened(_distill(distiller, request), request.messages)
+    return _say_shortened(_distill(distiller, request, stop), request.messages)
 
 
 def _say_shortened(result: Card | Skip, messages: Sequence[Message]) -> Card | Skip:
@@ -95,12 +100,16 @@ def _say_shortened(result: Card | Skip, messages: Sequence[Message]) -> Card | S
     return replace(result, body=result.body.rstrip("\n") + "\n\n" + "\n".join(missing) + "\n")
 
 
-def _distill(distiller: Distiller, request: DistillRequest) -> Card | Skip:
+def _distill(distiller: Distiller, request: DistillRequest, stop: Callable[[], bool] | None) -> Card | Skip:
     chunks = list(parts(request.messages, PART_CHARS, PART_MESSAGES))
     if len(chunks) <= 1:
         return distiller.distill(request)
     card, result, done = request.existing, None, ()  # type: ignore[var-annotated]
     for chunk in chunks:
+        if done and stop is not None and stop():  # the daemon is stopping: keep what the parts so far made
+            if card is None or card is request.existing:
+                raise Interrupted("stopped between parts")
+            raise PartialDistillError(Interrupted("stopped between parts"), card, done)
         try:
             result = distiller.distill(replace(request, messages=chunk, existing=card))
         except DistillError as exc:

@@ -15,10 +15,10 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date as Date
 from pathlib import Path
-from typing import Callable
+from typing import Callable, NoReturn
 
 from daemon.conversations import inbox
-from daemon.errors import (BusyError, DistillError, InputError, ReadOnlyError, RejectedDistillError,
+from daemon.errors import (BusyError, DistillError, InputError, Interrupted, ReadOnlyError, RejectedDistillError,
                            TransientDistillError, VaultError)
 from daemon.models import Conversation, Message
 from daemon.vault.names import validate_component
@@ -69,10 +69,14 @@ class FileReport:
         return line
 
 
-def ingest_conversation(ctx: Context, conversation: Conversation, cards: list[str] | None = None) -> str:
+def ingest_conversation(ctx: Context, conversation: Conversation, cards: list[str] | None = None,
+                        stop: Callable[[], bool] | None = None) -> str:
     """Record a conversation and update one card per day of its new messages; returns its state.
 
     The paths of the cards it created or changed are appended to ``cards``.
+    ``stop`` is asked between days and between the parts of a huge day; once it
+    says True, ``Interrupted`` is raised and the messages not yet distilled stay
+    pending (they are already in the record).
     """
     validate_component(conversation.session_id, "session_id")
     fallback = _fallback_day(ctx, conversation.messages)
@@ -87,9 +91,14 @@ def ingest_conversation(ctx: Context, conversation: Conversation, cards: list[st
     touched = [record_path(ctx.config.session_dir, conversation.session_id)]
     changes: list[tuple[str, str]] = []
     state = UNCHANGED
-    for day in sorted(every_day | set(by_day)):
+    for n, day in enumerate(sorted(every_day | set(by_day))):
         if day in by_day:
-            outcome = card_for_day(ctx, conversation.session_id, day, tuple(by_day[day]), None)
+            if n and stop is not None and stop():
+                _interrupt(ctx, changes, touched)
+            try:
+                outcome = card_for_day(ctx, conversation.session_id, day, tuple(by_day[day]), None, stop=stop)
+            except Interrupted:
+                _interrupt(ctx, changes, touched)
             if outcome.path and outcome.modified:
                 touched.append(outcome.path)
                 if cards is not None and outcome.path not in cards:
@@ -103,6 +112,13 @@ def ingest_conversation(ctx: Context, conversation: Conversation, cards: list[st
     auto_tag(ctx, changes)  # before indexing, so each card is read into the index once
     ctx.graph.sync(touched + [path for _, path in changes])
     return state
+
+
+def _interrupt(ctx: Context, changes: list[tuple[str, str]], touched: list[str]) -> NoReturn:
+    """Tag and index the cards written so far, then stop (``Interrupted``)."""
+    auto_tag(ctx, changes)
+    ctx.graph.sync(touched + [path for _, path in changes])
+    raise Interrupted("stopped between parts of a conversation")
 
 
 def _finish_day(ctx: Context, session_id: str, day: str, changes: list[tuple[str, str]]) -> list[str]:
@@ -176,7 +192,7 @@ def ingest_file(
                 if isinstance(item, BadConversation):
                     report.counts[FAILED] += 1
                     report.reasons.append(f"{item.label}: {item.reason}")
-                elif _one(ctx, item, report):
+                elif _one(ctx, item, report, stop):
                     produced[item.session_id] = [m.id for m in item.messages]
                 if progress:
                     progress(sum(report.counts.values()))
@@ -187,6 +203,9 @@ def ingest_file(
             return report
         report.reasons.insert(0, str(exc))
         report.counts[FAILED] += 1
+    except Interrupted:  # stopped inside a conversation: the file stays in the inbox, the rest is pending
+        report.state = INTERRUPTED
+        return _log(ctx, report, digest)
     except BusyError as exc:  # a card mid-save in an editor, a file that kept changing: later, not failed/
         attempts = int(known["attempts"]) + 1 if known and known["state"] == RETRY else 1  # type: ignore[call-overload]
         return _retry(ctx, report, digest, path, str(exc), attempts, now, "the vault was busy")
@@ -243,10 +262,11 @@ def _archive(ctx: Context, inbox_dir: Path | None, path: Path) -> Path | None:
     return inbox.archive(inbox_dir, path, today(ctx.config.tz, ctx.clock()).isoformat())
 
 
-def _one(ctx: Context, conversation: Conversation, report: FileReport) -> bool:
+def _one(ctx: Context, conversation: Conversation, report: FileReport,
+         stop: Callable[[], bool] | None = None) -> bool:
     """Ingest one conversation into the report's counts; False when it failed."""
     try:
-        report.counts[ingest_conversation(ctx, conversation, report.cards)] += 1
+        report.counts[ingest_conversation(ctx, conversation, report.cards, stop)] += 1
         return True
     except BusyError:
         raise

@@ -120,12 +120,13 @@ def _remember(ctx: Context, session_id: str, messages: tuple[Message, ...], day:
 
 
 def card_for_day(ctx: Context, session_id: str, day: str, new: tuple[Message, ...], hint: str | None,
-                 plan: AttachmentPlan | None = None) -> Outcome:
+                 plan: AttachmentPlan | None = None, stop: Callable[[], bool] | None = None) -> Outcome:
     """Distill ``new`` messages (plus any left pending by an earlier failure) into the day's card.
 
     The pending list is written before the distiller runs and cleared after the
-    card is written, so a crash or a model failure never loses messages: they
-    are already in the record, and the next run distills them.
+    card is written, so a crash, a model failure or a stop between parts
+    (``stop``, raising ``Interrupted``) never loses messages: they are already
+    in the record, and the next run distills them.
     """
     link = record_link(ctx.config.session_dir, session_id)
     day_cards = cards.list_cards(ctx.vault, ctx.config.daily_dir, day)
@@ -140,7 +141,7 @@ def card_for_day(ctx: Context, session_id: str, day: str, new: tuple[Message, ..
     request = DistillRequest(session_id, parse_day(day), bounded.view(todo), found.card() if found else None, hint,
                              ctx.config.tz, include_images=plan is not None, image_sources=plan.sources if plan else {})
     try:
-        result = bounded.distill(ctx.distiller, request)
+        result = bounded.distill(ctx.distiller, request, stop)
     except PartialDistillError as exc:  # keep what the finished parts produced; the rest stays pending
         if isinstance(exc.card, Card):
             _write_card(ctx, session_id, day, exc.card, day_cards)

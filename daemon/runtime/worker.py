@@ -54,7 +54,10 @@ class Worker:
         return future
 
     def stop(self) -> None:
-        """Stop after the current conversation (an import in progress ends there; its file stays in the inbox)."""
+        """Stop after the current conversation, or the current part of a huge one.
+
+        An import in progress ends there: its file stays in the inbox, its undistilled messages pending.
+        """
         if self.inbox is not None:
             self.inbox.stopping.set()
         self.queue.put(_STOP)

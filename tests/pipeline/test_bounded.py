@@ -91,3 +91,58 @@ def test_the_reader_drops_a_huge_value_once_it_is_decoded() -> None:
     first = next(values)
     assert len(first["text"]) == 5_000_000 and len(stream._buf) < 1_000_000  # noqa: SLF001
     assert next(values) == {"text": "y"}
+
+
+def test_a_stop_between_parts_keeps_the_finished_parts_and_leaves_the_rest_pending(
+        ctx: Context, fake: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    import threading
+
+    monkeypatch.setattr(bounded, "PART_MESSAGES", 4)
+    stopping = threading.Event()
+
+    def first_part_then_stop(request: DistillRequest) -> Card:
+        stopping.set()  # SIGTERM arrives while the first part is being distilled
+        body = "".join(f"- {m.text}\n" for m in request.messages)
+        return Card("topic", "d", (request.existing.body if request.existing else "") + body)
+
+    fake.make = first_part_then_stop  # type: ignore[attr-defined]
+    path = ctx.config.inbox / "long.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(export(*[f"Fact {n}." for n in range(10)])), encoding="utf-8")
+    report = ingest_file(ctx, path, ctx.config.inbox, stop=stopping.is_set)
+    assert report.state == "interrupted"
+    assert path.exists() and not (ctx.config.inbox / "failed").exists()  # the file stays in the inbox
+    assert len(fake.calls) == 1  # type: ignore[attr-defined]
+    [card] = list((ctx.config.vault / "daily").glob("*/*.md"))
+    assert "Fact 3." in card.read_text(encoding="utf-8")  # the finished part is kept
+    assert ctx.bases.pending("big", "2026-01-05") == [f"m{n}" for n in range(4, 10)]
+
+    fake.calls.clear()  # type: ignore[attr-defined]
+    assert ingest_file(ctx, path, ctx.config.inbox).state in ("imported", "updated")
+    assert [[m.id for m in c.messages] for c in fake.calls] == [  # type: ignore[attr-defined]
+        ["m4", "m5", "m6", "m7"], ["m8", "m9"]]
+    text = next((ctx.config.vault / "daily").glob("*/*.md")).read_text(encoding="utf-8")
+    assert "Fact 3." in text and "Fact 9." in text and not path.exists()
+    assert ctx.bases.pending("big", "2026-01-05") == []
+
+
+def test_a_stop_before_any_part_made_a_card_raises_interrupted(monkeypatch: pytest.MonkeyPatch) -> None:
+    from datetime import date
+
+    from daemon.conversations.formats import parse_messages
+    from daemon.errors import Interrupted
+    from daemon.models import Skip
+
+    monkeypatch.setattr(bounded, "PART_MESSAGES", 4)
+    calls: list[DistillRequest] = []
+
+    class SkipsFirst:
+        def distill(self, request: DistillRequest) -> Card | Skip:
+            calls.append(request)
+            return Skip("small talk")
+
+    messages = parse_messages([{"id": f"m{n}", "role": "user", "content": "Hi."} for n in range(10)])
+    request = DistillRequest("s", date(2026, 1, 5), messages, None, None, None)
+    with pytest.raises(Interrupted):
+        bounded.distill(SkipsFirst(), request, stop=lambda: bool(calls))
+    assert len(calls) == 1

@@ -98,3 +98,44 @@ def test_stop_during_a_long_import_ends_after_the_current_conversation(ctx: Cont
     assert len(fake.calls) == 1  # type: ignore[attr-defined]
     assert (inbox / "big.json").exists() and not (inbox / "failed").exists()
     assert len(list((ctx.config.vault / "daily").glob("*/*.md"))) == 1
+
+
+def test_stop_during_one_huge_conversation_ends_after_the_current_part(
+        ctx: Context, fake: object, monkeypatch: pytest.MonkeyPatch) -> None:
+    import json
+
+    from daemon.models import Card, DistillRequest
+    from daemon.pipeline import bounded
+    from daemon.pipeline.ingest import InboxQueue
+
+    monkeypatch.setattr(bounded, "PART_MESSAGES", 4)
+    started, go = threading.Event(), threading.Event()
+
+    def slow(request: DistillRequest) -> Card:
+        started.set()
+        assert go.wait(30)
+        return Card("topic", "d", "".join(f"- {m.text}\n" for m in request.messages))
+
+    fake.make = slow  # type: ignore[attr-defined]
+    inbox = ctx.config.inbox
+    inbox.mkdir(parents=True, exist_ok=True)
+    export = {"session_id": "huge", "messages": [{"id": f"m{n}", "role": "user", "content": f"Fact {n}.",
+                                                  "created_at": "2026-01-05T10:00:00"} for n in range(10)]}
+    (inbox / "huge.json").write_text(json.dumps(export), encoding="utf-8")
+    worker = Worker(ctx, Tracker(ctx.graph, grace=2.0), inbox=InboxQueue(inbox, window=0.01))
+    worker.start()
+    stopper = threading.Thread(target=worker.stop)
+    try:
+        assert started.wait(30), "the import never started"
+        stopper.start()
+        assert worker.inbox is not None and worker.inbox.stopping.wait(10)
+        go.set()
+        stopper.join(10)
+        assert not stopper.is_alive() and not worker.thread.is_alive()
+    finally:
+        go.set()
+        if not stopper.is_alive() and worker.thread.is_alive():
+            worker.stop()
+    assert len(fake.calls) == 1  # type: ignore[attr-defined]  # parts 2 and 3 never started
+    assert (inbox / "huge.json").exists() and not (inbox / "failed").exists()
+    assert ctx.bases.pending("huge", "2026-01-05") == [f"m{n}" for n in range(4, 10)]
