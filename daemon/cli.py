@@ -25,7 +25,7 @@ import platformdirs
 
 from daemon import ops
 from daemon.runtime import api, autostart
-from daemon.links.graph import Graph, normalize_tag
+from daemon.links.graph import IndexedPaths, normalize_tag
 from daemon.links.index import Index
 from daemon.commands import parse, parser
 from daemon.cli_recall import cmd_mcp, cmd_search
@@ -36,7 +36,6 @@ from daemon.report import Progress, format_table
 from daemon.runner import Daemon, log_file, setup_logging
 from daemon.vault.state import VaultLock
 from daemon.vault.layout import vault_problem
-from daemon.vault.files import Vault
 
 _OVERRIDE = re.compile(r"^[A-Za-z_][\w.]*=")
 JOB_KEYS = ("session_id", "messages", "date", "memory_hint", "include_images")
@@ -217,10 +216,10 @@ def reading(args: argparse.Namespace) -> Iterator[Any]:
     _, overrides = _split(args.settings)
     config = load_config(args.config, overrides)
     lock = VaultLock(config.state_dir(), "memvault (catching up the index)")
-    if not take_lock(config, lock):
-        index = Index(config.state_dir() / "index.sqlite3")
+    if not take_lock(config, lock):  # the daemon keeps the index current: query it read-only, load nothing
+        index = Index.open_readonly(config.state_dir() / "index.sqlite3")
         try:
-            yield SimpleNamespace(config=config, graph=Graph.open(Vault(config.vault), index))
+            yield SimpleNamespace(config=config, graph=SimpleNamespace(index=index, paths=IndexedPaths(index)))
         finally:
             index.close()
         return

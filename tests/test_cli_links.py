@@ -103,3 +103,37 @@ def test_reindex_says_which_notes_it_rewrote(capsys: pytest.CaptureFixture[str],
     with pytest.raises(SystemExit):
         main(["reindex", "--help"])
     assert "WRITES NOTES" in capsys.readouterr().out
+
+
+# --------------------------------------------------------------------------- issue 17 item 3
+def test_read_commands_query_the_index_without_loading_the_vault_while_a_daemon_runs(
+        capsys: pytest.CaptureFixture[str], vault: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    from daemon.config import load_config
+    from daemon.links import graph as graph_module
+    from daemon.links import resolve as resolve_module
+    from daemon.vault.state import VaultLock
+
+    write(vault, "tagged.md", "---\nmemory_tags: [plans]\n---\n[[Plan]] [[nowhere]] #todo\n")
+    commands = [("backlinks", "Plan"), ("backlinks", "projects/deep/Plan.md"), ("links", "tagged.md"),
+                ("links", "src"), ("broken",), ("tags",), ("tags", "plans")]
+    alone = {c: run(capsys, *c, f"vault={vault}") for c in commands}  # no daemon: caught up here
+    assert alone[("backlinks", "Plan")][0] == 0 and "src.md:1: [[Plan]]" in alone[("backlinks", "Plan")][1]
+    assert "tagged.md:4: [[nowhere]]" in alone[("broken",)][1]
+    loaded: list[int] = []
+    monkeypatch.setattr(graph_module.Graph, "open", lambda *a, **k: pytest.fail("Graph.open loads every path"))
+    monkeypatch.setattr(graph_module.Graph, "sync", lambda *a, **k: pytest.fail("a reader must not write"))
+    original = resolve_module.PathIndex.__init__
+
+    def counting(self: resolve_module.PathIndex, paths: object = ()) -> None:
+        original(self, paths)  # type: ignore[arg-type]
+        loaded.append(len(self))
+
+    monkeypatch.setattr(resolve_module.PathIndex, "__init__", counting)
+    state = load_config(overrides=[f"vault={vault}"]).state_dir()
+    with VaultLock(state, "memvault start"):
+        (state / "api.json").write_text("{}")  # a daemon holds the lock and serves: readers do not wait
+        held = {c: run(capsys, *c, f"vault={vault}") for c in commands}
+        missing = run(capsys, "backlinks", "Nothing", f"vault={vault}")
+    assert held == alone
+    assert max(loaded) == 1  # the one file carrying the name asked for, never the vault's path table
+    assert missing[0] == 1 and missing[2].startswith("Error: no note 'Nothing'") and missing[2].count("\n") == 1

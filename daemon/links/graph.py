@@ -182,7 +182,7 @@ class Graph:
                     self.paths.add(rel)
                     added.append(rel)
                 self._put(*found)
-            self._reresolve(added + removed)
+            self._reresolve(added, removed)
             self._resync_cards_of_records([rel for rel in rels if rel.endswith(".jsonl")], set(rels))
 
     def _put(self, row: NoteRow, text: str | None, properties: dict[str, Any]) -> None:
@@ -223,16 +223,22 @@ class Graph:
         except (OSError, VaultError):
             return ""
 
-    def _reresolve(self, changed: list[str]) -> None:
-        """Links that ask for a name that appeared or vanished may now resolve differently."""
-        if not changed:
-            return
-        names = {target_name(p) for p in changed}
-        updates = []
-        for rowid, source, kind, target in self.index.links_naming(names):
-            resolved = self.paths.resolve_target(target, source, markdown=kind == "markdown")
-            updates.append((resolved, rowid))
-        self.index.set_resolved(updates)
+    def _reresolve(self, added: Iterable[str] = (), removed: Iterable[str] = ()) -> None:
+        """Resolve again the links whose resolution the added and removed paths may change.
+
+        Resolution depends only on the set of paths, so removing a file changes only the
+        links that resolved to it, and adding one can only make a link resolve to it
+        (``Index.links_a_new_path_may_take``): the work per file does not grow with the
+        number of earlier links asking for the same name.
+        """
+        rows: dict[int, tuple[str, str, str]] = {}
+        for path in set(removed):
+            rows.update((r[0], r[1:]) for r in self.index.links_resolved_to(path))
+        for path in set(added):
+            rows.update((r[0], r[1:]) for r in self.index.links_a_new_path_may_take(path))
+        resolve = self.paths.resolve_target
+        self.index.set_resolved((resolve(target, source, markdown=kind == "markdown"), rowid)
+                                for rowid, (source, kind, target) in rows.items())
 
     def rebuild(self) -> int:
         """Forget everything and index every file again; returns the number of files."""
@@ -266,7 +272,7 @@ class Graph:
             for rel in gone:
                 self.paths.remove(rel)
             with self.index.transaction():
-                self._reresolve(gone)
+                self._reresolve(removed=gone)
 
     def _parsed(self, rels: list[str]) -> Iterator[tuple[str, Entry | None]]:
         """Each file's rows, in order. A large vault is parsed by worker processes (one per core),
@@ -337,7 +343,26 @@ class Graph:
                 self.paths.add(new)
         self.sync(new for new in moves.values() if self.vault.abspath(new).exists())
         with self.index.transaction():
-            self._reresolve(list(moves) + list(moves.values()))
+            self._reresolve(added=moves.values(), removed=moves)
+
+
+class IndexedPaths:
+    """The vault's paths as read commands need them, looked up in the index on demand.
+
+    ``Graph.paths`` holds every path (the daemon keeps it for resolving as it writes); a read
+    command only checks or resolves the one path it was given, so it asks SQLite for the few
+    files carrying that name instead of loading them all (100k notes: tens of MB and 0.5 s).
+    """
+
+    def __init__(self, index: Index) -> None:
+        self.index = index
+
+    def __contains__(self, path: object) -> bool:
+        return isinstance(path, str) and self.index.note(path) is not None
+
+    def resolve_target(self, target: str, source: str, markdown: bool = False) -> str | None:
+        named = PathIndex(self.index.paths_named(target_name(target)))
+        return named.resolve_target(target, source, markdown=markdown)
 
 
 _WORKER: Graph | None = None

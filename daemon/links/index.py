@@ -255,6 +255,19 @@ class Index:
         return {row[0]: NoteRow(*row) for row in self.db.execute(
             "SELECT path, size, mtime_ns, hash, identity, signature FROM notes")}
 
+    def paths_named(self, name: str) -> list[str]:
+        """The paths whose file name, folded and without ``.md``, may be ``name`` (as ``target_name``).
+
+        A superset (LIKE folds ASCII case only, so a non-ASCII name gets every path): for
+        resolving one target without loading the whole path table.
+        """
+        if not name.isascii():
+            return [row[0] for row in self.db.execute("SELECT path FROM notes")]
+        bare = name.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+        patterns = (bare, f"%/{bare}", f"{bare}.md", f"%/{bare}.md")
+        return [row[0] for row in self.db.execute(
+            "SELECT path FROM notes WHERE " + " OR ".join(["path LIKE ? ESCAPE '\\'"] * 4), patterns)]
+
     def note(self, path: str) -> NoteRow | None:
         row = self.db.execute("SELECT path, size, mtime_ns, hash, identity, signature FROM notes WHERE path = ?",
                               (path,)).fetchone()
@@ -443,6 +456,37 @@ class Index:
             rows.extend(self.db.execute("SELECT rowid, source, kind, target FROM links WHERE target_name = ?",
                                         (name,)))
         return rows
+
+    def links_resolved_to(self, path: str) -> list[tuple[int, str, str, str]]:
+        """(rowid, source, kind, target) of links that resolve to ``path``."""
+        return list(self.db.execute("SELECT rowid, source, kind, target FROM links WHERE resolved = ?", (path,)))
+
+    def links_a_new_path_may_take(self, path: str) -> list[tuple[int, str, str, str]]:
+        """(rowid, source, kind, target) of the links that a new file at ``path`` may take over.
+
+        Adding a file changes a link's resolution only to that file, and only through one of
+        the rules: the link was unresolved; its target is a path the new one ends with (or a
+        relative one); it sits in the new file's folder (the folder rule); or the new path is shorter than
+        (or as long as and sorts before) the path it resolves to (the shortest-path rule).
+        Every other link asking for the name keeps its file, so a vault full of cards of the
+        same name costs a handful of rows here, not all of them. A superset is harmless:
+        the caller resolves each row again.
+        """
+        name = target_name(path)
+        folder = path.rpartition("/")[0]
+        if not folder or not folder.isascii():  # a file at the root is the exact match of every bare target
+            return self.links_naming([name])    # (LIKE folds only ASCII case, so no folder prefilter there)
+        like = folder.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "/%"
+        bare = path[:-3] if path.lower().endswith(".md") else path
+        # A path target (the daily page's links) can take the new file only if the file's path
+        # ends with it, or if it has dot segments or non-ASCII letters (LIKE cannot fold those).
+        return list(self.db.execute(
+            "SELECT rowid, source, kind, target FROM links WHERE target_name = ? AND ("
+            "resolved IS NULL OR source LIKE ? ESCAPE '\\' "
+            "OR length(resolved) > ? OR (length(resolved) = ? AND resolved > ?) "
+            "OR (instr(target, '/') > 0 AND (target LIKE '.%' OR target LIKE '%/.%' OR target GLOB '*[^ -~]*' "
+            "OR ? LIKE '%' || ltrim(target, '/') OR ? LIKE '%' || ltrim(target, '/'))))",
+            (name, like, len(path), len(path), path, path, bare)))
 
     def set_resolved(self, updates: Iterable[tuple[str | None, int]]) -> None:
         self.db.executemany("UPDATE links SET resolved = ? WHERE rowid = ?", list(updates))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Iterable
 
 import pytest
 
@@ -131,3 +132,56 @@ def test_detect_moves_does_not_compare_every_pair(monkeypatch: pytest.MonkeyPatc
     new["new/renamed, edited.md"] = row("new/renamed, edited.md", "b", None, signature(edited + "\none more line"))
     assert detect_moves(old, new) == {"old/renamed.md": "new/renamed, edited.md"}
     assert len(calls) < 3000  # all pairs would be 90,601
+
+
+def _resolved_everywhere(ctx: Context) -> dict[tuple[str, int], str | None]:
+    return {(r.source, r.start): r.resolved for p in ctx.graph.index.notes() for r in ctx.graph.index.links_from(p)}
+
+
+def test_a_card_with_a_common_name_re_resolves_only_links_it_may_take(ctx: Context, vault_root: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    for day in range(1, 21):  # twenty earlier cards called "topic", each linking to the name
+        write(vault_root, f"daily/2026-01-{day:02d}/topic.md", "see [[topic]]")
+    write(vault_root, "notes/hub.md", "[[topic]] [[daily/2026-03-01/topic]] [[missing]]")
+    reconcile(ctx)
+    assert [r.resolved for r in ctx.graph.index.links_from("daily/2026-01-09/topic.md")] == \
+        ["daily/2026-01-09/topic.md"]
+    assert [r.resolved for r in ctx.graph.index.links_from("notes/hub.md")][:2] == \
+        ["daily/2026-01-01/topic.md", None]
+    redone: list[int] = []
+    original = ctx.graph.index.set_resolved
+
+    def counting(updates: Iterable[tuple[str | None, int]]) -> None:
+        updates = list(updates)
+        redone.extend(rowid for _, rowid in updates)
+        original(updates)
+
+    monkeypatch.setattr(ctx.graph.index, "set_resolved", counting)
+    write(vault_root, "daily/2026-03-01/topic.md", "see [[topic]]")
+    ctx.graph.sync(["daily/2026-03-01/topic.md"])
+    # 22 links ask for "topic", but only two may switch to the new card: hub's path link and the
+    # card's own link (in its folder). The twenty others resolve to a card no longer than it.
+    assert len(redone) == 2
+    assert [r.resolved for r in ctx.graph.index.links_from("notes/hub.md")][:2] == \
+        ["daily/2026-01-01/topic.md", "daily/2026-03-01/topic.md"]
+
+
+def test_re_resolving_only_what_may_change_matches_a_rebuild(ctx: Context, vault_root: Path) -> None:
+    texts = {"a/x.md": "[[x]] [[b/x]] [[./y]]", "b/x.md": "[[x]] [[y.md]]", "b/c/y.md": "[[x]] [[../x]]",
+             "z.md": "[[Y]] [[a/x]] [md](x.md) [[c/y]] [[C/Y.md]] [[/b/x]]",
+             "q/r/s/x.md": "[[x]] [[r/s/x]]", "kk/src.md": "[[m/y]]", "z/m/y.md": "far"}
+    for rel, text in texts.items():
+        write(vault_root, rel, text)
+    reconcile(ctx)
+    steps = [("add", "x.md"), ("add", "b/y.md"), ("rm", "x.md"), ("add", "A/X.md"), ("rm", "a/x.md"),
+             ("add", "y.md"), ("add", "q/C/Y.MD"), ("add", "kk/m/Y.MD"), ("add", "b/x/c/y.md"), ("rm", "b/x.md"),
+             ("rm", "y.md"), ("rm", "b/c/y.md")]
+    for step, rel in steps:
+        if step == "add":
+            write(vault_root, rel, "[[x]] [[y]]")
+        else:
+            (vault_root / rel).unlink()
+        ctx.graph.sync([rel])
+        incremental = _resolved_everywhere(ctx)
+        ctx.graph.rebuild()
+        assert _resolved_everywhere(ctx) == incremental, (step, rel)
