@@ -393,7 +393,9 @@ def _density(stmt: _Stmt, weights: dict[str, float], covered: set[str]) -> float
     gain *= 1.3 if _SELF_RE.match(stmt.text) else 0.6 if _REACTION_RE.match(stmt.text) else 1.0
     # Answers to the other speaker's questions carry the facts ("How long?" "Five years.").
     gain *= 1.7 if stmt.reply else 1.0
-    return gain / math.pow(len(stmt.text) + _BULLET_COST, 0.8)
+    # Rounded: a sum over a set depends on its order, which depends on the process's hash seed, and two
+    # equally informative statements must tie the same way in every process (a crash and its restart).
+    return round(gain / math.pow(len(stmt.text) + _BULLET_COST, 0.8), 9)
 
 
 def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int) -> list[_Stmt]:
@@ -516,7 +518,10 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
     kinds = Counter(s.kind for s in chosen) + Counter(work=len(work))
     # Without a request, the card is named after what its description leads with.
     focus = [context, ask] if ask else [p.text for p in notes.highlights(points, 1)]
-    subject = notes.name(focus, texts, names, kinds, lang)
+    # A request names the card from its own words and the conversation's opening, so that a card
+    # distilled in two steps (a crash, a hook between turns) gets the name the whole would get.
+    opening = [context, ask] + [t.text for t in turns[:1]] if ask else texts
+    subject = notes.name(focus, opening, names, kinds, lang)
     return Card(subject, description, _body(_blocks(chosen, lang), work, lang))
 
 

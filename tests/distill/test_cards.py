@@ -270,3 +270,34 @@ def test_iterated_code_keeps_the_latest_four_blocks() -> None:
                   [say(f"Attempt {n}:\n\n{code}", role="assistant") for n, code in enumerate(blocks)])
     assert "print(0)" not in result.body and "print(1)" not in result.body
     assert all(f"print({n})" in result.body for n in range(2, 6))
+
+
+def test_equally_informative_statements_tie_the_same_way_in_every_process() -> None:
+    """A crash and its restart run with different hash seeds; the card must come out the same."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    script = """
+import json, sys, tempfile
+from pathlib import Path
+sys.path.insert(0, "scripts")
+from gen_chatgpt_export import export
+from daemon.conversations.exports import read_export
+from daemon.distill.extractive import ExtractiveDistiller
+from daemon.models import Conversation, DistillRequest
+path = Path(tempfile.mkdtemp()) / "conversations.json"
+path.write_text(json.dumps(export(150, seed=7)))
+cards = []
+for item in read_export(path):
+    if isinstance(item, Conversation):  # four symmetric decisions: a search index and a billing service, twice
+        messages = item.messages
+        card = ExtractiveDistiller().distill(DistillRequest(item.session_id, messages[0].time.date(), messages))
+        cards.append(getattr(card, "name", ""))
+print(json.dumps(cards))
+"""
+    root = Path(__file__).resolve().parents[2]
+    outputs = {subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True, check=True,
+                              env={**__import__("os").environ, "PYTHONHASHSEED": seed}).stdout
+               for seed in ("1", "2", "3", "4", "5")}
+    assert len(outputs) == 1, outputs
