@@ -87,6 +87,9 @@ _WHO = {"en": {"user": "The user", "assistant": "The assistant"}, "zh": {"user":
 _BODY_RATIO = 0.23
 _MIN_BODY = 580
 _MAX_BODY = 5000
+_DONE = re.compile(r"^(?:done[:,]?\s*|i(?:'ve| have)\s+(?:now\s+)?)?(?:created|added|updated|fixed|implemented|"
+                   r"removed|refactored|configured|instrumented|extracted|wired|moved|renamed|replaced|changed|"
+                   r"wrote|built|deleted|installed|upgraded|migrated|merged|committed|deployed)\b", re.I)
 _OUTCOME_NOTE = re.compile(r"^(?:output|error|result)\s*:\s", re.I)
 _TYPICAL_SUBSTANCE = 0.62  # the share of a chat's characters in statements worth keeping (LoCoMo: 0.61)
 _MAX_CODE_LINES = 25
@@ -153,7 +156,7 @@ class ExtractiveDistiller:
         texts = [t.text for t in turns]
         weigh = (lambda s: len(s) + len(_CJK_RE.findall(s))) if lang == "zh" else len  # a Chinese character says more
         ask = _request(turns, calls) if existing is None else ("", "", "")
-        candidates = _candidates(turns, names, skip=ask[1])
+        candidates = _candidates(turns, names, skip=ask[1], agent=bool(calls))
         budget = self.budget(sum(map(weigh, texts)), sum(weigh(s.text) for s in candidates if not s.code))
         picked = _select(candidates, _weights(texts, names, request.hint), budget)
         chosen = _with_referents(sorted(picked, key=lambda s: s.pos), candidates)
@@ -305,7 +308,8 @@ def _is_question(sentence: str) -> bool:
     return sentence.rstrip("\"'”’)").endswith(("?", "？")) or bool(re.search(r"[吗呢]\W*$", sentence))
 
 
-def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", questions: bool = False) -> list[_Stmt]:
+def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", questions: bool = False,
+                agent: bool = False) -> list[_Stmt]:
     """Statements in conversation order; a code block takes the sentence before it as its lead-in."""
     out: list[_Stmt] = []
     seen_code: set[str] = set()
@@ -320,6 +324,8 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
             for raw in sentences:
                 sentence = _trim(_LEAD_FILLER.sub("", raw).strip(), names)
                 previous, words = _classify(sentence, previous), _tokens(sentence)
+                if agent and turn.role == "assistant" and previous != "decision" and _DONE.match(sentence):
+                    previous = "work"  # an agent reporting a change it made: work done, not a fact
                 if skip and _norm(skip) in (_norm(sentence), _norm(raw)) or (len(skip) > 12 and _norm(skip) in _norm(raw)) \
                         or sentence.endswith((":", "：")):
                     continue  # the request is in the description; a lead-in without its list says nothing

@@ -301,3 +301,13 @@ print(json.dumps(cards))
                               env={**__import__("os").environ, "PYTHONHASHSEED": seed}).stdout
                for seed in ("1", "2", "3", "4", "5")}
     assert len(outputs) == 1, outputs
+
+
+def test_an_agents_report_of_its_changes_is_work_done_a_persons_news_is_not() -> None:
+    agent = card(AGENT + [say("Added a regression test for the UTC comparison in tests/test_auth.py.",
+                              role="assistant")])
+    work = agent.body.split("## Work done", 1)[1].split("\n## ", 1)[0]
+    assert "Added a regression test for the UTC comparison" in work
+    chat = card([say("Added a second bed to the guest room for the twins, so they can visit in June.", "Ana"),
+                 say("That is great news about the twins visiting in June with their new puppy.", "Ben")])
+    assert "## Work done" not in chat.body and "Added a second bed" in chat.body
