@@ -20,6 +20,16 @@ from daemon.links.events import CREATED, DELETED, MODIFIED, MOVED, FileEvent
 log = logging.getLogger("memvault.watcher")
 
 
+class _QuietStop(logging.Filter):
+    """watchdog logs an ERROR when an event races the observer's own stop; nothing is wrong, so say nothing."""
+
+    def filter(self, record: logging.LogRecord) -> bool:
+        return "called when the thread is inactive" not in record.getMessage()
+
+
+logging.getLogger("watchdog.observers.inotify").addFilter(_QuietStop())
+
+
 
 def relative(root: str, path: str | bytes) -> str | None:
     """``path`` relative to ``root`` in POSIX form, or None when it is outside."""

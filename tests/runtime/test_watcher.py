@@ -35,3 +35,15 @@ def test_to_event(event: object, expected: FileEvent | None) -> None:
 
 def test_bytes_paths() -> None:
     assert to_event(ROOT, FileCreatedEvent(b"/vault/a.md")) == FileEvent(CREATED, "a.md")
+
+
+def test_watchdogs_stop_race_is_not_reported_as_an_error(caplog: pytest.LogCaptureFixture) -> None:
+    import logging
+
+    import daemon.runtime.watcher  # noqa: F401  (installs the filter)
+
+    inotify = logging.getLogger("watchdog.observers.inotify")
+    with caplog.at_level(logging.WARNING):
+        inotify.error("InotifyEmitter.queue_events() called when the thread is inactive")
+        inotify.error("a real inotify problem")
+    assert [r.getMessage() for r in caplog.records] == ["a real inotify problem"]
