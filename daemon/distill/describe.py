@@ -105,7 +105,7 @@ def name(focus: list[str], texts: list[str], names: frozenset[str], kinds: Count
     counted = phrase_counts(texts, names)
     found = ranked(counted, 4)
     if any(focus) and lang == "en":  # Chinese phrases need recurrence to be words: the whole conversation
-        recurrence = Counter({w: n for phrase, n in counted[0].items() if " " not in phrase for w in [phrase]})
+        recurrence = Counter({word: n for word, n in counted[0].items() if " " not in word})
         asked = [p for p in topics(focus, names, k=8) if not p[:1].isdigit()]  # "120M tokens" is an amount
         if asked:
             found = sorted(asked, key=lambda p: -sum(1 + recurrence[w] for w in p.lower().split()) *

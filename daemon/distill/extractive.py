@@ -149,8 +149,7 @@ class ExtractiveDistiller:
         calls = calls_in(request.messages)
         lang = _language(" ".join(m.text for m in request.messages) + (existing.body if existing else ""))
         turns = _turns(request, lang)
-        if not calls and all(_is_small_talk(strip_tool_lines(_IMAGE_MARKUP.sub("", m.text)))
-                             for m in request.messages):
+        if not calls and all(_is_small_talk(_speech(m.text)) for m in request.messages):
             return existing if existing is not None else Skip(SKIP_REASON)
         names = _names([t.speaker or t.who for t in turns])
         texts = [t.text for t in turns]
@@ -183,7 +182,7 @@ def _turns(request: DistillRequest, lang: str) -> list[_Turn]:
     named = any(m.name.strip() and m.name.strip().casefold() != m.role.casefold() for m in request.messages)
     out = []
     for message in request.messages:
-        text = strip_tool_lines(_IMAGE_MARKUP.sub("", message.text)).strip()
+        text = _speech(message.text)
         if not text:
             continue
         label = _label(message, lang)
@@ -191,6 +190,11 @@ def _turns(request: DistillRequest, lang: str) -> list[_Turn]:
         out.append(_Turn(message.role, label if named else "", who,
                          _readable_dates(ground(text, message.time, request.timezone))))
     return out
+
+
+def _speech(text: str) -> str:
+    """What a message says, without image markup and tool placeholders."""
+    return strip_tool_lines(_IMAGE_MARKUP.sub("", text)).strip()
 
 
 _ISO_NOTE = re.compile(r"([（(])((?:around |约|weekend of |week of )?)(\d{4})-(\d{2})(?:-(\d{2}))?(?=[)）])")
@@ -286,11 +290,14 @@ def _is_filler(sentence: str, names: frozenset[str]) -> bool:
     return sentence.endswith("!") and cheering and not personal and not specific
 
 
+def _capitalized(text: str) -> str:
+    """The first letter upper-case when it starts a word, never an identifier ("opentelemetry_api")."""
+    return text[:1].upper() + text[1:] if re.match(r"[a-z][a-z'’]*\b(?![_.\d(-])", text) else text
+
+
 def _trim(sentence: str, names: frozenset[str]) -> str:
     """Drop clauses that carry no content (", which is so exciting!") and intensifiers ("really", "super")."""
-    sentence = _INTENSIFIER.sub("", sentence)
-    if re.match(r"[a-z][a-z'’]*\b(?![_.\d(-])", sentence):  # a word, not an identifier ("opentelemetry_api")
-        sentence = sentence[:1].upper() + sentence[1:]
+    sentence = _capitalized(_INTENSIFIER.sub("", sentence))
     parts = _CLAUSE_SEP.split(sentence)
     clauses, seps = parts[0::2], parts[1::2]
     keep = [bool(_tokens(c) - names) for c in clauses]
@@ -436,10 +443,14 @@ def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int) -> 
 
 # ---- writing the card ---------------------------------------------------------
 
-def _blocks(stmts: list[_Stmt], lang: str) -> dict[str, list[str]]:
-    """Markdown per kind: one bullet per message, a code block whole below its lead-in bullet."""
+def _blocks(stmts: list[_Stmt], lang: str, work: list[str]) -> dict[str, list[str]]:
+    """Markdown per kind: one bullet per message, a code block whole below its lead-in bullet.
+
+    ``work`` (the tool calls' bullets) heads "Work done", before what the agent said it changed.
+    """
     sep = "：" if lang == "zh" else ": "
     out: dict[str, list[str]] = {k: [] for k in KINDS}
+    out["work"] = list(work)
     for kind in KINDS:
         group: list[_Stmt] = []
         for stmt in [*(s for s in stmts if s.kind == kind), None]:
@@ -452,8 +463,8 @@ def _blocks(stmts: list[_Stmt], lang: str) -> dict[str, list[str]]:
                     text = ("代码" if lang == "zh" else "Code") + (f" ({language})" if language else "") + \
                         ("：" if lang == "zh" else ":")
                 label = f"{group[0].speaker}{sep}" if group[0].speaker else ""
-                if not label and not group[-1].code and re.match(r"[a-z][a-z'’]*\b(?![_.\d(-])", text):
-                    text = text[:1].upper() + text[1:]
+                if not label and not group[-1].code:
+                    text = _capitalized(text)
                 out[kind].append(f"- {label}{text}" + (f"\n\n{group[-1].code}" if group[-1].code else ""))
                 group = []
             if stmt is not None:
@@ -461,8 +472,7 @@ def _blocks(stmts: list[_Stmt], lang: str) -> dict[str, list[str]]:
     return out
 
 
-def _body(blocks: dict[str, list[str]], work: list[str], lang: str) -> str:
-    blocks = dict(blocks, work=work + blocks["work"])
+def _body(blocks: dict[str, list[str]], lang: str) -> str:
     return "\n\n".join(f"## {HEADINGS[lang][k]}\n" + "\n".join(blocks[k]) for k in KINDS if blocks[k]) + "\n"
 
 
@@ -518,17 +528,18 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
                                  work=work_summary(calls) if work else "", people=people,
                                  day=request.day if dated else None, lang=lang)
     names = _names([t.speaker or t.who for t in turns])
-    # The subject is what was asked (an agent's task above all), else what recurs, decisions twice.
-    texts = [context, ask] + [s.text for s in chosen for _ in range(1 + (s.kind == "decision"))]
-    texts += [t.text for t in turns]
     kinds = Counter(s.kind for s in chosen) + Counter(work=len(work))
-    # Without a request, the card is named after what its description leads with.
-    focus = [context, ask] if ask else [p.text for p in notes.highlights(points, 1)]
-    # A request names the card from its own words and the conversation's opening, so that a card
-    # distilled in two steps (a crash, a hook between turns) gets the name the whole would get.
-    opening = [context, ask] + [t.text for t in turns[:1]] if ask else texts
-    subject = notes.name(focus, opening, names, kinds, lang)
-    return Card(subject, description, _body(_blocks(chosen, lang), work, lang))
+    if ask:
+        # A request names the card from its own words and the conversation's opening, so that a card
+        # distilled in two steps (a crash, a hook between turns) gets the name the whole would get.
+        focus = [context, ask]
+        texts = [context, ask] + [t.text for t in turns[:1]]
+    else:
+        # Else what the description leads with, ranked by what recurs (decisions count twice).
+        focus = [p.text for p in notes.highlights(points, 1)]
+        texts = [s.text for s in chosen for _ in range(1 + (s.kind == "decision"))] + [t.text for t in turns]
+    subject = notes.name(focus, texts, names, kinds, lang)
+    return Card(subject, description, _body(_blocks(chosen, lang, work), lang))
 
 
 def _updated_card(existing: Card, chosen: list[_Stmt], work: list[str], turns: list[_Turn], lang: str) -> Card:
@@ -539,8 +550,7 @@ def _updated_card(existing: Card, chosen: list[_Stmt], work: list[str], turns: l
     old = _old_statements(existing.body)
     fresh = [_Stmt(len(old) + s.pos, s.msg, s.speaker, s.text, s.kind, s.tokens, s.code, s.reply, s.role)
              for s in fresh]
-    blocks = _blocks(fresh, lang)
-    blocks["work"] = work + blocks["work"]
+    blocks = _blocks(fresh, lang, work)
     # The opening sentence (what the conversation was for) stays; the highlights follow the news.
     opener = re.split(r"(?<=[.!?。！？])\s+", existing.description.strip(), maxsplit=1)[0]
     news = notes.describe(_points(fresh, turns, lang) or _points(old, turns, lang), lang=lang, limit=260)

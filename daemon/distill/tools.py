@@ -78,8 +78,7 @@ def strip_tool_lines(text: str) -> str:
 def work_lines(calls: list[ToolCall], lang: str = "en") -> list[str]:
     """Bullets for "Work done": edited and created files, commands with outcomes, what was read."""
     zh = lang == "zh"
-    created = _unique(c.detail for c in calls if c.kind == "create" and c.detail)
-    edited = [p for p in _unique(c.detail for c in calls if c.kind == "edit" and c.detail) if p not in created]
+    edited, created = _changed(calls)
     read = [p for p in _unique(c.detail for c in calls if c.kind == "read" and c.detail)
             if p not in edited and p not in created]
     lines = []
@@ -113,8 +112,7 @@ def work_lines(calls: list[ToolCall], lang: str = "en") -> list[str]:
 
 def work_summary(calls: list[ToolCall]) -> str:
     """One sentence for a description: "Edited a.py and b.py; ran pytest -q (14 passed)."."""
-    created = _unique(c.detail for c in calls if c.kind == "create" and c.detail)
-    edited = [p for p in _unique(c.detail for c in calls if c.kind == "edit" and c.detail) if p not in created]
+    edited, created = _changed(calls)
     runs = [c for c in calls if c.kind == "run" and c.detail]
     parts = []
     if edited:
@@ -191,6 +189,13 @@ def _outcome(result: Mapping[str, Any]) -> tuple[str, bool]:
 
 
 # ---- writing ---------------------------------------------------------------------
+
+def _changed(calls: list[ToolCall]) -> tuple[list[str], list[str]]:
+    """Files edited (and not created in the same session), and files created, each once in order."""
+    created = _unique(c.detail for c in calls if c.kind == "create" and c.detail)
+    edited = [p for p in _unique(c.detail for c in calls if c.kind == "edit" and c.detail) if p not in created]
+    return edited, created
+
 
 def _unique(items: Iterable[str]) -> list[str]:
     return list(dict.fromkeys(items))
