@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import socket
 import threading
+import time
 from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path
@@ -28,6 +29,17 @@ def pytest_runtest_setup(item: pytest.Item) -> None:
         import shared_corpus
 
         shared_corpus.check()
+
+
+def wait_for(condition: Callable[[], bool], timeout: float = 20.0) -> bool:
+    """Poll ``condition`` until it holds or ``timeout`` seconds pass; its last value either way."""
+    deadline = time.monotonic() + timeout
+    tick = threading.Event()
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        tick.wait(0.05)
+    return condition()
 
 
 @pytest.fixture(autouse=True)

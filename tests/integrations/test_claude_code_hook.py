@@ -15,10 +15,11 @@ import sys
 import threading
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import Any
 
 import pytest
 
+from conftest import wait_for
 from daemon.config import Config
 from daemon.integrations.claude_code import hook, sessions, spool
 from daemon.launch import hook_arguments
@@ -27,16 +28,6 @@ from daemon.runner import Daemon
 from shared_corpus import CORPUS
 
 REPO = Path(__file__).resolve().parents[2]
-
-
-def wait_for(condition: Callable[[], bool], timeout: float = 120.0) -> bool:
-    deadline = time.monotonic() + timeout
-    tick = threading.Event()
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        tick.wait(0.05)
-    return condition()
 
 
 def run_hook(config: Config, payload: Any, overrides: list[str] | None = None) -> tuple[int, str]:
@@ -133,7 +124,7 @@ def test_twenty_parallel_hooks_without_a_daemon_give_one_card_and_each_message_o
     assert all(out == b"" and code == 0 for out, _, code in results), results
     state = config.state_dir()
     assert wait_for(lambda: not spool.jobs(state) and not spool.DrainLock(state).held_elsewhere()
-                    and sessions.load(state, sid).hooks > 0)
+                    and sessions.load(state, sid).hooks > 0, 120)
     assert spool.errors(state) == []
     cards = list((config.vault / "daily" / "2026-02-10").glob("*.md"))
     assert len(cards) == 1 and "project: spotter" in cards[0].read_text(encoding="utf-8")

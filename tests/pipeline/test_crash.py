@@ -7,26 +7,14 @@ import os
 import signal
 import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
-from typing import Callable
 
+from conftest import wait_for
 from daemon.vault import props
 from daemon.app import init_vault
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "scripts"))
 from gen_chatgpt_export import export  # noqa: E402
-
-
-def wait_for(condition: Callable[[], bool], timeout: float) -> bool:
-    deadline = time.monotonic() + timeout
-    tick = threading.Event()
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        tick.wait(0.02)
-    return condition()
 
 
 def tree(root: Path, pattern: str) -> dict[str, str]:

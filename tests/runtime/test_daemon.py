@@ -7,26 +7,14 @@ import os
 import signal
 import subprocess
 import sys
-import threading
-import time
 from pathlib import Path
-from typing import Callable
 
 import pytest
 
+from conftest import wait_for
 from daemon.config import Config, load_config
 from daemon.errors import LockError
 from daemon.runner import Daemon
-
-
-def wait_for(condition: Callable[[], bool], timeout: float = 20.0) -> bool:
-    deadline = time.monotonic() + timeout
-    tick = threading.Event()
-    while time.monotonic() < deadline:
-        if condition():
-            return True
-        tick.wait(0.05)
-    return condition()
 
 
 def test_live_rename_is_repaired_by_the_running_daemon(vault_root: Path, config: Config) -> None:
