@@ -15,7 +15,7 @@ import json
 import os
 import time
 from pathlib import Path
-from typing import Any
+from typing import Any, Iterable
 
 try:
     import fcntl
@@ -119,8 +119,13 @@ def errors(state_dir: Path, limit: int = 10) -> list[dict[str, Any]]:
         lines = (folder(state_dir) / ERRORS).read_text(encoding="utf-8").splitlines()
     except OSError:
         return []
+    return json_objects(lines[-limit:])
+
+
+def json_objects(lines: Iterable[str | bytes]) -> list[dict[str, Any]]:
+    """The lines that hold a JSON object, decoded; a line that does not (half written, say) is skipped."""
     found = []
-    for line in lines[-limit:]:
+    for line in lines:
         try:
             value = json.loads(line)
         except ValueError:

@@ -19,6 +19,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Mapping
 
+from daemon.integrations.claude_code.spool import json_objects
+
 
 def claude_home(environ: Mapping[str, str] | None = None) -> Path:
     """``$CLAUDE_CONFIG_DIR`` or ``~/.claude``."""
@@ -48,16 +50,8 @@ def read_lines(path: Path) -> list[dict[str, Any]]:
     A line that is not JSON is skipped (the last one may be half-written while
     the session runs); its uuid is then not seen, so it is read next time.
     """
-    entries = []
     with open(path, "rb") as handle:
-        for raw in handle:
-            try:
-                value = json.loads(raw)
-            except ValueError:
-                continue
-            if isinstance(value, dict):
-                entries.append(value)
-    return entries
+        return json_objects(handle)
 
 
 def subagent_files(transcript: Path, session_id: str) -> list[Path]:
