@@ -25,9 +25,40 @@ FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "conversations"
 EXPECTATIONS = sorted(FIXTURES.glob("*.expect.json"))
 
 # Facts the card leaves out today, and why (budget: the card keeps about a quarter of the text).
+# A gap is named by what fails: a must_contain string, the first string of a must_contain_any group,
+# a must_not_contain string, a must_not_match pattern, a tag, or "card" (a card where none is expected).
 KNOWN_GAPS = {
     "chinese_trip.json": {"龙井村"},  # a side trip mentioned once; cut by the budget
     "team_meeting.json": {"idempotency", "regression test"},  # two of five action items; cut by the budget
+    # --- review 2 (held-out conversations written 2026-11-30; NOT fixed yet, recorded so the lead decides) ---
+    "review2_agent_claude_code.jsonl": {"Can you find out why"},  # the answered request is kept as a Key fact
+    "review2_chinese_jlpt.json": {"不客气", "加油", "好主意", "有问题随时问我"},  # Chinese sign-offs/acks not filtered
+    "review2_coding_chatgpt.json": {
+        "timeout=30",  # the busy-timeout half of the fix (a ```python``` block) is dropped
+        "Hmm `sqlite3",  # a user's error report filed under "Commands and procedures"
+        "Then that's the cause",  # description opens with a discourse marker whose referent is elsewhere
+    },
+    "review2_long_catch_up_locomo.json": {
+        "Helios", "data engineer", "Brightline", "2026-03-02",  # the job news (headline event) is dropped
+        "beagle",  # Biscuit's breed ("He's a beagle") dropped with the pronoun sentence
+        "pottery", "Manteigaria",  # new hobby and a recommendation dropped
+        "Tomorrow (13 February 2026)",  # the book title "Tomorrow, and Tomorrow, and Tomorrow" is date-resolved
+    },
+    "review2_meeting_offline_mode.json": {
+        "spike", "2026-06-05",  # Raj's action item (by Friday) dropped; only "Raj: Friday works." kept
+        "test plan", "mockup",  # Tomás's and Elena's action items dropped; "Elena: Next Wednesday" kept bare
+        "Friday works",  # agreement kept as a Key fact
+    },
+    "review2_personal_plans.json": {
+        "Stechlinsee", "2026-05-23",  # the camping trip the weekend after next is missing entirely
+        "Jonas: Around 8",  # answer fragment without its question
+        r"(?m)^(?!.*Lea).*\bShe booked a table",  # "She" without Lea
+    },
+    "review2_small_talk_messages.json": {"card"},  # "just bored" / "slow days" small talk still makes a card
+    "review2_solar_numbers_sharegpt.json": {
+        "55%", "11.7", "4,500",  # the key comparison numbers (battery 55%, PV-only payback 11.7 y, usage) dropped
+        "hybrid inverter",  # the decided next step (requote with a hybrid inverter) dropped
+    },
 }
 
 
@@ -46,32 +77,45 @@ def card_for(expect: dict) -> tuple[Card | None, str]:
     return result, text + "\nmemory_tags: " + ", ".join(tags)
 
 
+def failures(expect: dict) -> dict[str, str]:
+    """Every expectation the card breaks, keyed by the gap name KNOWN_GAPS uses."""
+    result, text = card_for(expect)
+    if not expect.get("card", True):
+        return {"card": "small talk must give no card"} if result is not None else {}
+    if result is None:
+        return {"card": "a card is expected"}
+    lowered = text.casefold()
+    broken: dict[str, str] = {}
+    for s in expect.get("must_contain", []):
+        if s.casefold() not in lowered:
+            broken[s] = f"the card lacks {s!r}"
+    for group in expect.get("must_contain_any", []):
+        if not any(s.casefold() in lowered for s in group):
+            broken[group[0]] = f"none of {group}"
+    for forbidden in expect.get("must_not_contain", []):
+        if forbidden.casefold() in lowered:
+            broken[forbidden] = f"{forbidden!r} is filler"
+    for pattern in expect.get("must_not_match", []):
+        if re.search(pattern, text):
+            broken[pattern] = f"matches {pattern!r}"
+    tags = text.rsplit("memory_tags: ", 1)[1].casefold().split(", ")
+    for tag in expect.get("tags_must_not_include", []):
+        if tag.casefold() in tags:
+            broken[tag] = f"tagged {tag!r}"
+    return broken
+
+
 @pytest.mark.parametrize("path", EXPECTATIONS, ids=lambda p: p.name.split(".")[0])
 def test_the_card_says_what_it_must_and_nothing_it_must_not(path: Path) -> None:
     expect = json.loads(path.read_text(encoding="utf-8"))
-    result, text = card_for(expect)
-    if not expect.get("card", True):
-        assert result is None, "small talk must give no card"
-        return
-    assert result is not None
-    lowered = text.casefold()
     gaps = KNOWN_GAPS.get(expect["fixture"], set())
-    missing = [s for s in expect.get("must_contain", []) if s.casefold() not in lowered and s not in gaps]
-    assert not missing, f"{expect['fixture']}: the card lacks {missing}"
-    for group in expect.get("must_contain_any", []):
-        assert any(s.casefold() in lowered for s in group), f"{expect['fixture']}: none of {group}"
-    for forbidden in expect.get("must_not_contain", []):
-        assert forbidden.casefold() not in lowered, f"{expect['fixture']}: {forbidden!r} is filler"
-    for pattern in expect.get("must_not_match", []):
-        assert not re.search(pattern, text), f"{expect['fixture']}: matches {pattern!r}"
-    tags = text.rsplit("memory_tags: ", 1)[1].casefold().split(", ")
-    for tag in expect.get("tags_must_not_include", []):
-        assert tag.casefold() not in tags, f"{expect['fixture']}: tagged {tag!r}"
+    unexpected = [message for key, message in failures(expect).items() if key not in gaps]
+    assert not unexpected, f"{expect['fixture']}: {unexpected}"
 
 
 def test_known_gaps_are_still_gaps() -> None:
     """When the distiller starts keeping a listed fact, the list must shrink with it."""
     for fixture, gaps in KNOWN_GAPS.items():
-        expect = json.loads((FIXTURES / fixture.replace(".json", ".expect.json")).read_text(encoding="utf-8"))
-        _, text = card_for(expect)
-        assert all(gap.casefold() not in text.casefold() for gap in gaps), fixture
+        expect = json.loads((FIXTURES / re.sub(r"\.jsonl?$", ".expect.json", fixture)).read_text(encoding="utf-8"))
+        closed = gaps - failures(expect).keys()
+        assert not closed, f"{fixture}: no longer a gap: {sorted(closed)}"
