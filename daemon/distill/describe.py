@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 
-from daemon.distill.lexicon import _CJK_RE
+from daemon.distill.lexicon import _CJK_RE, _EVENT_RE, _PRONOUN_START
 from daemon.distill.phrases import phrase_counts, ranked, slugify, topics
 
 MONTHS = "January February March April May June July August September October November December".split()
@@ -73,11 +73,13 @@ def describe(points: list[Point], *, context: str = "", request: str = "", asker
         sentences.append(_ask(request, asker, lang, task))
     if work:
         sentences.append(work)
-    # People chatting: one highlight, then who and when; a request or agent session: up to three sentences.
-    decided = sum(p.kind == "decision" for p in points)
-    for point in highlights(points, max(1, min(2, decided)) if len(people) > 1 and not sentences
-                             else 3 - len(sentences)):
-        sentences.append(_as_note(point, lang, len(people) > 1))
+    # People chatting: a highlight from each of two speakers (their own news first), then who and when;
+    # a request or agent session: up to three sentences.
+    chat = len(people) > 1 and not sentences
+    for point in highlights(points, 2 if chat else 3 - len(sentences), people=chat):
+        other = [p for p in people if p != point.who]
+        sentences.append(_as_note(_headline(point) if chat else point, lang, len(people) > 1,
+                                  other[0] if len(people) == 2 and len(other) == 1 else ""))
     if lang == "zh":
         context = (f"{'、'.join(people)}的对话" if len(people) > 1 else "") + (f"，{day.isoformat()}" if day else "")
         text = "".join(_end(s, lang) for s in sentences) + (f"（{context.strip('，')}）" if context else "")
@@ -124,19 +126,47 @@ def name(focus: list[str], texts: list[str], names: frozenset[str], kinds: Count
 
 # ---- pieces ------------------------------------------------------------------------
 
-def highlights(points: list[Point], count: int) -> list[Point]:
-    """The statements most worth a first glance: decisions, then plans, then the weightiest facts."""
+def highlights(points: list[Point], count: int, people: bool = False) -> list[Point]:
+    """The statements most worth a first glance: decisions, then plans, then the weightiest facts.
+
+    Among ``people`` (named speakers chatting), decisions first, then each speaker's news about
+    themselves ("I adopted…" over "We should…"), one speaker at a time.
+    """
     if count <= 0:
         return []
-    out: list[Point] = []
-    for point in points:  # most important first
-        words = re.sub(r"[(（][^)）]*[)）]", "", point.text).split()  # dates in brackets are not substance
-        substantial = len(words) >= 5 or len(_CJK_RE.findall(point.text)) >= 10
-        if substantial and point.kind != "procedure" and not point.text.startswith("`"):
-            out.append(point)
-        if len(out) == count:
-            break
-    return out
+    fit = [p for p in points if _substantial(p) and p.kind != "procedure" and not p.text.startswith("`")]
+    if people:
+        fit = [p for p in fit if not _PRONOUN_START.match(p.text)]
+        own = [p for p in fit if p.kind == "decision" or _FIRST_PERSON.match(p.text) or _OWN_NEWS.search(p.text)]
+        news = [p for p in own if p.kind == "decision" or _EVENT_RE.search(p.text)]
+        fit = _unique(news + own + fit)
+        spread = [p for i, p in enumerate(fit) if p.kind == "decision" or p.who not in {q.who for q in fit[:i]}]
+        fit = spread + [p for p in fit if p not in spread]
+    return fit[:count]
+
+
+_CLAUSE = re.compile(r"\s+[-–—]\s+|;\s*|,\s+(?:but|and|so|which|because|'cause|since|maybe|if|though|hope)\s+"
+                     r"|\s+(?:because|'cause)\s+")
+
+
+def _headline(point: Point) -> Point:
+    """A chat's statement as a headline: its first clause, when that says enough on its own."""
+    head = _CLAUSE.split(point.text, maxsplit=1)[0]
+    if head == point.text or len(re.sub(r"[(（][^)）]*[)）]", "", head).split()) < 4:
+        return point
+    return Point(point.who, head.rstrip(",:") + ".", point.kind, point.role)
+
+
+_OWN_NEWS = re.compile(r"\bI(?:'m|'ve|'ll| am| have| will| was)?\b")
+
+
+def _unique(points: list[Point]) -> list[Point]:
+    return list(dict.fromkeys(points))
+
+
+def _substantial(point: Point) -> bool:
+    words = re.sub(r"[(（][^)）]*[)）]", "", point.text).split()  # dates in brackets are not substance
+    return len(words) >= 5 or len(_CJK_RE.findall(point.text)) >= 10
 
 
 def _ask(request: str, asker: str, lang: str, task: bool) -> str:
@@ -165,9 +195,14 @@ def _ask(request: str, asker: str, lang: str, task: bool) -> str:
     return f"{who} asked about: {text}"
 
 
-def _as_note(point: Point, lang: str, named: bool) -> str:
-    """A statement as a note: in the third person, its speaker named once, then "they"."""
+def _as_note(point: Point, lang: str, named: bool, other: str = "") -> str:
+    """A statement as a note: in the third person, its speaker named once, then "they".
+
+    Between two people, "you" is the ``other`` one ("grateful for your help" → "for Gina's help").
+    """
     text = _clip(point.text, 200).rstrip()
+    if other and lang == "en":
+        text = _YOU.sub(lambda m: other + ("'s" if m.group(0).lower() in ("your", "yours") else ""), text)
     if lang == "zh":
         return f"{point.who}：{text}" if point.who and named else text
     if point.who and (m := re.match(r"(?i)^let'?s (go with|use|switch to|pick|choose|keep|drop|ship) ", text)):
@@ -178,6 +213,9 @@ def _as_note(point: Point, lang: str, named: bool) -> str:
                                                                      r"finally|also|still|so)\b", text):
         return f"{point.who}: {third_person(text, 'they')}"  # no subject of its own: say who
     return third_person(text, point.who)
+
+
+_YOU = re.compile(r"\b(?:your|yours)\b|(?<!\bthank )(?<!\bsee )\byou\b(?! (?:know|guys|all)\b)(?=\s+(?:\w+ed|for|with|to|about|and|too|in|on|at|\.|,|!|$))", re.I)
 
 
 _ADVERB = r"(?:really |also |just |still |always |usually |often |never |actually |definitely |totally |" \

@@ -34,6 +34,7 @@ from daemon.distill.lexicon import (
     _BULLET_RE,
     _CJK_RE,
     _CLAUSE_SEP,
+    _EVENT_RE,
     _COMMON,
     _FENCE_RE,
     _FILLER_PHRASE,
@@ -84,17 +85,21 @@ _WHO = {"en": {"user": "The user", "assistant": "The assistant"}, "zh": {"user":
 # Body characters per transcript character, the same for every speaker whatever their role, and a
 # floor so short, dense chats keep their substance. Tuned on LoCoMo conversations 1-5 only
 # (scripts/bench_locomo.py) and on tests/fixtures/conversations; 6-10 stay held out.
-_BODY_RATIO = 0.23
-_MIN_BODY = 580
+_BODY_RATIO = 0.21
+_MIN_BODY = 500
 _MAX_BODY = 5000
-_DONE = re.compile(r"^(?:done[:,]?\s*|i(?:'ve| have)\s+(?:now\s+)?)?(?:created|added|updated|fixed|implemented|"
+_DONE = re.compile(r"^(?:done\s*[:—-]\s*(?=\S)|(?:done[:,]?\s*|i(?:'ve| have)\s+(?:now\s+)?)?(?:created|added|updated|fixed|implemented|"
                    r"removed|refactored|configured|instrumented|extracted|wired|moved|renamed|replaced|changed|"
-                   r"wrote|built|deleted|installed|upgraded|migrated|merged|committed|deployed)\b", re.I)
+                   r"wrote|built|deleted|installed|upgraded|migrated|merged|committed|deployed)\b)", re.I)
+_NUMBER = re.compile(r"\d")
+_TODAY_NOTE = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening))\s*[(（][^)）]*[)）]", re.I)
+_EMOJI = re.compile(r"\s*[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+")
 _OUTCOME_NOTE = re.compile(r"^(?:output|error|result)\s*:\s", re.I)
 _TYPICAL_SUBSTANCE = 0.62  # the share of a chat's characters in statements worth keeping (LoCoMo: 0.61)
 _MAX_CODE_LINES = 25
 _MAX_CODE_BLOCKS = 4
 _BULLET_COST = 12
+_EVENT_BOOST = 1.4  # what a speaker did or will do: the news a reader looks for
 
 
 @dataclass(frozen=True)
@@ -140,7 +145,7 @@ class ExtractiveDistiller:
         A dense conversation (a meeting, a plan) keeps more than a chatty one of the same length:
         the budget scales with the square of the share of substance against a typical chat's.
         """
-        density = min(2.0, max(0.7, (substance / max(size, 1) / _TYPICAL_SUBSTANCE) ** 2))
+        density = min(2.5, max(0.7, (substance / max(size, 1) / _TYPICAL_SUBSTANCE) ** 2))
         return min(self.max_body, int(max(self.min_body, self.body_ratio * size) * density))
 
     def distill(self, request: DistillRequest) -> Card | Skip:
@@ -156,10 +161,13 @@ class ExtractiveDistiller:
         weigh = (lambda s: len(s) + len(_CJK_RE.findall(s))) if lang == "zh" else len  # a Chinese character says more
         ask = _request(turns, calls) if existing is None else ("", "", "")
         candidates = _candidates(turns, names, skip=ask[1], agent=bool(calls))
+        if existing is None and not calls and _idle(turns, candidates):
+            return Skip(SKIP_REASON)
         budget = self.budget(sum(map(weigh, texts)), sum(weigh(s.text) for s in candidates if not s.code))
-        picked = _select(candidates, _weights(texts, names, request.hint), budget)
-        chosen = _with_referents(sorted(picked, key=lambda s: s.pos), candidates)
         work = work_lines(calls, lang)
+        picked = _select(candidates, _weights(texts, names, request.hint), budget,
+                         frozenset().union(*map(_tokens, work)))
+        chosen = _with_referents(sorted(picked, key=lambda s: s.pos), candidates)
         if not chosen and not work and existing is None:  # only questions, none answered: write them down
             chosen = [_Stmt(s.pos, s.msg, s.speaker, s.text, "question", s.tokens, "", s.reply, s.role)
                       for s in _candidates(turns, names, questions=True)][:5]
@@ -263,7 +271,8 @@ def _sentences(prose: str) -> list[str]:
 
 def _classify(sentence: str, previous: str | None) -> str:
     kind = next((k for k, cue in _KIND_RE.items() if cue.search(sentence)), "fact")
-    if kind == "decision" and _TENTATIVE.search(sentence):  # "if I decide to go there" decides nothing
+    if kind == "decision" and (_TENTATIVE.search(sentence) or _is_question(sentence)):
+        # "if I decide to go there" and "是不是定了？" decide nothing
         kind = "state" if _KIND_RE["state"].search(sentence) else "fact"
     # "Because ..." right after a decision is that decision's reason.
     return "decision" if kind == "fact" and previous == "decision" and _REASON_RE.match(sentence) else kind
@@ -274,11 +283,15 @@ def _specific(sentence: str) -> bool:
     return bool(re.search(r"\d|`|(?<=[\w,;] )[A-Z][a-zA-Z]+", sentence))
 
 
-def _is_filler(sentence: str, names: frozenset[str]) -> bool:
-    """Greetings, thanks, acknowledgements, reactions, agreement, narration, maxims: nothing to keep."""
+def _is_filler(sentence: str, names: frozenset[str], people: bool = False) -> bool:
+    """Greetings, thanks, acknowledgements, reactions, agreement, narration, maxims: nothing to keep.
+
+    Between ``people`` (named speakers), "I'll write the test plan" is a commitment, not narration.
+    """
     if _OUTCOME_NOTE.match(sentence):
         return True  # "Output: image": how a code cell ran is the record's, not the card's
-    if _is_small_talk(sentence) or _ACK.match(sentence) or _NARRATION.match(sentence) or _FILLER_START.search(sentence):
+    if _is_small_talk(sentence) or _ACK.match(sentence) or _FILLER_START.search(sentence) or (
+            not people and _NARRATION.match(sentence)):
         return True
     if _FILLER_PHRASE.search(sentence) and len(_tokens(sentence) - names) < 6:
         return True
@@ -292,12 +305,12 @@ def _is_filler(sentence: str, names: frozenset[str]) -> bool:
 
 def _capitalized(text: str) -> str:
     """The first letter upper-case when it starts a word, never an identifier ("opentelemetry_api")."""
-    return text[:1].upper() + text[1:] if re.match(r"[a-z][a-z'’]*\b(?![_.\d(-])", text) else text
+    return text[:1].upper() + text[1:] if re.match(r"[a-z][a-z'’]*\b(?![_.\d(/\\-])", text) else text
 
 
 def _trim(sentence: str, names: frozenset[str]) -> str:
     """Drop clauses that carry no content (", which is so exciting!") and intensifiers ("really", "super")."""
-    sentence = _capitalized(_INTENSIFIER.sub("", sentence))
+    sentence = _capitalized(_INTENSIFIER.sub("", _EMOJI.sub("", sentence)).strip())
     parts = _CLAUSE_SEP.split(sentence)
     clauses, seps = parts[0::2], parts[1::2]
     keep = [bool(_tokens(c) - names) for c in clauses]
@@ -308,6 +321,7 @@ def _trim(sentence: str, names: frozenset[str]) -> str:
         if keep[i]:
             out += (seps[i - 1] if out else "") + clause
     end = re.search(r"[.!?。！？…]+[\"'”’)]*$", sentence)
+    out = _capitalized(_LEAD_FILLER.sub("", out))  # "Maria, since we last spoke I went…" → "I went…"
     return out.rstrip(" ,;:-–—，") + (end.group(0) if end and not out.endswith(end.group(0)) else "")
 
 
@@ -340,7 +354,7 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     out.append(_Stmt(len(out), i, turn.speaker, sentence, "question", words, "", reply, turn.role))
                 elif questions:
                     continue
-                elif len(words - names) >= 2 and not _is_filler(sentence, names) and (
+                elif len(words - names) >= 2 and not _is_filler(sentence, names, bool(turn.speaker)) and (
                         not _is_question(sentence) or _framing(sentence, turns, i)) and not (
                         turn.role == "user" and previous != "decision" and _IMPERATIVE.match(sentence)
                         and _answered(turns, i)):
@@ -356,6 +370,15 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
     return out
 
 
+def _idle(turns: list[_Turn], candidates: list[_Stmt]) -> bool:
+    """A user/assistant chat where the user brings nothing ("just bored lol") and the assistant only chats."""
+    if any(t.speaker for t in turns) or any(s.code for s in candidates):
+        return False
+    said = set().union(*(_tokens(t.text) for t in turns if t.role == "user")) - _SMALL_TALK_EN
+    return len(said) < 4 and not any(map(_NUMBER.search, said)) and \
+        sum(s.role == "assistant" and not _is_question(s.text) for s in candidates) <= 2
+
+
 def _answered(turns: list[_Turn], i: int) -> bool:
     """An instruction to the assistant that it then carried out ("Run it again please")."""
     return i + 1 < len(turns) and turns[i + 1].role == "assistant" and not turns[i + 1].speaker.strip()
@@ -364,6 +387,7 @@ def _answered(turns: list[_Turn], i: int) -> bool:
 def _framing(question: str, turns: list[_Turn], i: int) -> bool:
     """An answered question that carries a date or a name: the answer ("Yes, booked!") needs it."""
     answered = i + 1 < len(turns) and turns[i + 1].role + turns[i + 1].speaker != turns[i].role + turns[i].speaker
+    question = _TODAY_NOTE.sub("", question)  # "home tonight (8 May 2023)?" names no date worth keeping
     return answered and bool(re.search(r"[(（][^)）]*\d{4}[^)）]*[)）]", question) or _specific(question))
 
 
@@ -379,6 +403,17 @@ def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt]) -> list[_Stmt]
             chosen.append(_Stmt(before.pos, before.msg, before.speaker, before.text, stmt.kind, before.tokens,
                                 "", before.reply, before.role))
     return sorted(chosen, key=lambda s: s.pos)
+
+
+def _bare_answer(stmt: _Stmt, candidates: list[_Stmt]) -> bool:
+    """A short answer ("Friday works.", "Around 8."): it means something only beside its question."""
+    return stmt.reply and not stmt.code and (stmt.pos == 0 or candidates[stmt.pos - 1].msg != stmt.msg) \
+        and _short(stmt.text)
+
+
+def _short(text: str) -> bool:
+    """Three content words or fewer, a grounded date not counted."""
+    return len(_tokens(re.sub(r"\s*[(（][^)）]*\d{4}[^)）]*[)）]", "", text))) < 4
 
 
 def _weights(texts: list[str], names: frozenset[str], hint: str | None) -> dict[str, float]:
@@ -404,6 +439,7 @@ def _density(stmt: _Stmt, weights: dict[str, float], covered: set[str]) -> float
     gain = (new + 0.3 * old) * _KIND_BOOST[stmt.kind]
     # A speaker's news about themselves ("I adopted...") beats reactions ("That's so cool").
     gain *= 1.3 if _SELF_RE.match(stmt.text) else 0.6 if _REACTION_RE.match(stmt.text) else 1.0
+    gain *= _EVENT_BOOST if _EVENT_RE.search(stmt.text) else 1.0
     # Answers to the other speaker's questions carry the facts ("How long?" "Five years.").
     gain *= 1.7 if stmt.reply else 1.0
     # Rounded: a sum over a set depends on its order, which depends on the process's hash seed, and two
@@ -411,16 +447,20 @@ def _density(stmt: _Stmt, weights: dict[str, float], covered: set[str]) -> float
     return round(gain / math.pow(len(stmt.text) + _BULLET_COST, 0.8), 9)
 
 
-def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int) -> list[_Stmt]:
+def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int,
+            known: frozenset[str] = frozenset()) -> list[_Stmt]:
     """Greedy budgeted coverage (lazy: densities only fall as words get covered).
 
     Code blocks are always kept whole and outside the budget: reusable commands are what cards
     are for, and the source conversation keeps anything longer than ``_MAX_CODE_LINES``.
+    ``known`` are words the card already says elsewhere (the work the tool calls did): a statement
+    that only repeats them ("All 14 tests pass.") is a restatement. A chosen statement that a later,
+    fuller one says again gives its place back.
     """
     code = [s for s in candidates if s.code][-_MAX_CODE_BLOCKS:]  # iterated code: the latest versions
     chosen: list[_Stmt] = []
-    covered = set().union(*(s.tokens for s in code))
-    said: set[str] = set()  # words of the statements chosen so far
+    covered = set().union(known, *(s.tokens for s in code))
+    said: set[str] = set(known)  # words of the statements chosen so far
     heap = [(-_density(s, weights, covered), s.pos, s) for s in candidates if not s.code]
     heapq.heapify(heap)
     used = 0
@@ -431,14 +471,34 @@ def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int) -> 
             heapq.heappush(heap, (-density, pos, stmt))
         elif density <= 0.02:
             break
+        elif _bare_answer(stmt, candidates) and not any(c.msg == stmt.msg - 1 and _is_question(c.text)
+                                                         for c in chosen):
+            # "Around 8." means something only beside its question: both, or neither
+            asked = [c for c in candidates if c.msg == stmt.msg - 1 and _is_question(c.text)]
+            cost = sum(len(s.text) + _BULLET_COST for s in asked[-1:] + [stmt])
+            if asked and used + cost <= budget:
+                chosen += [asked[-1], stmt]
+                covered |= asked[-1].tokens | stmt.tokens
+                said |= asked[-1].tokens | stmt.tokens
+                used += cost
         elif len(stmt.tokens - said) < 0.2 * len(stmt.tokens) and stmt.kind != "decision":
             continue  # a restatement ("The red dashed line is still …"): nothing new; a decision still counts
         elif used + len(stmt.text) + _BULLET_COST <= budget:
+            for earlier in [c for c in chosen if _restates(c, stmt)]:
+                chosen.remove(earlier)
+                used -= len(earlier.text) + _BULLET_COST
             chosen.append(stmt)
             covered |= stmt.tokens
             said |= stmt.tokens
             used += len(stmt.text) + _BULLET_COST
     return chosen + code  # in the order picked: the most informative first
+
+
+def _restates(earlier: _Stmt, later: _Stmt) -> bool:
+    """``later`` says what ``earlier`` said (four in five of its words, every number), by the same speaker."""
+    left = earlier.tokens - later.tokens
+    return (earlier.speaker == later.speaker and earlier.kind != "decision" and len(earlier.tokens) >= 3
+            and len(left) <= 0.2 * len(earlier.tokens) and not any(map(_NUMBER.search, left)))
 
 
 # ---- writing the card ---------------------------------------------------------

@@ -65,13 +65,14 @@ _CUES = {
                     r"switch(?:ed)? to|moves from|comes out of|goes into|postpone[sd]?|pushed back|"
                     r"dropp(?:ed|ing)|won't use|not going to use)\b",
         "preference": r"\b(?:i|we) (?:really |always |usually )?(?:prefer|like|love|enjoy|hate|dislike|"
-                      r"can't stand|don't like|adore)\b|\bfavou?rite\b|\bi'?d rather\b|\bfan of\b|"
+                      r"can't stand|don't like|adore)\b|\bfavou?rite\b|\bi'?d rather\b|\b(?:i'?m|i am|we'?re|we are) (?:a |an |such a )?(?:big |huge )?fans? of\b|"
                       r"\bi'?m (?:really |so )?(?:into|keen on|passionate about)\b|"
                       r"\b(?:always|never) use\b|\bplease (?:always|never|don't)\b",
         "state": r"\b(?:current(?:ly)?|status|as of|right now|at the moment|merged|shipped|deployed|switched|"
                  r"done|finished|completed|fixed|released|(?:is|are) next|working on|in progress|next steps?|"
                  r"todo|to-do|plan|plans|planning|going to|gonna|(?:i|we) will|i'll|we'll|blocked|"
-                 r"waiting (?:for|on)|pending|still need|remaining|deadline|tomorrow|"
+                 r"waiting (?:for|on)|pending|still need|remaining|deadline|tomorrow|by (?:next )?"
+                 r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tonight|the end of|end of)|"
                  r"next (?:week|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b",
     },
     "zh": {
@@ -88,6 +89,11 @@ _KIND_BOOST = {"preference": 1.6, "fact": 1.0, "decision": 3.0, "state": 1.3, "p
                "question": 1.0}
 _REASON_RE = re.compile(r"^(?:because|since|the reason|that way|this way|so that|因为|由于|原因)", re.I)
 _SELF_RE = re.compile(r"(?:i|i'm|i've|i'd|i'll|my|me|we|we're|we've|our)\b|我", re.I)
+# News: the speaker did, got or will do something ("since we last spoke I went to…", "Last week we adopted…").
+_EVENT_RE = re.compile(r"\b(?:i|we)\s+(?:just\s+|finally\s+|recently\s+|also\s+|actually\s+)?(?:went|got|started|"
+                       r"finished|joined|made|bought|adopted|visited|signed|took|met|won|lost|moved|painted|wrote|"
+                       r"read|saw|ran|gave|had|found|launched|opened|quit|decided|booked|tried|learned|became|"
+                       r"[a-z]{3,}ed|(?:am|'m)\s+(?:going|gonna|planning|starting|thinking of)|'ll|will|plan)\b", re.I)
 _REACTION_RE = re.compile(r"(?:you|your|you're|you'd|you've|you'll|it|it's|that|that's|this|thanks)\b"
                           r"|你|这|那", re.I)
 
@@ -95,7 +101,10 @@ _FENCE_RE = re.compile(r"^(`{3,}|~{3,})[^\n]*\n.*?^\1[ \t]*$", re.S | re.M)
 _SENT_END = re.compile(r"(?<=[.!?…])[\"'”’)]*\s+|(?<=[。！？；])|\n+")
 _ABBREV = re.compile(r"\b(?:mr|mrs|ms|dr|st|vs|etc|e\.g|i\.e|jr|sr|no|approx)\.$", re.I)
 _LEAD_FILLER = re.compile(r"^(?:(?:oh|wow|yeah|yes|yep|hey|hi|well|so|haha+|lol|ah+|aw+|omg|ok(?:ay)?|"
-                          r"sure|totally|right|absolutely|definitely|anyway|firstly|secondly|additionally|"
+                          r"sure|totally|right|absolutely|definitely|anyways?|firstly|secondly|additionally|"
+                          r"actually|honestly|unfortunately|fortunately|luckily|btw|by the way|also|and|but|plus|then|"
+                          r"hmm+|um+|uh+|gosh|whoa|yay|guess what|you know what|to be honest|tbh|"
+                          r"since (?:we|i) last (?:spoke|talked|chatted)|since our last (?:chat|talk|conversation)|"
                           r"good (?:choice|point|call|idea)|"
                           r"great (?:choice|question|idea)|got it|noted)[,!.:]?\s+)+", re.I)
 _CLAUSE_SEP = re.compile(r"(,\s+|\s+[-–—]\s+|;\s+|，)")
@@ -144,7 +153,8 @@ _ACK = re.compile(r"^(?:i see|now i (?:see|understand|get it)|i understand|got i
                   r"of course|no way|that'?s (?:it|right|true|fair|great|awesome|amazing|cool)|"
                   r"i (?:\d+% |totally |completely |fully |so )?agree|here'?s (?:a |my )?(?:pic|photo|picture|"
                   r"snap|shot|look)|check (?:it|this) out|look at (?:this|that)|action items(?: then)?|let'?s start|"
-                  r"moving on|next topic|none|fine by me|works for me|sounds good)\b"
+                  r"moving on|(?:first|second|third|next|last|final|another|one) (?:topic|item|point|thing)|none|fine by me|works for me|sounds good|(?:that|this|\w+day|tomorrow|tonight) works|"
+                  r"(?:that|this|it) (?:works|sounds (?:good|great|fine)))\b"
                   r"[^.!?]{0,40}[.!?…]*$", re.I)
 # Pleasantries inside a sentence that make the whole sentence filler.
 _FILLER_PHRASE = re.compile(r"\b(?:keep you posted|let you know|keep me posted|let me know|you got this|good luck|"

@@ -212,8 +212,10 @@ def _en_weekday(m: re.Match[str], anchor: date) -> str | None:
         found = last_weekday(anchor, target)
     elif which == "this":
         found = this_weekday(anchor, target, _past_tense(m))
-    else:
+    elif which == "on":
         found = on_weekday(anchor, target, _past_tense(m))
+    else:  # "by Friday", "until Friday": a deadline is ahead
+        found = on_weekday(anchor, target)
     return _day(found) if found else None
 
 
@@ -370,6 +372,10 @@ RULES: tuple[Rule, ...] = (
          "the coming one, today excluded (said on that weekday: as written); past tense: the most recent",
          re.compile(r"\b(on)\s+" + _EN_DAY, re.I), _en_weekday,
          examples=("see you on Friday", "on Monday", "we met on Friday"), triggers=("on",)),
+    Rule("by / until / before <weekday>",
+         "a deadline: the coming one, today excluded (said on that weekday: as written)",
+         re.compile(r"\b(by|until|till|before)\s+" + _EN_DAY, re.I), _en_weekday,
+         examples=("done by Friday", "until Monday"), triggers=("by", "until", "till", "before")),
     Rule("last / this / next week, weekend, month, year",
          "the calendar week (named by its Monday), weekend (by its Saturday), month or year",
          re.compile(r"\b(last|this|next)\s+(weekend|week|month|year)\b", re.I), _en_period,

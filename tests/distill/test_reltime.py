@@ -33,6 +33,10 @@ THURSDAY = date(2024, 3, 14)
         ("next Monday", "next Monday (2023-05-15)"),  # strictly after the anchor day
         ("next Wednesday", "next Wednesday (2023-05-17)"),  # that weekday of next week
         ("this Friday", "this Friday (2023-05-12)"),
+        ("done by Friday", "done by Friday (2023-05-12)"),  # a deadline is ahead
+        ("until Sunday", "until Sunday (2023-05-14)"),
+        ("I'll finish it by Tuesday", "I'll finish it by Tuesday (2023-05-09)"),
+        ("done by Monday", "done by Monday"),  # said on a Monday: today or a week on, so as written
         ("this weekend", "this weekend (weekend of 2023-05-13)"),
         ("last weekend", "last weekend (weekend of 2023-05-06)"),
         ("last week", "last week (week of 2023-05-01)"),
