@@ -52,7 +52,9 @@ _SMALL_TALK_EN = _FLUFF | _STOP | _words("""morning evening night afternoon doin
 np problem again goodbye yep nope sup whats makes sense noted gotcha alright saying hear asking help assist
 today there else anything nice meet chat chatting well good great doing""")
 _SMALL_TALK_ZH = re.compile(r"你好|您好|好的|谢谢|多谢|感谢|不客气|没问题|再见|拜拜|晚安|早上好|早安|到时候见|回头见|"
-                            r"辛苦了|收到|明白|了解|知道了|哈+|嗯+|哦+|好吧|好|行|可以|在吗|吗|呢|啊|呀|了|的")
+                            r"辛苦了|收到|明白|了解|知道了|好主意|好办法|加油|祝你(?:顺利|成功|好运)|一切顺利|"
+                            r"有(?:问题|什么问题|需要)(?:的话)?随时(?:问我|找我|联系我)?|随时|太好了|真棒|厉害|"
+                            r"哈+|嗯+|哦+|好吧|好|行|可以|在吗|吗|呢|啊|呀|了|的")
 _ZH_STOP_CHARS = "的了是在我你他她它们和就也都要把被吗呢吧啊这那有没不很还会说着过对给跟让从而与及或呀哦嗯么"
 
 _CUES = {
@@ -106,7 +108,8 @@ _LEAD_FILLER = re.compile(r"^(?:(?:oh|wow|yeah|yes|yep|hey|hi|well|so|haha+|lol|
                           r"hmm+|um+|uh+|gosh|whoa|yay|guess what|you know what|to be honest|tbh|"
                           r"since (?:we|i) last (?:spoke|talked|chatted)|since our last (?:chat|talk|conversation)|"
                           r"good (?:choice|point|call|idea)|"
-                          r"great (?:choice|question|idea)|got it|noted)[,!.:]?\s+)+", re.I)
+                          r"great (?:choice|question|idea)|got it|noted)[,!.:]?\s+|"
+                          r"(?:你好|您好|嗨|哈喽|嗯+|好的|对了|那个)[，,！!。\s]+)+", re.I)
 _CLAUSE_SEP = re.compile(r"(,\s+|\s+[-–—]\s+|;\s+|，)")
 _WORD_RE = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?|[\u3400-\u9fff]+", re.I)
 _CJK_RE = re.compile(r"[\u3400-\u9fff]")

@@ -401,3 +401,15 @@ def test_questions_never_decide_and_paths_keep_their_case() -> None:
     from daemon.distill.extractive import _capitalized
     assert _capitalized("tests/test_parse.py: 14 passed") == "tests/test_parse.py: 14 passed"
     assert _capitalized("the fix works") == "The fix works"
+
+
+def test_chinese_sign_offs_and_greetings_are_left_out_and_the_plan_kept() -> None:
+    chat = [say("你好，我想准备12月的日语能力考试N3，现在大概是N4水平，来得及吗？"),
+            say("来得及。第1–6周：每天背30个新单词，每天学2到3个语法点。第7–10周：加入阅读和听力。", role="assistant"),
+            say("好主意。谢谢！"),
+            say("不客气，加油！有问题随时问我。", role="assistant")]
+    result = card(chat)
+    text = text_of(result)
+    for filler in ("好主意", "不客气", "加油", "随时问我", "你好"):
+        assert filler not in text, filler
+    assert "每天背30个新单词" in text and "N3" in result.description

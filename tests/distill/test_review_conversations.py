@@ -31,7 +31,6 @@ KNOWN_GAPS = {
     "chinese_trip.json": {"龙井村"},  # a side trip mentioned once; cut by the budget
     "team_meeting.json": {"idempotency", "regression test", "refund"},  # three of six action items; cut by the budget
     # --- review 2 (held-out conversations written 2026-11-30 by a reviewer, before their cards were read) ---
-    "review2_chinese_jlpt.json": {"不客气", "加油", "好主意", "有问题随时问我"},  # Chinese sign-offs/acks not filtered
     "review2_coding_chatgpt.json": {"timeout", "timeout=30"},  # the busy-timeout half of the fix (a ```python``` block) is dropped
     "review2_long_catch_up_locomo.json": {
         "Brightline", "2026-03-02",  # the old employer and the new job's start date: cut by the budget
