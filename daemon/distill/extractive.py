@@ -596,7 +596,10 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
         texts = [context, ask] + [t.text for t in turns[:1]]
     else:
         # Else what the description leads with, ranked by what recurs (decisions count twice).
-        focus = [p.text for p in notes.highlights(points, 1)]
+        # Between people the lead is one speaker's news: the name comes from what recurs in the whole talk.
+        # (A meeting that decided something is named by its first decision.)
+        lead = notes.highlights(points, 1)
+        focus = [p.text for p in lead if len(people) < 2 or p.kind == "decision"]
         texts = [s.text for s in chosen for _ in range(1 + (s.kind == "decision"))] + [t.text for t in turns]
     subject = notes.name(focus, texts, names, kinds, lang)
     return Card(subject, description, _body(_blocks(chosen, lang, work), lang))

@@ -124,7 +124,11 @@ instead rather though although until while which without within using decide dec
 let lets switch switched ship shipped review reviews reviewed stored store generate generated verify
 verified verifies run runs running hit hits would could should cost costs doubled rejected chose chosen
 picked pick prefer prefers preferred add added adding authenticates utilise utilises utilize utilizes uses
-implement implements implementing solve solves solving trained developed""")
+implement implements implementing solve solves solving trained developed keeps throwing throw throws holds
+plus cheaper cheapest faster fastest better worse worst bigger smaller larger higher lower planning planned
+proposes propose proposed confirmed confirm booked halfway euros euro eur dollars usd kwh kw kwp gb mb tb
+percent""")
+# (The last line: a verb, comparison or unit makes a poor name: "app keeps throwing", "a100 cheaper", "euros".)
 # Words that end a key phrase: function words, filler, calendar words, everyday verbs, connectives.
 _PHRASE_STOP_WORDS = _STOP | _FLUFF | _TIME_WORDS | _COMMON | _PHRASE_EDGE
 _BULLET_RE = re.compile(r"^- (?!\[)([^:：\n]{1,40})[:：] ?(.*)$")  # "- Name: text", not "- [ ] task"

@@ -413,3 +413,14 @@ def test_chinese_sign_offs_and_greetings_are_left_out_and_the_plan_kept() -> Non
     for filler in ("好主意", "不客气", "加油", "随时问我", "你好"):
         assert filler not in text, filler
     assert "每天背30个新单词" in text and "N3" in result.description
+
+
+def test_a_chat_between_people_is_named_by_what_recurs_not_by_a_unit_or_a_verb() -> None:
+    chat = [say("Lea's birthday dinner is next Friday at Trattoria Lupo.", "Mira"),
+            say("Should we get her a ceramics course voucher for the birthday dinner?", "Jonas"),
+            say("Yes, the ceramics course at Tonwerk, about 90 euros.", "Mira"),
+            say("I'll book tonight, 2 nights is 46 euros with the tent.", "Mira"),
+            say("I'll order the ceramics course voucher online tomorrow.", "Jonas")]
+    name = card(chat).name
+    assert "ceramics" in name or "birthday" in name, name
+    assert not re.search(r"(?:^|-)(?:euros|book|nights|keeps|throwing|cheaper)(?:-|$)", name), name
