@@ -25,7 +25,7 @@ from functools import lru_cache
 import math
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from daemon.distill import describe as notes
 from daemon.distill.lexicon import (
@@ -310,7 +310,7 @@ def _capitalized(text: str) -> str:
 
 def _trim(sentence: str, names: frozenset[str]) -> str:
     """Drop clauses that carry no content (", which is so exciting!") and intensifiers ("really", "super")."""
-    sentence = _capitalized(_INTENSIFIER.sub("", _EMOJI.sub("", sentence)).strip())
+    sentence = _capitalized(_LEAD_FILLER.sub("", _INTENSIFIER.sub("", _EMOJI.sub("", sentence)).strip()))
     parts = _CLAUSE_SEP.split(sentence)
     clauses, seps = parts[0::2], parts[1::2]
     keep = [bool(_tokens(c) - names) for c in clauses]
@@ -402,6 +402,10 @@ def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt]) -> list[_Stmt]
             picked.add(before.pos)
             chosen.append(_Stmt(before.pos, before.msg, before.speaker, before.text, stmt.kind, before.tokens,
                                 "", before.reply, before.role))
+        elif before.msg == stmt.msg and before.pos in picked and not before.code:
+            # Both were picked on their own: the pronoun's sentence goes under its referent's heading.
+            kind = next(s.kind for s in chosen if s.pos == before.pos)
+            chosen[chosen.index(stmt)] = replace(stmt, kind=kind)
     return sorted(chosen, key=lambda s: s.pos)
 
 

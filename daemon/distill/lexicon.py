@@ -108,7 +108,9 @@ _LEAD_FILLER = re.compile(r"^(?:(?:oh|wow|yeah|yes|yep|hey|hi|well|so|haha+|lol|
                           r"hmm+|um+|uh+|gosh|whoa|yay|guess what|you know what|to be honest|tbh|"
                           r"since (?:we|i) last (?:spoke|talked|chatted)|since our last (?:chat|talk|conversation)|"
                           r"good (?:choice|point|call|idea)|"
-                          r"great (?:choice|question|idea)|got it|noted)[,!.:]?\s+|"
+                          r"great (?:choice|question|idea)|got it|noted|"
+                          r"(?:(?:so )?many things to (?:plan|do|discuss|sort out)\s*)?(?:first|second|third|finally|"
+                          r"lastly|(?:first|second|third|next|last|one more) (?:thing|topic|item))\s*:)[,!.:]?\s+|"
                           r"(?:你好|您好|嗨|哈喽|嗯+|好的|对了|那个)[，,！!。\s]+)+", re.I)
 _CLAUSE_SEP = re.compile(r"(,\s+|\s+[-–—]\s+|;\s+|，)")
 _WORD_RE = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?|[\u3400-\u9fff]+", re.I)

@@ -424,3 +424,14 @@ def test_a_chat_between_people_is_named_by_what_recurs_not_by_a_unit_or_a_verb()
     name = card(chat).name
     assert "ceramics" in name or "birthday" in name, name
     assert not re.search(r"(?:^|-)(?:euros|book|nights|keeps|throwing|cheaper)(?:-|$)", name), name
+
+
+def test_a_pronoun_sentence_stays_on_its_referents_line_and_list_labels_go() -> None:
+    chat = [say("So many things to plan first: Lea's birthday dinner is next Friday at Trattoria Lupo. "
+                "She booked a table for 8 people.", "Mira"),
+            say("Second thing: Umzug Express confirmed the van for the move on the 25th, pickup 8am.", "Mira"),
+            say("I'll order the ceramics voucher online tomorrow.", "Jonas")]
+    body = card(chat).body
+    line = next(line for line in body.splitlines() if "She booked" in line)
+    assert "Lea's birthday dinner" in line
+    assert "first:" not in body and "Second thing" not in body and "Umzug Express confirmed" in body
