@@ -91,10 +91,16 @@ def describe(points: list[Point], *, context: str = "", request: str = "", asker
             context = f"Chat with {people[0]}" + (f" on {when(day)}" if day else "") + "."
         elif day:
             context = f"On {when(day)}."
-        body = " ".join(_end(s, lang) for s in sentences)
-        text = f"{body} {context}".strip()
-    text = re.sub(r"\s+", " ", text).strip()
+        body = _plain(" ".join(_end(s, lang) for s in sentences))
+        body = body if len(body) + len(context) < limit else _clip(body, limit - len(context) - 1)
+        return f"{body} {context}".strip()  # who and when survive the clipping
+    text = _plain(text)
     return text if len(text) <= limit else _clip(text, limit)
+
+
+def _plain(text: str) -> str:
+    """One line without Markdown emphasis: a property is plain text."""
+    return re.sub(r"\s+", " ", re.sub(r"\*\*(.+?)\*\*|__(.+?)__", r"\1\2", text)).strip()
 
 
 def name(focus: list[str], texts: list[str], names: frozenset[str], kinds: Counter[str], lang: str) -> str:
@@ -135,6 +141,9 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
     if count <= 0:
         return []
     fit = [p for p in points if _substantial(p) and p.kind != "procedure" and not p.text.startswith("`")]
+    if not people:  # what was decided, then the fix or advice given, then how it turned out
+        fit = sorted(fit, key=lambda p: 0 if p.kind == "decision" else 1 if _problem(p) else 2 if _advice(p)
+                     else 3 if _outcome(p) else 4)
     if people:
         fit = [p for p in fit if not _PRONOUN_START.match(p.text)]
         own = [p for p in fit if p.kind == "decision" or _FIRST_PERSON.match(p.text) or _OWN_NEWS.search(p.text)]
@@ -155,6 +164,29 @@ def _headline(point: Point) -> Point:
     if head == point.text or len(re.sub(r"[(（][^)）]*[)）]", "", head).split()) < 4:
         return point
     return Point(point.who, head.rstrip(",:") + ".", point.kind, point.role)
+
+
+_OUTCOME = re.compile(r"\b(?:works? now|(?:that|it) (?:worked|works|fixed it)|fixed|solved|no (?:more )?errors?|"
+                      r"zero errors|\d+ (?:passed|errors?|failed)|no longer|went from|down to|up to|dropped to)\b", re.I)
+
+
+def _advice(point: Point) -> bool:
+    """The assistant's fix or recommendation: "Switch the database to WAL mode.", "**Use a lock.**"."""
+    return point.role == "assistant" and bool(re.match(r"(?i)\*\*|(?:the fix|the cause|the problem|the solution|"
+                                                       r"switch|replace|upgrade|downgrade|enable|disable)\b",
+                                                       point.text))
+
+
+def _problem(point: Point) -> bool:
+    """The user's own problem, said in the present: "My flask app keeps throwing…"."""
+    return point.role == "user" and point.kind == "fact" and bool(
+        re.match(r"(?i)(?:my|our)\b.*\b(?:keeps?|fails?|crash(?:es)?|throws?|stopped|won't|doesn't|isn't|broke)\b",
+                 point.text))
+
+
+def _outcome(point: Point) -> bool:
+    """The user saying how it turned out: "zero errors", "that fixed it", "went from 18,412 rows to 15,977"."""
+    return point.role == "user" and bool(_OUTCOME.search(point.text))
 
 
 _OWN_NEWS = re.compile(r"\bI(?:'m|'ve|'ll| am| have| will| was)?\b")
@@ -207,6 +239,9 @@ def _as_note(point: Point, lang: str, named: bool, other: str = "") -> str:
         return f"{point.who}：{text}" if point.who and named else text
     if point.who and (m := re.match(r"(?i)^let'?s (go with|use|switch to|pick|choose|keep|drop|ship) ", text)):
         return third_person(f"{point.who} decided to {m.group(1)} {text[m.end():]}", point.who)
+    if point.who and re.match(r"(?:ran|tried|tested|checked|did|got|made|found|added|fixed|switched|moved)\b", text,
+                              re.I):  # "Ran the import…, zero errors." → "The user ran the import…"
+        return third_person(f"{point.who} {text[:1].lower()}{text[1:]}", point.who)
     if not point.who or not _FIRST_PERSON.search(text):
         return text
     if not re.match(r"(?i)^(?:i\b|i'|my\b|me\b)", text) and re.match(r"(?i)^(?:gonna|just|going|been|got|"

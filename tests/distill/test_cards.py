@@ -435,3 +435,16 @@ def test_a_pronoun_sentence_stays_on_its_referents_line_and_list_labels_go() -> 
     line = next(line for line in body.splitlines() if "She booked" in line)
     assert "Lea's birthday dinner" in line
     assert "first:" not in body and "Second thing" not in body and "Umzug Express confirmed" in body
+
+
+def test_a_help_chat_is_described_by_the_problem_the_fix_and_how_it_turned_out() -> None:
+    chat = [say("My flask app keeps throwing `database is locked` since I added a background import thread."),
+            say("The CLI isn't installed by default on Raspberry Pi OS Lite, so check with Python instead. "
+                "**Switch the database to WAL mode.** Readers then no longer block the writer.", role="assistant"),
+            say("Ran the import of the big file (43k rows) while hammering the upload page, zero errors now.")]
+    description = card(chat).description
+    problem = description.index("flask app keeps throwing")
+    fix = description.index("Switch the database to WAL mode")
+    outcome = description.index("The user ran the import")
+    assert problem < fix < outcome and "**" not in description
+    assert "Raspberry" not in description and description.endswith("On Monday 8 May 2023.")
