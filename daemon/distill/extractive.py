@@ -85,7 +85,7 @@ _WHO = {"en": {"user": "The user", "assistant": "The assistant"}, "zh": {"user":
 # Body characters per transcript character, the same for every speaker whatever their role, and a
 # floor so short, dense chats keep their substance. Tuned on LoCoMo conversations 1-5 only
 # (scripts/bench_locomo.py) and on tests/fixtures/conversations; 6-10 stay held out.
-_BODY_RATIO = 0.21
+_BODY_RATIO = 0.205
 _MIN_BODY = 500
 _MAX_BODY = 5000
 _DONE = re.compile(r"^(?:done\s*[:—-]\s*(?=\S)|(?:done[:,]?\s*|i(?:'ve| have)\s+(?:now\s+)?)?(?:created|added|updated|fixed|implemented|"
@@ -95,6 +95,7 @@ _NUMBER = re.compile(r"\d")
 _TODAY_NOTE = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening))\s*[(（][^)）]*[)）]", re.I)
 _EMOJI = re.compile(r"\s*[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+")
 _OUTCOME_NOTE = re.compile(r"^(?:output|error|result)\s*:\s", re.I)
+_DENSE_SUBSTANCE = 0.72  # above this share (LoCoMo's 95th percentile) a chat is dense
 _TYPICAL_SUBSTANCE = 0.62  # the share of a chat's characters in statements worth keeping (LoCoMo: 0.61)
 _MAX_CODE_LINES = 25
 _MAX_CODE_BLOCKS = 4
@@ -145,7 +146,10 @@ class ExtractiveDistiller:
         A dense conversation (a meeting, a plan) keeps more than a chatty one of the same length:
         the budget scales with the square of the share of substance against a typical chat's.
         """
-        density = min(2.5, max(0.7, (substance / max(size, 1) / _TYPICAL_SUBSTANCE) ** 2))
+        share = substance / max(size, 1)
+        # Nearly all substance (a meeting, a plan, a research chat): most of it is worth keeping.
+        dense = 1 + 4 * max(0.0, share - _DENSE_SUBSTANCE)
+        density = min(2.5, max(0.7, (share / _TYPICAL_SUBSTANCE) ** 2 * dense))
         return min(self.max_body, int(max(self.min_body, self.body_ratio * size) * density))
 
     def distill(self, request: DistillRequest) -> Card | Skip:

@@ -196,12 +196,27 @@ def _past_tense(m: re.Match[str]) -> bool:
 
 # ---- English resolvers ----------------------------------------------------
 
-def _en_fixed(m: re.Match[str], anchor: date) -> str:
+def _en_fixed(m: re.Match[str], anchor: date) -> str | None:
+    if _in_title(m):
+        return None
     word = re.sub(r"\s+", " ", m.group(0).lower()).removesuffix("'s").removesuffix("’s")
     offsets = {"the day before yesterday": -2, "the day after tomorrow": 2,
                "yesterday": -1, "last night": -1, "today": 0, "tonight": 0,
                "this morning": 0, "this afternoon": 0, "this evening": 0, "tomorrow": 1}
     return _day(anchor + timedelta(days=offsets[word]))
+
+
+def _in_title(m: re.Match[str]) -> bool:
+    """A capitalised word repeated close by ("Tomorrow, and Tomorrow, and Tomorrow"), or capitalised
+    inside a sentence ("we loved Yesterday"): the title of a book, song or film, not a day."""
+    word = m.group(0)
+    if not word[:1].isupper():
+        return False
+    text = m.string
+    if word in text[m.end():m.end() + 30] or word in text[max(0, m.start() - 30):m.start()]:
+        return True
+    before = text[max(0, m.start() - 3):m.start()]
+    return bool(before.strip()) and not re.search(r"[.!?:;\n\"“(]\s*$", before)
 
 
 def _en_weekday(m: re.Match[str], anchor: date) -> str | None:
@@ -217,6 +232,57 @@ def _en_weekday(m: re.Match[str], anchor: date) -> str | None:
     else:  # "by Friday", "until Friday": a deadline is ahead
         found = on_weekday(anchor, target)
     return _day(found) if found else None
+
+
+def _month_day(anchor: date, month: int, day: int, past: bool) -> date | None:
+    """The day ``month``/``day`` nearest ahead of the anchor (today included), or the most recent one in the past."""
+    for year in ((anchor.year, anchor.year - 1) if past else (anchor.year, anchor.year + 1)):
+        try:
+            found = date(year, month, day)
+        except ValueError:
+            return None
+        if (found <= anchor) if past else (found >= anchor):
+            return found
+    return None
+
+
+_WEEKDAY_BEFORE = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day[,\s]*(?:the\s+)?$", re.I)
+
+
+def _after_weekday(m: re.Match[str]) -> bool:
+    """"next Tuesday, May 9": the speaker grounded the weekday already; one date is enough."""
+    return bool(_WEEKDAY_BEFORE.search(m.string, max(0, m.start() - 20), m.start()))
+
+
+def _en_ordinal(m: re.Match[str], anchor: date) -> str | None:
+    """"the 21st": that day of this month if it is still ahead, else of next month (past tense: the reverse)."""
+    if _after_weekday(m):
+        return None
+    day, past = int(m.group(1)), _past_tense(m)
+    month = anchor.month
+    found = _month_day(anchor, month, day, past)
+    if found is None or found.month != month or found.year != anchor.year:
+        index = anchor.year * 12 + anchor.month - 1 + (-1 if past else 1)
+        try:
+            found = date(index // 12, index % 12 + 1, day)
+        except ValueError:
+            return None
+    return _day(found)
+
+
+def _en_month_day(m: re.Match[str], anchor: date) -> str | None:
+    """"July 1", "1 July", "the 4th of July": the nearest one ahead (past tense: the most recent)."""
+    if _after_weekday(m.match):
+        return None
+    month = _month_index(m.group("month"))
+    found = _month_day(anchor, month, int(m.group("day")), _past_tense(m)) if month else None
+    return f"{found.year}" if found else None  # the speaker said the day: only the year is missing
+
+
+def _month_index(word: str) -> int | None:
+    key = word.lower().rstrip(".")[:3]
+    names = ["jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"]
+    return names.index(key) + 1 if key in names else None
 
 
 def _en_period(m: re.Match[str], anchor: date) -> str:
@@ -340,6 +406,23 @@ def _weekends(m: re.Match[str], anchor: date) -> str | None:
 
 _EN_N = r"(?P<n>\d{1,3}|a\s+few|a\s+couple(?:\s+of)?|several|" + "|".join(_EN_NUMBERS) + r")"
 _EN_UNIT = r"(?P<unit>days?|weeks?|months?|years?)"
+_MONTH_NAMES = (r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
+                r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)(?![a-z])")
+
+
+class _Named:
+    """A month-day match read the same way whichever of its two spellings matched."""
+
+    def __init__(self, m: re.Match[str]) -> None:
+        self.match = m
+
+    def group(self, name: str) -> str:
+        return self.match.group(name) or self.match.group(f"{name}2")
+
+    def __getattr__(self, attr: str):  # string, start, end… for _past_tense
+        return getattr(self.match, attr)
+
+
 _EN_DAY = "(" + "|".join(_EN_WEEKDAYS) + r")\b(?!['’]?s\b)"  # "on Mondays" is a habit, not a day
 _ZH_N = r"(?P<n>\d{1,3}|[一二两三四五六七八九]?十[一二三四五六七八九]?|[一二两三四五六七八九]|几|好几|数)"
 _ZH_TRIGGERS = ("天", "周", "星期", "礼拜", "月", "年", "晚", "日")
@@ -376,6 +459,20 @@ RULES: tuple[Rule, ...] = (
          "a deadline: the coming one, today excluded (said on that weekday: as written)",
          re.compile(r"\b(by|until|till|before)\s+" + _EN_DAY, re.I), _en_weekday,
          examples=("done by Friday", "until Monday"), triggers=("by", "until", "till", "before")),
+    Rule("<month> <day>, <day> <month> (no year)",
+         "its year: the nearest one ahead, today included; past tense: the most recent",
+         re.compile(r"\b(?:(?P<month>" + _MONTH_NAMES + r")\s+(?P<day>\d{1,2})(?:st|nd|rd|th)?\b"
+                    r"|(?:[Tt]he\s+)?(?P<day2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month2>" + _MONTH_NAMES + r"))\b"
+                    r"(?!,?\s*\d{4})(?!\s*[（(]\d{4})"), lambda m, a: _en_month_day(_Named(m), a),
+         examples=("July 1", "on 3 May", "the 4th of July", "we met on April 20"),
+         triggers=("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")),
+    Rule("the <ordinal> (a day of the month)",
+         "that day of this month if still ahead (today included), else of next month; past tense: the reverse",
+         re.compile(r"\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of|century|centuries|floor|time|place|"
+                    r"grade|row|round|edition|anniversary|birthday|percentile|street|avenue|generation|"
+                    r"version|time|day|week|month|year|one|item|step|chapter|page|line|attempt|try)\b)"
+                    r"(?!\s*[（(]\d{4})", re.I), _en_ordinal,
+         examples=("on the 21st", "the 3rd", "the 28th"), triggers=("st", "nd", "rd", "th")),
     Rule("last / this / next week, weekend, month, year",
          "the calendar week (named by its Monday), weekend (by its Saturday), month or year",
          re.compile(r"\b(last|this|next)\s+(weekend|week|month|year)\b", re.I), _en_period,

@@ -448,3 +448,10 @@ def test_a_help_chat_is_described_by_the_problem_the_fix_and_how_it_turned_out()
     outcome = description.index("The user ran the import")
     assert problem < fix < outcome and "**" not in description
     assert "Raspberry" not in description and description.endswith("On Monday 8 May 2023.")
+
+
+def test_a_dense_conversation_keeps_more_of_itself_than_a_chatty_one() -> None:
+    from daemon.distill.extractive import ExtractiveDistiller as Distiller
+    budget = Distiller().budget
+    assert budget(2000, 1700) > 1.5 * budget(2000, 1200) > budget(2000, 1100)  # a meeting, a chat, a chattier one
+    assert budget(2000, 1700) / 2000 >= 0.5 and budget(2000, 1100) / 2000 < 0.3

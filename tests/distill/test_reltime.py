@@ -37,6 +37,13 @@ THURSDAY = date(2024, 3, 14)
         ("until Sunday", "until Sunday (2023-05-14)"),
         ("I'll finish it by Tuesday", "I'll finish it by Tuesday (2023-05-09)"),
         ("done by Monday", "done by Monday"),  # said on a Monday: today or a week on, so as written
+        ("we fly out on the 21st", "we fly out on the 21st (2023-05-21)"),  # still ahead this month
+        ("due the 3rd", "due the 3rd (2023-06-03)"),  # passed this month: next month's
+        ("we met on the 3rd", "we met on the 3rd (2023-05-03)"),  # past tense: the most recent
+        ("beta on July 15", "beta on July 15 (2023)"),  # the day was said; only the year is added
+        ("the 4th of July party", "the 4th of July (2023) party"),
+        ("we went there on April 20", "we went there on April 20 (2023)"),
+        ("on 3 May", "on 3 May (2024)"),  # passed this year, not past tense: next year's
         ("this weekend", "this weekend (weekend of 2023-05-13)"),
         ("last weekend", "last weekend (weekend of 2023-05-06)"),
         ("last week", "last week (week of 2023-05-01)"),
@@ -97,6 +104,14 @@ def test_chinese_expressions(text: str, expected: str) -> None:
         ("以后天气会好，后天见", "以后天气会好，后天（2023-05-10）见"),  # 以后 + 天气 is not 后天
         ("The weekday schedule starts next week.", "The weekday schedule starts next week (week of 2023-05-15)."),
         ("Todays and yesterdays, but today.", "Todays and yesterdays, but today (2023-05-08)."),
+        ("the 21st century", "the 21st century"),  # an ordinal that is not a day of the month
+        ("on the 10th floor", "on the 10th floor"),
+        ("I may 5 times", "I may 5 times"),  # "may" in lower case is not the month
+        ("next Tuesday, May 9", "next Tuesday, May 9"),  # grounded by the speaker: one date is enough
+        ("Tomorrow, and Tomorrow, and Tomorrow by Gabrielle Zevin",
+         "Tomorrow, and Tomorrow, and Tomorrow by Gabrielle Zevin"),  # a title, not a day
+        ("I loved Yesterday by the Beatles", "I loved Yesterday by the Beatles"),
+        ("since January 5, 2024", "since January 5, 2024"),  # the year was said
     ],
 )
 def test_lookalikes_are_left_alone(text: str, expected: str) -> None:

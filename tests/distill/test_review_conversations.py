@@ -29,28 +29,21 @@ EXPECTATIONS = sorted(FIXTURES.glob("*.expect.json"))
 # a must_not_contain string, a must_not_match pattern, a tag, or "card" (a card where none is expected).
 KNOWN_GAPS = {
     "chinese_trip.json": {"龙井村"},  # a side trip mentioned once; cut by the budget
-    "team_meeting.json": {"idempotency", "regression test", "refund"},  # three of six action items; cut by the budget
+    "team_meeting.json": {"regression test"},  # one of six action items; cut by the budget
     # --- review 2 (held-out conversations written 2026-11-30 by a reviewer, before their cards were read) ---
-    "review2_coding_chatgpt.json": {"timeout", "timeout=30"},  # the busy-timeout half of the fix (a ```python``` block) is dropped
+    "review2_coding_chatgpt.json": {"timeout", "timeout=30"},  # the busy-timeout half of the fix is dropped
     "review2_long_catch_up_locomo.json": {
-        "Brightline", "2026-03-02",  # the old employer and the new job's start date: cut by the budget
-        "beagle",  # Biscuit's breed ("He's a beagle") dropped with the pronoun sentence
-        "pottery", "Manteigaria",  # new hobby and a recommendation dropped
-        "Tomorrow, and Tomorrow",  # the book's title: its sentence is cut by the budget
+        # A chatty catch-up gets a chatty conversation's budget (about a fifth of its text): the job, the
+        # trip and the book stay; the old employer, the start date, the dog, the hobby and a tip do not.
+        "Brightline", "2026-03-02", "Biscuit", "beagle", "pottery", "Manteigaria", "commute",
+        "Tomorrow, and Tomorrow",
     },
     "review2_meeting_offline_mode.json": {
-        "spike", "2026-06-05",  # Raj's action item (by Friday) cut by the budget
         "test plan", "mockup",  # Tomás's and Elena's action items cut by the budget
         "2026-06-10",  # "Next Wednesday." answers "When can you have them?": a bare answer, left out
     },
-    "review2_personal_plans.json": {
-        "Umzug Express", "2026-05-25",  # the moving van, a third party's news: cut by the budget
-        "Stechlinsee", "2026-05-23",  # the camping trip the weekend after next: cut by the budget
-    },
     "review2_solar_numbers_sharegpt.json": {
         "55%", "11.7", "4,500",  # the key comparison numbers (battery 55%, PV-only payback 11.7 y, usage) dropped
-        "hybrid inverter",  # the decided next step (requote with a hybrid inverter) dropped
-        "8.1 ct",  # the feed-in tariff, cut by the budget
     },
 }
 
