@@ -305,10 +305,23 @@ def third_person(text: str, who: str) -> str:
             return f"{subject} {adverb}{verb}"
         return f"{subject} {adverb}{_third(verb)}" if first else f"{subject} {adverb}{verb}"
 
+    if who != "they":  # "My brother and I are going…" → "Dev and their brother are going…"
+        text = re.sub(r"^(?:my|My) ((?:\w+ ){0,2}?\w+) and I\b(?:'m| am)?",
+                      lambda m: f"{who} and their {m.group(1)}" + (" are" if m.group(0).endswith(("'m", " am")) else ""),
+                      text, count=1)
+        used[0] = text.startswith(who)
     out = _PRONOUNS.sub(swap, text)
+    if used[0] and who != "they":  # once the speaker is named, their "we" is "they"
+        out = _WE.sub(lambda m: _WE_AS_THEY[m.group(0).lower()] if m.group(0)[0].islower()
+                      else _WE_AS_THEY[m.group(0).lower()].capitalize(), out)
     if who.startswith("The "):  # "the dentist moved The user's appointment" → "the user's"
         out = out[:1] + out[1:].replace(who, "the" + who[3:])
     return out[:1].upper() + out[1:]
+
+
+_WE_AS_THEY = {"we": "they", "we're": "they're", "we've": "they've", "we'll": "they'll", "we'd": "they'd",
+               "our": "their", "ours": "theirs", "us": "them", "ourselves": "themselves"}
+_WE = re.compile(r"\b(?:[Ww]e(?:'re|'ve|'ll|'d)?|[Oo]urs?|us|[Oo]urselves)\b")
 
 
 def _third(verb: str) -> str:

@@ -455,3 +455,13 @@ def test_a_dense_conversation_keeps_more_of_itself_than_a_chatty_one() -> None:
     budget = Distiller().budget
     assert budget(2000, 1700) > 1.5 * budget(2000, 1200) > budget(2000, 1100)  # a meeting, a chat, a chattier one
     assert budget(2000, 1700) / 2000 >= 0.5 and budget(2000, 1100) / 2000 < 0.3
+
+
+def test_third_person_names_the_speaker_with_their_company_and_turns_their_we_into_they() -> None:
+    from daemon.distill.describe import third_person
+    assert third_person("My brother and I are going to Lisbon, we fly out on the 21st.", "Dev") == \
+        "Dev and their brother are going to Lisbon, they fly out on the 21st."
+    assert third_person("I'm a shooting guard and our season opener is next week.", "John") == \
+        "John is a shooting guard and their season opener is next week."
+    assert third_person("We should fight for more money.", "Maria") == "We should fight for more money."
+    assert "US trip" in third_person("I told us about the US trip.", "Dev")
