@@ -42,6 +42,7 @@ class Conversation:
     session_id: str
     messages: tuple[Message, ...]
     source: str = "native"
+    title: str = ""  # the export's own title (ChatGPT "title", Claude "name"), when it has one
 
 
 @dataclass(frozen=True)
@@ -70,7 +71,8 @@ class DistillRequest:
     system local) for turning timestamps into calendar days. With
     ``include_images``, ``image_sources`` maps (message id, block index) of each
     image block to its source: ``[[session/images/…]]`` for a saved attachment,
-    or the http(s) URL; a distiller places it beside the image.
+    or the http(s) URL; a distiller places it beside the image. ``title`` is the
+    export's own title of the conversation ("" when it has none).
     """
 
     session_id: str
@@ -81,6 +83,7 @@ class DistillRequest:
     timezone: tzinfo | None = None
     include_images: bool = False
     image_sources: Mapping[tuple[str, int], str] = field(default_factory=dict)
+    title: str = ""  # the conversation's title in its export, if any: a name its author chose
 
 
 class Distiller(Protocol):

@@ -61,7 +61,8 @@ def fixture_conversations(folder: Path) -> Iterator[tuple[str, Conversation]]:
 def card_for(conversation: Conversation) -> Card | str:
     times = [m.time for m in conversation.messages if m.time is not None]
     day = times[0].date() if times else date(2026, 11, 30)
-    result = ExtractiveDistiller().distill(DistillRequest(conversation.session_id, day, conversation.messages))
+    result = ExtractiveDistiller().distill(DistillRequest(conversation.session_id, day, conversation.messages,
+                                                          title=conversation.title))
     return result if isinstance(result, Card) else f"(no card: {result.reason})"
 
 

@@ -103,6 +103,28 @@ def _plain(text: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"\*\*(.+?)\*\*|__(.+?)__", r"\1\2", text)).strip()
 
 
+_UNTITLED = re.compile(r"(?i)^(?:new (?:chat|conversation)|untitled(?: (?:chat|conversation))?|chat|conversation|"
+                       r"hi|hello|hey|help|question|test|新(?:的)?(?:对话|聊天)|未命名(?:对话)?|对话|聊天)\W*$")
+
+
+def titled(title: str, lang: str, texts: list[str]) -> str:
+    """The export's own title as a name ("SQLite Database Locked Error" → sqlite-database-locked-error):
+    its author (or the app) already said what the conversation is about. A generic title ("New chat")
+    or one the conversation never speaks of ("bleep bloop") does not count."""
+    title = re.sub(r"\s+", " ", title or "").strip()
+    if not title or _UNTITLED.match(title):
+        return ""
+    said = " ".join(texts).casefold()
+    words = [w for w in re.findall(r"\w{3,}", title.casefold()) if not _CJK_RE.match(w)]
+    if words and not any(w in said for w in words):
+        return ""
+    words = title.split()
+    if lang == "en" and len(words) > 6:  # a first message used as a title: too long to be one
+        return ""
+    slug = slugify(" ".join(words[:6]))
+    return "" if not slug or slug in _NAME_SUFFIX[lang].values() else slug
+
+
 def name(focus: list[str], texts: list[str], names: frozenset[str], kinds: Counter[str], lang: str) -> str:
     """The subject in two to five words.
 

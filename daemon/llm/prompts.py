@@ -192,8 +192,10 @@ def frame(request: DistillRequest, card: Card | None, lang: str, note: tuple[int
     sent in parts.
     """
     t = TEXT[lang]
+    # The export's own title says what the conversation is about: the model may name the card after it.
+    hint = " ".join(filter(None, ((request.hint or "").strip(), f"(title: {request.title})" if request.title else "")))
     before = t["head"].format(day=request.day.isoformat(), session_id=request.session_id,
-                              hint=" ".join((request.hint or "").split()) or t["none"])
+                              hint=" ".join(hint.split()) or t["none"])
     if note:
         more = t["more"] if note[1] else t["last"]
         before += t["part"].format(n=note[0], more=more + (" " + t["earlier"] if card and note[0] > 1 else ""),

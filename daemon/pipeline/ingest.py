@@ -96,7 +96,8 @@ def ingest_conversation(ctx: Context, conversation: Conversation, cards: list[st
             if n and stop is not None and stop():
                 _interrupt(ctx, changes, touched)
             try:
-                outcome = card_for_day(ctx, conversation.session_id, day, tuple(by_day[day]), None, stop=stop)
+                outcome = card_for_day(ctx, conversation.session_id, day, tuple(by_day[day]), None, stop=stop,
+                                       title=conversation.title)
             except Interrupted:
                 _interrupt(ctx, changes, touched)
             if outcome.path and outcome.modified:

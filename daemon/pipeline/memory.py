@@ -120,7 +120,8 @@ def _remember(ctx: Context, session_id: str, messages: tuple[Message, ...], day:
 
 
 def card_for_day(ctx: Context, session_id: str, day: str, new: tuple[Message, ...], hint: str | None,
-                 plan: AttachmentPlan | None = None, stop: Callable[[], bool] | None = None) -> Outcome:
+                 plan: AttachmentPlan | None = None, stop: Callable[[], bool] | None = None,
+                 title: str = "") -> Outcome:
     """Distill ``new`` messages (plus any left pending by an earlier failure) into the day's card.
 
     The pending list is written before the distiller runs and cleared after the
@@ -139,7 +140,8 @@ def card_for_day(ctx: Context, session_id: str, day: str, new: tuple[Message, ..
         return Outcome(None, False, False, "Skipped: no new messages")
     # The distiller sees a bounded view: huge messages capped, a huge conversation in parts.
     request = DistillRequest(session_id, parse_day(day), bounded.view(todo), found.card() if found else None, hint,
-                             ctx.config.tz, include_images=plan is not None, image_sources=plan.sources if plan else {})
+                             ctx.config.tz, include_images=plan is not None, image_sources=plan.sources if plan else {},
+                             title=title)
     try:
         result = bounded.distill(ctx.distiller, request, stop)
     except PartialDistillError as exc:  # keep what the finished parts produced; the rest stays pending

@@ -289,6 +289,16 @@ def test_claude_2024_export_is_sorted_human_first_on_ties(tmp_path: Path) -> Non
     assert conversation.messages[2].text == "second answer"
 
 
+def test_chatgpt_and_claude_exports_carry_their_own_title(tmp_path: Path) -> None:
+    (titled,) = conversations(write(tmp_path, "c.json", [chatgpt(BRANCHED, "a2", title="  SQLite   locked ")]))
+    assert titled.title == "SQLite locked"
+    messages = [{"uuid": "m1", "sender": "human", "text": "first", "created_at": "2024-06-01T10:00:00Z"}]
+    named = [{"uuid": "c-1", "name": "Dog saliva myth", "created_at": "2024-06-01T10:00:00Z", "chat_messages": messages},
+             {"uuid": "c-2", "name": "", "created_at": "2024-06-01T10:00:00Z", "chat_messages": messages},
+             {"uuid": "c-3", "name": None, "created_at": "2024-06-01T10:00:00Z", "chat_messages": messages}]
+    assert [c.title for c in conversations(write(tmp_path, "claude.json", named))] == ["Dog saliva myth", "", ""]
+
+
 def cc_line(uuid: str, kind: str, content: Any, when: str, **extra: Any) -> dict[str, Any]:
     message: dict[str, Any] = {"role": kind, "content": content}
     if "msg" in extra:

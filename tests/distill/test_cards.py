@@ -465,3 +465,16 @@ def test_third_person_names_the_speaker_with_their_company_and_turns_their_we_in
         "John is a shooting guard and their season opener is next week."
     assert third_person("We should fight for more money.", "Maria") == "We should fight for more money."
     assert "US trip" in third_person("I told us about the US trip.", "Dev")
+
+
+def test_an_exports_own_title_names_the_card_unless_it_is_generic() -> None:
+    chat = [say("My flask app keeps throwing `database is locked` since I added a background import thread."),
+            say("Switch the database to WAL mode: readers then no longer block the writer.", role="assistant")]
+    request = DistillRequest("s1", date(2023, 5, 8), tuple(chat), timezone=timezone.utc,
+                             title="SQLite Database Locked Error")
+    result = ExtractiveDistiller().distill(request)
+    assert isinstance(result, Card) and result.name == "sqlite-database-locked-error"
+    for generic in ("New chat", "Untitled", "", "bleep bloop"):  # generic, or never spoken of
+        named = ExtractiveDistiller().distill(DistillRequest("s1", date(2023, 5, 8), tuple(chat),
+                                                             timezone=timezone.utc, title=generic))
+        assert isinstance(named, Card) and named.name == card(chat).name and "chat" not in named.name

@@ -55,7 +55,7 @@ def card_for(expect: dict) -> tuple[Card | None, str]:
     times = [m.time for m in conversation.messages if m.time is not None]
     day = times[0].date() if times else date(2026, 11, 30)
     result = ExtractiveDistiller().distill(DistillRequest(conversation.session_id, day, conversation.messages,
-                                                          timezone=timezone.utc))
+                                                          timezone=timezone.utc, title=conversation.title))
     if not isinstance(result, Card):
         return None, ""
     text = cards.render(result, conversation.session_id, f"[[session/dialog/{conversation.session_id}.jsonl]]")

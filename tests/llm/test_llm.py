@@ -460,3 +460,13 @@ def test_local_server_without_a_key_variable(serve: Callable[..., FakeOpenAI]) -
     fake = serve(completion("OK"))
     check_endpoint(agent(fake, api_key_env=""), environ={})
     assert fake.requests[0].headers["authorization"] == "Bearer memvault-no-key"
+
+
+def test_the_prompt_carries_the_exports_own_title_beside_the_hint() -> None:
+    from daemon.llm.prompts import frame
+    asked = request([{"role": "user", "content": "My flask app says database is locked."}],
+                    title="SQLite Database Locked Error", hint="the fix")
+    before, _ = frame(asked, None, "en", None, False, True)
+    assert "Extra hint: the fix (title: SQLite Database Locked Error)" in before
+    before, _ = frame(replace(asked, title="", hint=None), None, "en", None, False, True)
+    assert "title:" not in before

@@ -155,3 +155,18 @@ def test_claude_artifacts_and_uploads_are_kept(ctx: Context, vault_root: Path) -
     assert "```python\ndef fib" in reply["content"]
     assert reply["content"].startswith("Here it is.\n[tool artifacts: Fibonacci]\n")
 
+
+
+def test_an_imported_chatgpt_conversation_reaches_the_distiller_with_its_title(
+        ctx: Context, vault_root: Path, fake: Any) -> None:
+    def node(ident: str, parent: str | None, children: list[str], role: str | None, text: str) -> dict[str, Any]:
+        message = None if role is None else {"id": ident, "author": {"role": role}, "create_time": 1700000001,
+                                             "content": {"content_type": "text", "parts": [text]}}
+        return {"id": ident, "message": message, "parent": parent, "children": children}
+    mapping = [node("root", None, ["q"], None, ""),
+               node("q", "root", ["a"], "user", "My flask app keeps throwing database is locked errors."),
+               node("a", "q", [], "assistant", "Switch the database to WAL mode, so readers never block the writer.")]
+    export = [{"id": "c-1", "title": "SQLite Database Locked Error", "create_time": 1700000000,
+               "mapping": {n["id"]: n for n in mapping}, "current_node": "a"}]
+    imported_record(ctx, vault_root, "conversations.json", export)
+    assert [call.title for call in fake.calls] == ["SQLite Database Locked Error"]

@@ -12,7 +12,7 @@ import json
 import re
 import unicodedata
 from itertools import chain
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from typing import Any, Callable, Iterator, Mapping
 
 from daemon.errors import InputError
@@ -189,3 +189,10 @@ def attempt(where: str, make: Callable[[], Conversation | None]) -> Iterator[Ite
         return
     if conversation is not None:
         yield conversation
+
+
+def titled(conversation: Conversation | None, title: Any) -> Conversation | None:
+    """The conversation with its export's title, when that is a string worth keeping."""
+    if conversation is None or not isinstance(title, str) or not title.strip():
+        return conversation
+    return replace(conversation, title=" ".join(title.split())[:200])

@@ -23,7 +23,7 @@ from typing import Any, Iterator, Mapping
 
 from daemon.errors import InputError
 from daemon.conversations.exports.base import (Item, attempt, build, digest, fenced, iso, label, need, provider_id,
-                                               session_name)
+                                               session_name, titled)
 from daemon.models import Conversation
 from daemon.timeutil import parse_timestamp
 
@@ -42,7 +42,7 @@ def read(value: Any, index: int) -> Iterator[Item]:
     """One exported conversation object → a Conversation (or a BadConversation saying why)."""
     raw = value if isinstance(value, dict) else {}
     where = label("ChatGPT", index, raw.get("id") or raw.get("conversation_id"), raw.get("title"))
-    yield from attempt(where, lambda: _conversation(raw))
+    yield from attempt(where, lambda: titled(_conversation(raw), raw.get("title")))
 
 
 def _conversation(raw: Mapping[str, Any]) -> Conversation | None:

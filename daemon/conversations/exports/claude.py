@@ -21,7 +21,7 @@ from typing import Any, Iterator, Mapping
 
 from daemon.errors import InputError
 from daemon.conversations.exports.base import (Item, attempt, build, digest, fenced, iso, label, need, provider_id,
-                                               session_name, tool_line)
+                                               session_name, tool_line, titled)
 from daemon.models import Conversation
 
 SOURCE = "claude"
@@ -31,7 +31,8 @@ _ROLES = {"human": "user", "assistant": "assistant"}
 def read(value: Any, index: int) -> Iterator[Item]:
     """One exported conversation object → a Conversation (or a BadConversation saying why)."""
     raw = value if isinstance(value, dict) else {}
-    yield from attempt(label("Claude", index, raw.get("uuid"), raw.get("name")), lambda: _conversation(raw))
+    yield from attempt(label("Claude", index, raw.get("uuid"), raw.get("name")),
+                       lambda: titled(_conversation(raw), raw.get("name")))
 
 
 def _conversation(raw: Mapping[str, Any]) -> Conversation | None:
