@@ -346,6 +346,8 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
         for fence in [*_FENCE_RE.finditer(text), None]:
             sentences = _sentences(text[pos:fence.start()] if fence else text[pos:])
             lead = sentences.pop() if fence and sentences else ""
+            if not fence and _cut_off(turn, sentences):
+                sentences.pop()  # "…the original side of the r": the export cut the message short
             for raw in sentences:
                 sentence = _trim(_LEAD_FILLER.sub("", raw).strip(), names)
                 previous, words = _classify(sentence, previous), _tokens(sentence)
@@ -372,6 +374,13 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     out.append(_Stmt(len(out), i, turn.speaker, lead, "procedure", _tokens(lead + code), code,
                                      False, turn.role))
     return out
+
+
+def _cut_off(turn: _Turn, sentences: list[str]) -> bool:
+    """A long assistant message whose last sentence stops mid-way, with no end mark: cut by its export."""
+    last = sentences[-1] if len(sentences) > 1 else ""
+    return (turn.role == "assistant" and len(turn.text) >= 150 and turn.text.rstrip()[-1:].isalnum()
+            and bool(last) and not re.match(r"\s*(?:[-*+]|\d+[.)])\s", last) and turn.text.rstrip().endswith(last))
 
 
 def _idle(turns: list[_Turn], candidates: list[_Stmt]) -> bool:

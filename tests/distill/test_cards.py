@@ -478,3 +478,15 @@ def test_an_exports_own_title_names_the_card_unless_it_is_generic() -> None:
         named = ExtractiveDistiller().distill(DistillRequest("s1", date(2023, 5, 8), tuple(chat),
                                                              timezone=timezone.utc, title=generic))
         assert isinstance(named, Card) and named.name == card(chat).name and "chat" not in named.name
+
+
+def test_an_assistant_message_cut_short_by_its_export_loses_only_its_broken_end() -> None:
+    cut = ("To solve this puzzle, the farmer takes the chicken across the river first, because the fox does not "
+           "eat grain. Next, the farmer goes back alone and takes the fox across. Then the farmer should go back "
+           "to the original side of the r")
+    body = card([say("How does the farmer get the fox, the chicken and the grain across the river?"),
+                 say(cut, role="assistant")]).body
+    assert "takes the chicken across the river first" in body and "side of the r" not in body
+    whole = cut.replace("side of the r", "side of the river with the chicken.")
+    assert "original side of the river" in card([say("How does the farmer cross the river with all three?"),
+                                                  say(whole, role="assistant")]).body
