@@ -110,10 +110,16 @@ def work_lines(calls: list[ToolCall], lang: str = "en") -> list[str]:
     return lines
 
 
+_LOOKING = re.compile(r"(?:git (?:status|diff|log|show|branch|remote)|ls|pwd|cat|head|tail|echo|which|cd|find|grep|rg|"
+                      r"wc|tree|stat|file|env|whoami|date)\b")
+
+
 def work_summary(calls: list[ToolCall]) -> str:
     """One sentence for a description: "Edited a.py and b.py; ran pytest -q (14 passed)."."""
     edited, created = _changed(calls)
     runs = [c for c in calls if c.kind == "run" and c.detail]
+    # Looking around ("git status", "ls", "tail log") is not what the work was, when something else ran.
+    runs = [c for c in runs if not _LOOKING.match(c.detail.strip("` "))]
     parts = []
     if edited:
         parts.append("edited " + _few(edited))
@@ -121,8 +127,10 @@ def work_summary(calls: list[ToolCall]) -> str:
         parts.append("created " + _few(created))
     if runs:
         # The run that says the most: a test verdict or an error, else the last one with an outcome.
-        verdict = re.compile(r"(?i)\b\d+ (?:passed|failed)|\berror|\bfailed")
-        telling = next((c for c in reversed(runs) if verdict.search(c.outcome)), None)
+        tests = re.compile(r"(?i)\b\d+ (?:passed|failed)")  # the test verdict first, then an error
+        verdict = re.compile(r"(?i)\berror|\bfailed")
+        telling = next((c for c in reversed(runs) if tests.search(c.outcome)), None) or \
+            next((c for c in reversed(runs) if verdict.search(c.outcome)), None)
         shown = telling or runs[0]  # without a verdict, the first command says what the work was
         others = len(_unique(c.detail for c in runs)) - 1
         parts.append(f"ran {_short(shown.detail)}" + (f" ({telling.outcome})" if telling else "")
@@ -131,8 +139,7 @@ def work_summary(calls: list[ToolCall]) -> str:
     if not parts and searched:
         parts.append(f"searched the web {len(searched)} time(s)")
     if not parts:
-        looked = _unique(c.detail for c in calls if c.kind == "read" and c.detail)
-        parts.append(f"looked at {_few(looked)}" if looked else f"used {len(calls)} tool call(s)")
+        return ""  # only looking around: the description says what was found instead
     text = "; ".join(parts)
     return text[:1].upper() + text[1:] + "."
 

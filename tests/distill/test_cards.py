@@ -490,3 +490,16 @@ def test_an_assistant_message_cut_short_by_its_export_loses_only_its_broken_end(
     whole = cut.replace("side of the r", "side of the river with the chicken.")
     assert "original side of the river" in card([say("How does the farmer cross the river with all three?"),
                                                   say(whole, role="assistant")]).body
+
+
+def test_the_work_sentence_names_the_test_verdict_and_never_just_looking_around() -> None:
+    from daemon.distill.tools import ToolCall, work_summary
+    looking = [ToolCall("Bash", "git status --short", "run", " M a.py", False),
+               ToolCall("Bash", "ls src", "run", "a.py", False)]
+    assert work_summary(looking) == ""
+    work = looking + [ToolCall("Edit", "src/parse.py", "edit", "", False),
+                      ToolCall("Bash", "pytest -q", "run", "1 failed, 13 passed", True),
+                      ToolCall("Bash", "mypy src", "run", "Found 1 error in 1 file", True),
+                      ToolCall("Bash", "pytest -q", "run", "14 passed in 0.42s", False)]
+    summary = work_summary(work)
+    assert "14 passed" in summary and "git status" not in summary and "parse.py" in summary
