@@ -69,8 +69,8 @@ def describe(points: list[Point], *, context: str = "", request: str = "", asker
     if context:
         sentences.append(_as_note(Point(asker or ("用户" if lang == "zh" else "The user"), context, "fact"),
                                   lang, False))
-    if request:
-        sentences.append(_ask(request, asker, lang, task))
+    if request and (asked := _ask(request, asker, lang, task)):
+        sentences.append(asked)
     if work:
         sentences.append(work)
     # People chatting: a highlight from each of two speakers (their own news first), then who and when;
@@ -162,7 +162,8 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
     """
     if count <= 0:
         return []
-    fit = [p for p in points if _substantial(p) and p.kind != "procedure" and not p.text.startswith("`")]
+    fit = [p for p in points if _substantial(p) and p.kind != "procedure" and not p.text.startswith("`")
+           and not p.text.rstrip().endswith(("?", "？"))]  # a question is not what happened
     if not people:  # what was decided, then the fix or advice given, then how it turned out
         fit = sorted(fit, key=lambda p: 0 if p.kind == "decision" else 1 if _problem(p) else 2 if _advice(p)
                      else 3 if _outcome(p) else 4)
@@ -231,14 +232,18 @@ def _ask(request: str, asker: str, lang: str, task: bool) -> str:
             return f"{who}{'的任务' if task else '问'}：{text}"
         return text
     lowered = text[:1].lower() + text[1:]
-    if m := re.match(r"(?i)^(?:can|could|would|will) you (?:please )?(?:help me )?(.+?)\??$", text):
-        return f"{who} asked for help to {m.group(1)}"
-    if m := re.match(r"(?i)^how (?:do|can|should|would) (?:i|we|you) (.+?)\??$", text):
-        return f"{who} asked how to {m.group(1)}"
+    # "I'm trying to get organised, can you recommend…": the lead-in is context, the ask is the rest.
+    text = re.sub(r"(?i)^[^?]{0,120}?,\s*(?=(?:can|could|would|will) you\b)", "", text)
+    if m := re.match(r"(?i)^(?:can|could|would|will) you (?:please )?help me (.+?)\??$", text):
+        return third_person(f"{who} asked for help to {m.group(1)}", who)
+    if m := re.match(r"(?i)^(?:can|could|would|will) you (?:please )?(.+?)\??$", text):
+        return third_person(f"{who} asked the assistant to {m.group(1)}", who)
+    if m := re.match(r"(?i)^how (?:do|can|should|would|could|might) (?:i|we|you|one) (.+?)\??$", text):
+        return third_person(f"{who} asked how to {m.group(1)}", who)
     if m := re.match(r"(?i)^(?:please )?(?:tell me|explain|teach me) (about|how|why|what|whether) (.+?)[.?!]*$", text):
         return f"{who} asked {m.group(1)} {m.group(2)}"
-    if text.rstrip().endswith("?"):
-        return f"{who} asked: “{text}”"
+    if text.rstrip().endswith("?"):  # "What's wrong?" says nothing the context does not
+        return f"{who} asked: “{text}”" if len(re.findall(r"[A-Za-z]{3,}", text)) >= 4 else ""
     if task:
         plain = re.match(r"[a-z]+\b(?![_.])", text)  # an identifier keeps its case
         return "Task: " + (text[:1].upper() + text[1:] if plain else text)

@@ -503,3 +503,17 @@ def test_the_work_sentence_names_the_test_verdict_and_never_just_looking_around(
                       ToolCall("Bash", "pytest -q", "run", "14 passed in 0.42s", False)]
     summary = work_summary(work)
     assert "14 passed" in summary and "git status" not in summary and "parse.py" in summary
+
+
+def test_the_ask_is_said_as_a_request_and_a_bare_question_or_a_later_question_is_not_a_highlight() -> None:
+    from daemon.distill.describe import describe
+    assert describe([], request="I'm trying to organize my life, can you recommend some task apps for my work?") \
+        .startswith("The user asked the assistant to recommend some task apps for their work.")
+    assert describe([], request="how could i implement a minesweeper solver with topology?") \
+        .startswith("The user asked how to implement a minesweeper solver with topology.")
+    starter = [say("My sourdough starter stopped rising. What's wrong?"),
+               say("At 18 °C a starter is slow. Switch to 1:2:2 and feed every 12 hours.", role="assistant"),
+               say("Can you show me the float test again for the weekend bake?")]
+    description = card(starter).description
+    assert "What's wrong" not in description and "Can you show" not in description
+    assert description.startswith("The user's sourdough starter stopped rising.")
