@@ -123,10 +123,19 @@ class ExtractiveTagger:
 
 
 def _fragment(candidate: str) -> bool:
-    """Too short to name anything (``er``), a commit hash, or only a stopword."""
-    return (len(candidate) < 3 and not (candidate.isupper() and len(candidate) == 2)) or \
-        candidate.casefold() in _STOP or any(re.fullmatch(r"[0-9a-f]*\d[0-9a-f]*", w) and len(w) >= 6
-                                             for w in candidate.casefold().split())
+    """Too short to name anything (``er``), a commit hash, only a stopword, a weekday or month abbreviation,
+    a web domain, or a long dotted identifier (``Phoenix.Socket.V2.JSONSerializer``)."""
+    return (len(candidate) < 3 and not (candidate.isupper() and len(candidate) == 2 and candidate != "ID")) or \
+        candidate.casefold() in _STOP or candidate.casefold().rstrip(".") in _ABBREVIATIONS or \
+        bool(_DOMAIN.fullmatch(candidate)) or candidate.count(".") >= 3 or \
+        (bool(_HAN.search(candidate)) and (" " in candidate.strip() or bool(re.search(r"的|在|\d+[月日号年]", candidate)))) or \
+        any(re.fullmatch(r"[0-9a-f]*\d[0-9a-f]*", w) and len(w) >= 6 for w in candidate.casefold().split())
+
+
+_ABBREVIATIONS = frozenset("mon tue tues wed thu thur thurs fri sat sun jan feb mar apr jun jul aug sep sept oct "
+                           "nov dec id ok etc mondays tuesdays wednesdays thursdays fridays saturdays sundays "
+                           "weekends weekdays".split())
+_DOMAIN = re.compile(r"(?:www\.)?[a-z0-9-]+\.(?:com|org|net|io|dev|app|co|ai|de|uk)", re.I)
 
 
 def _prose(body: str) -> str:

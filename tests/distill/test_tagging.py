@@ -190,3 +190,12 @@ def test_retag_job_and_its_schedule(config: Config, vault_root: Path) -> None:
 def test_a_word_after_a_speaker_colon_is_a_sentence_start_not_a_name() -> None:
     text = "---\nname: x\ndescription: They talked about distances. User: Choose a bunch of points.\n---\n- User: Choose.\n"
     assert "Choose" not in ExtractiveTagger().tag(text, 3)
+
+
+def test_weekday_abbreviations_domains_long_dotted_names_and_mixed_chinese_phrases_are_not_tags() -> None:
+    from daemon.distill.tagging import _fragment
+    for bad in ("Fri", "Saturdays", "ID", "github.com", "Phoenix.Socket.V2.JSONSerializer", "N3 N4水平 Anki的N3词库",
+                "JLPT考试在12月6日"):
+        assert _fragment(bad), bad
+    for good in ("JWT", "Node.js", "payments.event_id", "OpenTelemetry", "灵隐寺", "G7501", "hex.pm"):
+        assert not _fragment(good), good
