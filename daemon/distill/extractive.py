@@ -167,7 +167,9 @@ class ExtractiveDistiller:
         candidates = _candidates(turns, names, skip=ask[1], agent=bool(calls))
         if existing is None and not calls and _idle(turns, candidates):
             return Skip(SKIP_REASON)
-        budget = self.budget(sum(map(weigh, texts)), sum(weigh(s.text) for s in candidates if not s.code))
+        # Code blocks are kept whole outside the budget, so the budget is for the prose around them.
+        prose = [_FENCE_RE.sub(" ", text) for text in texts]
+        budget = self.budget(sum(map(weigh, prose)), sum(weigh(s.text) for s in candidates if not s.code))
         work = work_lines(calls, lang)
         picked = _select(candidates, _weights(texts, names, request.hint), budget,
                          frozenset().union(*map(_tokens, work)))
@@ -457,6 +459,8 @@ def _density(stmt: _Stmt, weights: dict[str, float], covered: set[str]) -> float
     # A speaker's news about themselves ("I adopted...") beats reactions ("That's so cool").
     gain *= 1.3 if _SELF_RE.match(stmt.text) else 0.6 if _REACTION_RE.match(stmt.text) else 1.0
     gain *= _EVENT_BOOST if _EVENT_RE.search(stmt.text) else 1.0
+    # An answer's bold lead ("**Switch the database to WAL mode.** …") is its headline point.
+    gain *= 1.5 if stmt.text.startswith("**") else 1.0
     # Answers to the other speaker's questions carry the facts ("How long?" "Five years.").
     gain *= 1.7 if stmt.reply else 1.0
     # Rounded: a sum over a set depends on its order, which depends on the process's hash seed, and two

@@ -517,3 +517,18 @@ def test_the_ask_is_said_as_a_request_and_a_bare_question_or_a_later_question_is
     description = card(starter).description
     assert "What's wrong" not in description and "Can you show" not in description
     assert description.startswith("The user's sourdough starter stopped rising.")
+
+
+def test_code_does_not_shrink_the_budget_of_the_prose_around_it_and_a_bold_lead_is_the_headline() -> None:
+    from daemon.distill.extractive import _density, _Stmt, _tokens
+    code = "```python\n" + "\n".join(f"x{i} = compute({i})" for i in range(20)) + "\n```"
+    prose = ("My flask app keeps throwing database is locked since I added a background import thread. "
+             "The import holds the write lock for the whole file, longer than the 5 s timeout.")
+    with_code = card([say(prose), say("**Switch the database to WAL mode.** Readers then never block the writer. "
+                                      f"Set it once at startup:\n\n{code}", role="assistant"),
+                      say("Ran the big import while hammering the upload page, zero errors now.")])
+    assert "WAL mode" in with_code.body and "zero errors" in with_code.body
+    bold = _Stmt(0, 0, "", "**Use WAL mode.** Readers never block.", "fact", _tokens("Use WAL mode. Readers never block."))
+    plain = _Stmt(0, 0, "", "Use WAL mode. Readers never block.", "fact", bold.tokens)
+    weights = {t: 1.0 for t in bold.tokens}
+    assert _density(bold, weights, set()) > _density(plain, weights, set())
