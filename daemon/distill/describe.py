@@ -148,8 +148,11 @@ def name(focus: list[str], texts: list[str], names: frozenset[str], kinds: Count
         words.append(_NAME_SUFFIX[lang][top])
     slug = slugify(" ".join(words))
     if not slug or slug in _NAME_SUFFIX[lang].values():
-        return "对话记录" if lang == "zh" else "conversation-notes"
+        return GENERIC_NAMES[lang == "zh"]
     return slug
+
+
+GENERIC_NAMES = ("conversation-notes", "对话记录")  # when nothing in a conversation names it
 
 
 # ---- pieces ------------------------------------------------------------------------

@@ -532,3 +532,13 @@ def test_code_does_not_shrink_the_budget_of_the_prose_around_it_and_a_bold_lead_
     plain = _Stmt(0, 0, "", "Use WAL mode. Readers never block.", "fact", bold.tokens)
     weights = {t: 1.0 for t in bold.tokens}
     assert _density(bold, weights, set()) > _density(plain, weights, set())
+
+
+def test_an_ask_that_names_nothing_leaves_the_name_to_what_recurs() -> None:
+    chat = [say("Can you help me sort out the next few weeks?"),
+            say("Sure. What is on the calendar?", role="assistant"),
+            say("The dentist moved my appointment to next Tuesday at 10:30. The dentist wants the new insurance "
+                "card, and the dentist appointment clashes with the library run."),
+            say("Bring the insurance card to the dentist appointment on Tuesday.", role="assistant")]
+    name = card(chat).name
+    assert name != "conversation-notes" and ("dentist" in name or "insurance" in name), name
