@@ -166,7 +166,8 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
     if count <= 0:
         return []
     fit = [p for p in points if _substantial(p) and p.kind != "procedure" and not p.text.startswith("`")
-           and not p.text.rstrip().endswith(("?", "？"))]  # a question is not what happened
+           and not p.text.rstrip().endswith(("?", "？"))  # a question is not what happened
+           and not re.search(r"\\(?:int|frac|sum|\(|\[)|\$\$", p.text)]  # nor is a formula, in one line of prose
     if not people:  # what was decided, then the fix or advice given, then how it turned out
         fit = sorted(fit, key=lambda p: 0 if p.kind == "decision" else 1 if _problem(p) else 2 if _advice(p)
                      else 3 if _outcome(p) else 4)

@@ -542,3 +542,12 @@ def test_an_ask_that_names_nothing_leaves_the_name_to_what_recurs() -> None:
             say("Bring the insurance card to the dentist appointment on Tuesday.", role="assistant")]
     name = card(chat).name
     assert name != "conversation-notes" and ("dentist" in name or "insurance" in name), name
+
+
+def test_a_formula_is_kept_in_the_body_but_is_not_a_description_highlight() -> None:
+    chat = [say("Given two independent variables x, y in U(0,1), what is the average distance between them?"),
+            say("E[|x-y|] = \\int_0^1 \\int_0^1 |x-y| \\, dx \\, dy. The average distance between x and y is one "
+                "third, and a Monte Carlo simulation of 10,000 draws converges to 0.333.", role="assistant")]
+    result = card(chat)
+    assert "\\int" in result.body and "\\int" not in result.description
+    assert "Monte Carlo simulation of 10,000 draws" in result.description
