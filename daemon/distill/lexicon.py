@@ -162,7 +162,7 @@ _ACK = re.compile(r"^(?:i see|now i (?:see|understand|get it)|i understand|got i
                   r"of course|no way|that'?s (?:it|right|true|fair|great|awesome|amazing|cool)|"
                   r"i (?:\d+% |totally |completely |fully |so )?agree|here'?s (?:a |my )?(?:pic|photo|picture|"
                   r"snap|shot|look)|check (?:it|this) out|look at (?:this|that)|action items(?: then)?|let'?s start|"
-                  r"moving on|(?:first|second|third|next|last|final|another|one) (?:topic|item|point|thing)|none|fine by me|works for me|sounds good|(?:that|this|\w+day|tomorrow|tonight) works|"
+                  r"moving on|(?:first|second|third|next|last|final|another|one) (?:topic|item|point|thing)|none|fine by me|works for me|sounds good|(?:that|this|(?:next |this )?\w+day|tomorrow|tonight)(?: [(（][^)）]*[)）])? works|"
                   r"(?:that|this|it) (?:works|sounds (?:good|great|fine)))\b"
                   r"[^.!?]{0,40}[.!?…]*$", re.I)
 # Pleasantries inside a sentence that make the whole sentence filler.

@@ -346,7 +346,7 @@ def test_a_bare_answer_needs_its_question_and_agreement_is_left_out() -> None:
     chat = [say("are you home tonight?", "Mira"), say("yes, around 8.", "Jonas"),
             say("Raj does the conflict-handling spike by Friday, and Umzug Express confirmed the van for "
                 "the move on Monday the 25th.", "Mira"),
-            say("Friday works.", "Raj"),
+            say("Friday works.", "Raj"), say("Next Friday works.", "Raj"),
             say("Lea's birthday dinner is next Friday at 7pm at Trattoria Lupo.", "Mira")]
     text = text_of(card(chat))
     assert "Around 8" not in text and "Friday works" not in text
