@@ -11,13 +11,15 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from array import array
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date as Date
 from pathlib import Path
-from typing import Callable, NoReturn
+from typing import Callable, NoReturn, Sequence
 
 from daemon.conversations import inbox
+from daemon.conversations.spill import pick
 from daemon.errors import (BusyError, DistillError, InputError, Interrupted, ReadOnlyError, RejectedDistillError,
                            TransientDistillError, VaultError)
 from daemon.models import Conversation, Message
@@ -96,7 +98,7 @@ def ingest_conversation(ctx: Context, conversation: Conversation, cards: list[st
             if n and stop is not None and stop():
                 _interrupt(ctx, changes, touched)
             try:
-                outcome = card_for_day(ctx, conversation.session_id, day, tuple(by_day[day]), None, stop=stop)
+                outcome = card_for_day(ctx, conversation.session_id, day, by_day[day], None, stop=stop)
             except Interrupted:
                 _interrupt(ctx, changes, touched)
             if outcome.path and outcome.modified:
@@ -134,22 +136,26 @@ def _finish_day(ctx: Context, session_id: str, day: str, changes: list[tuple[str
     return [page["path"]] if page["changed"] else []
 
 
-def _days(ctx: Context, session_id: str, every_day: set[str], new: tuple[Message, ...],
-          day_of_message: Callable[[Message], str]) -> dict[str, list[Message]]:
-    """The new messages by calendar day; days with messages left pending by a failure come too."""
-    by_day: dict[str, list[Message]] = defaultdict(list)
-    for message in new:
-        by_day[day_of_message(message)].append(message)
+def _days(ctx: Context, session_id: str, every_day: set[str], new: Sequence[Message],
+          day_of_message: Callable[[Message], str]) -> dict[str, Sequence[Message]]:
+    """The new messages by calendar day; days with messages left pending by a failure come too.
+
+    Only positions are collected: a huge conversation's messages stay where they are.
+    """
+    at: dict[str, array[int]] = defaultdict(lambda: array("q"))
+    for n, message in enumerate(new):
+        at[day_of_message(message)].append(n)
+    by_day = {day: pick(new, positions) for day, positions in at.items()}
     for day in sorted(every_day):
         if day not in by_day and ctx.bases.pending(session_id, day):
-            by_day[day] = []
+            by_day[day] = ()
     return by_day
 
 
-def _fallback_day(ctx: Context, messages: tuple[Message, ...]) -> Date:
+def _fallback_day(ctx: Context, messages: Sequence[Message]) -> Date:
     """The day for messages without a time: the conversation's latest day, else today."""
-    known = [day_of(m.time, ctx.config.tz) for m in messages if m.time is not None]
-    return max(known) if known else today(ctx.config.tz, ctx.clock())
+    known = max((day_of(m.time, ctx.config.tz) for m in messages if m.time is not None), default=None)
+    return known if known is not None else today(ctx.config.tz, ctx.clock())
 
 
 def ingest_file(
