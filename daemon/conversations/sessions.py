@@ -12,10 +12,11 @@ never dropped: a rewrite keeps them at the end.
 from __future__ import annotations
 
 import json
+import math
 from array import array
 from dataclasses import dataclass
 from datetime import tzinfo
-from itertools import chain, islice
+from itertools import islice
 from typing import Any, Callable, Iterator, Sequence
 
 from daemon.conversations.spill import Spilled, Subset, pick
@@ -64,11 +65,13 @@ def merge_record(existing: str | None, messages: Sequence[Message], tz: tzinfo |
     merged = dict(by_id)
     new_at = array("q")  # positions of the new messages
     added = array("q")  # positions of the new messages whose ids the record did not hold
+    keys = array("d")  # the time of each of those (NaN: none)
     for n, message in enumerate(messages):
         before = by_id.get(message.id)
         if before is None:  # a new id: kept as is (no JSON round trip, no copy of a huge message)
             new_at.append(n)
             added.append(n)
+            keys.append(_key(message.record, tz))
             continue
         line = json.loads(dump_line(message.record))
         if before == line or _fuller(before, line):
@@ -77,9 +80,9 @@ def merge_record(existing: str | None, messages: Sequence[Message], tz: tzinfo |
         merged[message.id] = line
     if not new_at:
         return RecordUpdate(pieces=None, new=(), appended=False)
-    added_records = _records_at(messages, added)
+    added_records = _records_at(messages, added, keys, tz)
     updated = [merged[str(rec.get("id"))] for rec in old]
-    order = _order(updated, added_records, tz)
+    order = _order(array("d", (_key(rec, tz) for rec in updated)) + keys)
     appended = all(order[i] == i for i in range(len(old))) and all(by_id[i] == merged[i] for i in by_id)
 
     def ordered() -> Iterator[dict[str, Any]]:
@@ -124,12 +127,17 @@ class _Added:
         return dict(message.record if copy is None else self._messages[copy].record)
 
 
-def _records_at(messages: Sequence[Message], positions: Sequence[int]) -> _Added:
-    """The added records. A message id sent twice in one call writes the last copy twice, as it always did."""
+def _records_at(messages: Sequence[Message], positions: Sequence[int], keys: array[float],
+                tz: tzinfo | None) -> _Added:
+    """The added records. A message id sent twice in one call writes the last copy twice, as it always did
+    (``keys`` then takes that copy's time)."""
     copies: dict[str, int] = {}
     if not isinstance(messages, (Spilled, Subset)):  # a huge conversation's ids are unique already
         last = {message.id: n for n, message in enumerate(messages)}
         copies = {messages[n].id: last[messages[n].id] for n in positions if last[messages[n].id] != n}
+        for index, n in enumerate(positions):
+            if messages[n].id in copies:
+                keys[index] = _key(messages[copies[messages[n].id]].record, tz)
     return _Added(messages, positions, copies)
 
 
@@ -206,21 +214,25 @@ def _parse_lines(text: str) -> tuple[list[dict[str, Any]], list[str]]:
     return records, broken
 
 
-def _order(updated: list[dict[str, Any]], added: _Added, tz: tzinfo | None) -> Sequence[int]:
+def _order(keys: array[float]) -> Sequence[int]:
     """The order of the old records (updated in place) then the added ones, stably sorted by parsed time.
 
-    A record without a usable time takes the key of the record before it, so
-    it keeps its place next to its neighbour. A ``range`` when nothing moves.
+    ``keys`` are their times (NaN: none). A record without a usable time takes
+    the key of the record before it, so it keeps its place next to its
+    neighbour. A ``range`` when nothing moves.
     """
-    keys = array("d")
     previous = float("-inf")
-    for rec in chain(updated, added()):
-        key = sort_key(_time_of(rec), tz)
-        previous = key if key is not None else previous
-        keys.append(previous)
+    for index, key in enumerate(keys):
+        previous = previous if math.isnan(key) else key
+        keys[index] = previous
     if all(keys[i] <= keys[i + 1] for i in range(len(keys) - 1)):
         return range(len(keys))
     return sorted(range(len(keys)), key=keys.__getitem__)
+
+
+def _key(record: dict[str, Any] | Any, tz: tzinfo | None) -> float:
+    key = sort_key(_time_of(record), tz)
+    return math.nan if key is None else key
 
 
 def _time_of(record: dict[str, Any]) -> Any:

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import pickle
 import sqlite3
-from typing import Callable, Generic, Iterable, Iterator, Sequence, TypeVar, overload
+from typing import Any, Callable, Generic, Iterable, Iterator, Sequence, TypeVar, overload
 
 T = TypeVar("T")
 MEMORY_ITEMS = 10_000  # items held in memory before the sequence spills to disk
@@ -27,11 +27,16 @@ class Spilled(Sequence[T], Generic[T]):
     """An append-only sequence that moves to a temporary database past ``memory_items`` items.
 
     With ``key``, an item whose key was seen before is not added (the first copy is kept).
+    ``pack`` and ``unpack`` turn an item into what is pickled and back (a plain
+    tuple of its fields pickles and loads faster than the object).
     """
 
     def __init__(self, items: Iterable[T] = (), key: Callable[[T], str] | None = None,
-                 memory_items: int | None = None) -> None:
+                 memory_items: int | None = None, pack: Callable[[T], Any] | None = None,
+                 unpack: Callable[[Any], T] | None = None) -> None:
         self._key = key
+        self._pack: Callable[[T], Any] = pack or _same
+        self._unpack: Callable[[Any], T] = unpack or _same
         self._limit = MEMORY_ITEMS if memory_items is None else memory_items
         self._held: dict[object, T] = {}  # in memory, in order (keyed by position without ``key``)
         self._db: sqlite3.Connection | None = None
@@ -56,7 +61,7 @@ class Spilled(Sequence[T], Generic[T]):
             if len(self._held) > self._limit:
                 self._spill()
             return
-        self._batch.append((key, pickle.dumps(item, pickle.HIGHEST_PROTOCOL)))
+        self._batch.append((key, pickle.dumps(self._pack(item), pickle.HIGHEST_PROTOCOL)))
         if len(self._batch) >= _BATCH:
             self._flush()
 
@@ -78,7 +83,7 @@ class Spilled(Sequence[T], Generic[T]):
         cursor = self._db.execute("SELECT data FROM items ORDER BY seq")
         while rows := cursor.fetchmany(500):
             for (data,) in rows:
-                yield pickle.loads(data)
+                yield self._unpack(pickle.loads(data))
 
     @overload
     def __getitem__(self, index: int) -> T: ...
@@ -97,7 +102,7 @@ class Spilled(Sequence[T], Generic[T]):
         if self._db is None:
             return list(self._held.values())[index]
         row = self._db.execute("SELECT data FROM items WHERE seq = ?", (index + 1,)).fetchone()
-        return pickle.loads(row[0])  # type: ignore[no-any-return]
+        return self._unpack(pickle.loads(row[0]))
 
     def close(self) -> None:
         """Delete the temporary database now (it is deleted on collection anyway)."""
@@ -115,7 +120,7 @@ class Spilled(Sequence[T], Generic[T]):
         held, self._held = self._held, {}
         for slot, item in held.items():
             self._batch.append((slot if self._key is not None else None,  # type: ignore[arg-type]
-                                pickle.dumps(item, pickle.HIGHEST_PROTOCOL)))
+                                pickle.dumps(self._pack(item), pickle.HIGHEST_PROTOCOL)))
             if len(self._batch) >= _BATCH:
                 self._flush()
         self._flush()
@@ -127,6 +132,10 @@ class Spilled(Sequence[T], Generic[T]):
         self._db.executemany("INSERT OR IGNORE INTO items (key, data) VALUES (?, ?)", self._batch)
         self._count += self._db.total_changes - before
         self._batch = []
+
+
+def _same(item: Any) -> Any:
+    return item
 
 
 class Subset(Sequence[T], Generic[T]):

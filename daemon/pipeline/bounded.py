@@ -115,24 +115,31 @@ def distill(distiller: Distiller, request: DistillRequest,
         Interrupted: ``stop`` said True before the first part finished with a card
             (after one did, it comes as the cause of a ``PartialDistillError``).
     """
-    return _say_shortened(_distill(distiller, request, stop), request.messages)
+    notes: list[str] = []  # filled part by part: the messages are read once
+    return _say_shortened(_distill(distiller, request, stop, notes), notes)
 
 
-def _say_shortened(result: Card | Skip, messages: Sequence[Message]) -> Card | Skip:
+def _say_shortened(result: Card | Skip, notes: list[str]) -> Card | Skip:
     """The card names every message the distiller saw shortened, whatever the distiller wrote."""
     if not isinstance(result, Card):
         return result
-    notes = [m.text[m.text.rfind("(message "):] for m in messages if _SHORTENED.search(m.text)]
     missing = [note for note in notes if note not in result.body]
     if not missing:
         return result
     return replace(result, body=result.body.rstrip("\n") + "\n\n" + "\n".join(missing) + "\n")
 
 
-def _distill(distiller: Distiller, request: DistillRequest, stop: Callable[[], bool] | None) -> Card | Skip:
+def _shortened(messages: Sequence[Message]) -> list[str]:
+    """The notes of the messages that were shortened for the distiller."""
+    return [m.text[m.text.rfind("(message "):] for m in messages if _SHORTENED.search(m.text)]
+
+
+def _distill(distiller: Distiller, request: DistillRequest, stop: Callable[[], bool] | None,
+             notes: list[str]) -> Card | Skip:
     chunks = parts(request.messages, PART_CHARS, PART_MESSAGES)  # made one at a time: a part is all that is held
     first, second = next(chunks, ()), next(chunks, None)
     if second is None:
+        notes.extend(_shortened(first))
         return distiller.distill(request if isinstance(request.messages, tuple) else replace(request, messages=first))
     card, result, done = request.existing, None, 0  # type: ignore[var-annotated]
     ahead = [first, second]
@@ -142,6 +149,7 @@ def _distill(distiller: Distiller, request: DistillRequest, stop: Callable[[], b
             if card is None or card is request.existing:
                 raise Interrupted("stopped between parts")
             raise PartialDistillError(Interrupted("stopped between parts"), card, _ids(request.messages, done))
+        notes.extend(_shortened(chunk))
         try:
             result = distiller.distill(replace(request, messages=chunk, existing=card))
         except DistillError as exc:

@@ -81,14 +81,16 @@ def ingest_conversation(ctx: Context, conversation: Conversation, cards: list[st
     pending (they are already in the record).
     """
     validate_component(conversation.session_id, "session_id")
-    fallback = _fallback_day(ctx, conversation.messages)
     tz = ctx.config.tz
+    timed = {day_of(m.time, tz) for m in conversation.messages if m.time is not None}
+    # Messages without a time go to the conversation's latest day, else to today.
+    fallback = max(timed) if timed else today(tz, ctx.clock())
 
     def day_of_message(message: Message) -> str:
         return (day_of(message.time, tz) if message.time else fallback).isoformat()
 
     new = save_record(ctx, conversation.session_id, conversation.messages, day_of_message)
-    every_day = {day_of_message(m) for m in conversation.messages} | {fallback.isoformat()}
+    every_day = {day.isoformat() for day in timed} | {fallback.isoformat()}
     by_day = _days(ctx, conversation.session_id, every_day, new, day_of_message)
     touched = [record_path(ctx.config.session_dir, conversation.session_id)]
     changes: list[tuple[str, str]] = []
@@ -150,12 +152,6 @@ def _days(ctx: Context, session_id: str, every_day: set[str], new: Sequence[Mess
         if day not in by_day and ctx.bases.pending(session_id, day):
             by_day[day] = ()
     return by_day
-
-
-def _fallback_day(ctx: Context, messages: Sequence[Message]) -> Date:
-    """The day for messages without a time: the conversation's latest day, else today."""
-    known = max((day_of(m.time, ctx.config.tz) for m in messages if m.time is not None), default=None)
-    return known if known is not None else today(ctx.config.tz, ctx.clock())
 
 
 def ingest_file(

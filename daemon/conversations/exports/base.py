@@ -12,7 +12,8 @@ import json
 import re
 import unicodedata
 from itertools import chain
-from dataclasses import dataclass
+from dataclasses import dataclass, fields
+from operator import attrgetter
 from typing import Any, Callable, Iterator, Mapping
 
 from daemon.errors import InputError
@@ -193,7 +194,8 @@ def build(session_id: str, source: str, raw_messages: Any) -> Conversation | Non
     (kept in a temporary file, read back one at a time). Returns None when
     nothing is left: an empty conversation has nothing to remember.
     """
-    unique: Spilled[Message] = Spilled(iter_messages(raw_messages), key=_message_id)
+    unique: Spilled[Message] = Spilled(iter_messages(raw_messages), key=_message_id, pack=_fields,
+                                       unpack=_message)
     if not len(unique):
         return None
     return Conversation(session_id=session_id, messages=unique.settled(), source=source)  # type: ignore[arg-type]
@@ -201,6 +203,14 @@ def build(session_id: str, source: str, raw_messages: Any) -> Conversation | Non
 
 def _message_id(message: Message) -> str:
     return message.id
+
+
+# A spilled message is pickled as the tuple of its fields, in the dataclass's order.
+_fields = attrgetter(*(field.name for field in fields(Message)))
+
+
+def _message(values: tuple[Any, ...]) -> Message:
+    return Message(*values)
 
 
 def attempt(where: str, make: Callable[[], Conversation | None]) -> Iterator[Item]:

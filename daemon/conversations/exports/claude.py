@@ -39,7 +39,7 @@ def _conversation(raw: Mapping[str, Any]) -> Conversation | None:
     items = need(raw, "chat_messages", list, "conversation")
     ident = provider_id(raw.get("uuid"))
     session_id = session_name(SOURCE, ident) if ident else f"{SOURCE}-{digest(items)}"
-    messages: Spilled[dict[str, Any]] = Spilled()  # a huge conversation's move to a temporary file
+    messages: Spilled[dict[str, Any]] = Spilled()  # a huge conversation's messages move to a temporary file
     for position, item in enumerate(items):
         if not isinstance(item, dict):
             raise InputError(f"chat_messages[{position}] must be an object, got {type(item).__name__}")
