@@ -23,7 +23,30 @@ MEMORY_ITEMS = 10_000  # items held in memory before the sequence spills to disk
 _BATCH = 2_000  # items written to the database at a time
 
 
-class Spilled(Sequence[T], Generic[T]):
+class Lazy(Sequence[T], Generic[T]):
+    """A sequence whose items are made when asked: a subclass gives ``__len__``, ``__iter__`` and ``_at``."""
+
+    @overload
+    def __getitem__(self, index: int) -> T: ...
+
+    @overload
+    def __getitem__(self, index: slice) -> tuple[T, ...]: ...
+
+    def __getitem__(self, index: int | slice) -> T | tuple[T, ...]:
+        if isinstance(index, slice):
+            return tuple(self._at(i) for i in range(*index.indices(len(self))))
+        size = len(self)
+        if index < 0:
+            index += size
+        if not 0 <= index < size:
+            raise IndexError(f"{type(self).__name__} index out of range")
+        return self._at(index)
+
+    def _at(self, index: int) -> T:
+        raise NotImplementedError
+
+
+class Spilled(Lazy[T]):
     """An append-only sequence that moves to a temporary database past ``memory_items`` items.
 
     With ``key``, an item whose key was seen before is not added (the first copy is kept).
@@ -85,20 +108,7 @@ class Spilled(Sequence[T], Generic[T]):
             for (data,) in rows:
                 yield self._unpack(pickle.loads(data))
 
-    @overload
-    def __getitem__(self, index: int) -> T: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> tuple[T, ...]: ...
-
-    def __getitem__(self, index: int | slice) -> T | tuple[T, ...]:
-        if isinstance(index, slice):
-            return tuple(self[i] for i in range(*index.indices(len(self))))
-        size = len(self)
-        if index < 0:
-            index += size
-        if not 0 <= index < size:
-            raise IndexError("Spilled index out of range")
+    def _at(self, index: int) -> T:
         if self._db is None:
             return list(self._held.values())[index]
         row = self._db.execute("SELECT data FROM items WHERE seq = ?", (index + 1,)).fetchone()
@@ -138,7 +148,7 @@ def _same(item: Any) -> Any:
     return item
 
 
-class Subset(Sequence[T], Generic[T]):
+class Subset(Lazy[T]):
     """The items of ``base`` at increasing ``positions``, read from it when asked (never copied)."""
 
     def __init__(self, base: Sequence[T], positions: Sequence[int]) -> None:
@@ -160,15 +170,7 @@ class Subset(Sequence[T], Generic[T]):
                 if target is None:
                     return
 
-    @overload
-    def __getitem__(self, index: int) -> T: ...
-
-    @overload
-    def __getitem__(self, index: slice) -> tuple[T, ...]: ...
-
-    def __getitem__(self, index: int | slice) -> T | tuple[T, ...]:
-        if isinstance(index, slice):
-            return tuple(self[i] for i in range(*index.indices(len(self))))
+    def _at(self, index: int) -> T:
         return self._base[self._positions[index]]
 
 

@@ -16,6 +16,7 @@ from dataclasses import replace
 from itertools import chain, islice
 from typing import Any, Callable, Iterator, Sequence
 
+from daemon.conversations.spill import Lazy
 from daemon.errors import DistillError, Interrupted, PartialDistillError
 from daemon.models import Card, DistillRequest, Distiller, Message, Skip
 
@@ -35,7 +36,7 @@ def view(messages: Sequence[Message], cap: int = MESSAGE_CHARS) -> Sequence[Mess
     return tuple(capped) if isinstance(messages, tuple) else capped
 
 
-class _Capped(Sequence[Message]):
+class _Capped(Lazy[Message]):
     """``messages`` with each one cut to ``cap`` as it is read."""
 
     def __init__(self, messages: Sequence[Message], cap: int) -> None:
@@ -47,10 +48,7 @@ class _Capped(Sequence[Message]):
     def __iter__(self) -> Iterator[Message]:
         return (self._cut(m, n) for n, m in enumerate(self._messages, 1))
 
-    def __getitem__(self, index: Any) -> Any:
-        if isinstance(index, slice):
-            return tuple(self[i] for i in range(*index.indices(len(self))))
-        index = index + len(self) if index < 0 else index
+    def _at(self, index: int) -> Message:
         return self._cut(self._messages[index], index + 1)
 
     def _cut(self, message: Message, number: int) -> Message:
