@@ -17,7 +17,7 @@ from array import array
 from dataclasses import dataclass
 from datetime import tzinfo
 from itertools import islice
-from typing import Any, Callable, Iterator, Sequence
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
 from daemon.conversations.spill import Spilled, Subset, pick
 from daemon.models import Message
@@ -203,15 +203,26 @@ def _parse_lines(text: str) -> tuple[list[dict[str, Any]], list[str]]:
     for line in text.split("\n"):  # JSON may hold a raw U+2028; only "\n" ends a record
         if not line.strip():
             continue
-        try:
-            value = json.loads(line)
-        except ValueError:
-            value = None
-        if isinstance(value, dict) and "id" in value:
-            records.append(value)
+        record = _record_of(line)
+        if record is not None:
+            records.append(record)
         else:
             broken.append(line)
     return records, broken
+
+
+def _record_of(line: str) -> dict[str, Any] | None:
+    """The record on one line, None when the line is not one."""
+    try:
+        value = json.loads(line)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) and "id" in value else None
+
+
+def record_ids(lines: Iterable[str]) -> set[str]:
+    """The message ids of a record file read a line at a time (split at "\n" only): never held whole."""
+    return {str(record.get("id")) for record in map(_record_of, lines) if record is not None}
 
 
 def _order(keys: array[float]) -> Sequence[int]:

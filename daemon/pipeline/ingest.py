@@ -28,7 +28,7 @@ from daemon.pipeline.context import Context
 from daemon.pipeline.statusnote import remember_import
 from daemon.pipeline.memory import card_for_day, note_read_only, refresh_daily_listing, save_record
 from daemon.pipeline.tags import ADDED, MODIFIED, auto_tag, untagged_card
-from daemon.conversations.sessions import record_messages, record_path
+from daemon.conversations.sessions import record_ids, record_path
 from daemon.timeutil import day_of, today
 
 log = logging.getLogger("memvault.inbox")
@@ -249,13 +249,21 @@ def _still_recorded(ctx: Context, outputs: dict[str, list[str]]) -> bool:
     if not outputs:
         return False  # nothing known (an older ledger entry): importing again is idempotent
     for session_id, ids in outputs.items():
-        snapshot = ctx.vault.read(record_path(ctx.config.session_dir, session_id))
-        if snapshot is None:
-            return False
-        held = {str(r.get("id")) for r in record_messages(snapshot.text)}
-        if not held.issuperset(ids):
+        held = _recorded_ids(ctx, record_path(ctx.config.session_dir, session_id))
+        if held is None or not held.issuperset(ids):
             return False
     return True
+
+
+def _recorded_ids(ctx: Context, rel: str) -> set[str] | None:
+    """The message ids in a record, read a line at a time (a record may be hundreds of MB); None when gone."""
+    try:
+        with open(ctx.vault.abspath(rel), encoding="utf-8", newline="\n") as lines:
+            return record_ids(lines)
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise VaultError(f"{rel}: cannot read: {getattr(exc, 'strerror', None) or 'not UTF-8 text'}") from exc
 
 
 def _archive(ctx: Context, inbox_dir: Path | None, path: Path) -> Path | None:
