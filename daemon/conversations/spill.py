@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import pickle
 import sqlite3
+from array import array
 from typing import Any, Callable, Generic, Iterable, Iterator, Sequence, TypeVar, overload
 
 T = TypeVar("T")
@@ -102,11 +103,26 @@ class Spilled(Lazy[T]):
         if self._db is None:
             yield from list(self._held.values())
             return
+        yield from self.at(range(len(self)))
+
+    def at(self, positions: Sequence[int]) -> Iterator[T]:
+        """The items at increasing ``positions``; from disk, only the rows between the first and the last are read."""
+        if self._db is None:
+            held = list(self._held.values())
+            yield from (held[n] for n in positions)
+            return
+        if not len(positions):
+            return
         self._flush()
-        cursor = self._db.execute("SELECT data FROM items ORDER BY seq")
+        wanted = iter(positions)
+        target = next(wanted)
+        cursor = self._db.execute("SELECT seq, data FROM items WHERE seq BETWEEN ? AND ? ORDER BY seq",
+                                  (target + 1, positions[-1] + 1))
         while rows := cursor.fetchmany(500):
-            for (data,) in rows:
-                yield self._unpack(pickle.loads(data))
+            for seq, data in rows:
+                if seq - 1 == target:  # only the rows asked for are unpickled
+                    yield self._unpack(pickle.loads(data))
+                    target = next(wanted, -1)
 
     def _at(self, index: int) -> T:
         if self._db is None:
@@ -159,16 +175,9 @@ class Subset(Lazy[T]):
         return len(self._positions)
 
     def __iter__(self) -> Iterator[T]:
-        wanted = iter(self._positions)
-        target = next(wanted, None)
-        if target is None:
-            return
-        for n, item in enumerate(self._base):  # one pass over the base: a spilled one reads in order
-            if n == target:
-                yield item
-                target = next(wanted, None)
-                if target is None:
-                    return
+        if isinstance(self._base, Spilled):
+            return self._base.at(self._positions)
+        return (self._base[n] for n in self._positions)
 
     def _at(self, index: int) -> T:
         return self._base[self._positions[index]]
@@ -176,6 +185,8 @@ class Subset(Lazy[T]):
 
 def pick(items: Sequence[T], positions: Sequence[int]) -> Sequence[T]:
     """The items at increasing ``positions``: a tuple for items in memory, a ``Subset`` of spilled ones."""
-    if isinstance(items, (Spilled, Subset)):
+    if isinstance(items, Subset):  # a subset of a subset reads the spilled items directly
+        return Subset(items._base, array("q", (items._positions[n] for n in positions)))  # noqa: SLF001
+    if isinstance(items, Spilled):
         return Subset(items, positions)
     return tuple(items[n] for n in positions)

@@ -176,8 +176,9 @@ def test_spilled_keeps_the_first_copy_of_a_key_and_reads_back_in_order() -> None
     assert len(items) == 0
 
 
-def test_a_subset_of_a_spilled_sequence_is_read_in_one_pass() -> None:
+def test_a_subset_of_a_spilled_sequence_reads_only_its_items() -> None:
     items = Spilled(range(100), memory_items=10)
     picked = pick(items, [3, 50, 99])
     assert isinstance(picked, Subset) and list(picked) == [3, 50, 99] and picked[1] == 50
+    assert list(pick(picked, [0, 2])) == [3, 99] and list(pick(picked, [])) == []
     assert pick((10, 11, 12), [0, 2]) == (10, 12)
