@@ -230,3 +230,20 @@ def test_a_long_conversation_is_never_held_whole_on_its_way_to_the_card(
     assert max(alive) < 300, alive  # a part and a batch at most, never the 3,000
     record = (ctx.config.vault / "session/dialog/big.jsonl").read_text(encoding="utf-8").splitlines()
     assert sorted(json.loads(line)["content"] for line in record) == sorted(f"Fact {n}." for n in range(3000))
+
+
+def test_a_bad_message_deep_in_a_spilled_conversation_fails_the_file_and_writes_nothing(
+        ctx: Context, vault_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(jsonstream, "BIG", 500)
+    monkeypatch.setattr(spill, "MEMORY_ITEMS", 5)
+    data = export(*[f"Fact {n}." for n in range(40)])
+    data["messages"][37]["created_at"] = "not a time"  # type: ignore[index]
+    inbox = ctx.config.inbox
+    inbox.mkdir(parents=True, exist_ok=True)
+    path = inbox / "long.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    before = snapshot_tree(vault_root / "daily"), snapshot_tree(vault_root / "session")
+    report = ingest_file(ctx, path, inbox)
+    assert report.state == "failed" and "messages[37]: field 'created_at' is not a timestamp" in report.reasons[0]
+    assert (snapshot_tree(vault_root / "daily"), snapshot_tree(vault_root / "session")) == before
+    assert (inbox / "failed" / "long.json").read_bytes() == json.dumps(data).encode()
