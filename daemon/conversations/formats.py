@@ -11,8 +11,9 @@ from __future__ import annotations
 import hashlib
 import json
 from collections import Counter
-from typing import Any, Mapping
+from typing import Any, Iterator, Mapping
 
+from daemon.conversations.spill import Spilled
 from daemon.errors import InputError
 from daemon.models import Message
 from daemon.timeutil import TIME_KEYS, parse_timestamp
@@ -22,16 +23,22 @@ TEXT_TYPES = ("text", "input_text", "output_text")
 
 def parse_messages(raw: Any, where: str = "messages") -> tuple[Message, ...]:
     """Parse a list of message objects; raises InputError naming the bad message and field."""
-    if not isinstance(raw, list):
+    return tuple(iter_messages(raw, where))
+
+
+def iter_messages(raw: Any, where: str = "messages") -> Iterator[Message]:
+    """``parse_messages`` one message at a time: a huge conversation is never held as one list of them.
+
+    ``raw`` may be a ``Spilled`` list (a huge conversation's messages as read).
+    """
+    if not isinstance(raw, (list, Spilled)):
         raise InputError(f"{where} must be a JSON list of messages, got {type(raw).__name__}")
     seen: Counter[str] = Counter()
-    messages = []
     for position, item in enumerate(raw):
         label = f"{where}[{position}]"
         if not isinstance(item, dict):
             raise InputError(f"{label}: each message must be an object, got {type(item).__name__}")
-        messages.append(_parse_message(item, label, seen))
-    return tuple(messages)
+        yield _parse_message(item, label, seen)
 
 
 def _parse_message(item: Mapping[str, Any], label: str, seen: Counter[str]) -> Message:
@@ -61,11 +68,12 @@ def _parse_message(item: Mapping[str, Any], label: str, seen: Counter[str]) -> M
         alone = len(kept) == 1 and len(kept) < len(content) and isinstance(kept[0], dict) and \
             kept[0].get("type", "text") == "text" and set(kept[0]) <= {"type", "text"}
         record["content"] = kept[0].get("text", "") if alone else kept
+    texts = [text for text in map(_block_text, blocks) if text]  # each once: a huge text is copied once
     return Message(
         id=message_id,
         role=role.strip(),
         name=(name or "").strip(),
-        text="\n".join(_block_text(b) for b in blocks if _block_text(b)).strip(),
+        text="\n".join(texts).strip(),
         time=moment,
         record=record,
         blocks=tuple(blocks),

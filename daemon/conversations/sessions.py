@@ -12,10 +12,14 @@ never dropped: a rewrite keeps them at the end.
 from __future__ import annotations
 
 import json
+import math
+from array import array
 from dataclasses import dataclass
 from datetime import tzinfo
-from typing import Any, Callable, Iterator, Sequence
+from itertools import islice
+from typing import Any, Callable, Iterable, Iterator, Sequence
 
+from daemon.conversations.spill import Spilled, Subset, pick
 from daemon.models import Message
 from daemon.timeutil import parse_timestamp, sort_key
 
@@ -29,7 +33,7 @@ class RecordUpdate:
     """
 
     pieces: Callable[[], Iterator[str]] | None
-    new: tuple[Message, ...]
+    new: Sequence[Message]  # a tuple, or a ``Subset`` of a huge conversation's messages
     appended: bool
 
     @property
@@ -50,40 +54,91 @@ def dump_line(record: Any) -> str:
 
 
 def merge_record(existing: str | None, messages: Sequence[Message], tz: tzinfo | None) -> RecordUpdate:
-    """Merge ``messages`` into the record text ``existing``."""
+    """Merge ``messages`` into the record text ``existing``.
+
+    ``messages`` is read in order, a few times, and never held whole: a huge
+    conversation's (a ``Spilled`` sequence) stays on disk, and what is kept
+    per message is its position and time.
+    """
     old, broken = _parse_lines(existing or "")
     by_id = {str(rec.get("id")): rec for rec in old}
-    new: list[Message] = []
     merged = dict(by_id)
-    for message in messages:
+    new_at = array("q")  # positions of the new messages
+    added = array("q")  # positions of the new messages whose ids the record did not hold
+    keys = array("d")  # the time of each of those (NaN: none)
+    for n, message in enumerate(messages):
         before = by_id.get(message.id)
         if before is None:  # a new id: kept as is (no JSON round trip, no copy of a huge message)
-            new.append(message)
-            merged[message.id] = dict(message.record)
+            new_at.append(n)
+            added.append(n)
+            keys.append(_key(message.record, tz))
             continue
         line = json.loads(dump_line(message.record))
         if before == line or _fuller(before, line):
             continue  # an older, shorter snapshot of a message never replaces the fuller one kept
-        new.append(message)
+        new_at.append(n)
         merged[message.id] = line
-    if not new:
+    if not new_at:
         return RecordUpdate(pieces=None, new=(), appended=False)
-    ordered = _ordered(list(by_id.values()), [merged[m.id] for m in new if m.id not in by_id], merged, tz)
-    old_ids = [str(rec.get("id")) for rec in old]
-    appended = [str(r.get("id")) for r in ordered[: len(old_ids)]] == old_ids and all(
-        by_id[i] == merged[i] for i in old_ids
-    )
+    added_records = _records_at(messages, added, keys, tz)
+    updated = [merged[str(rec.get("id"))] for rec in old]
+    order = _order(array("d", (_key(rec, tz) for rec in updated)) + keys)
+    appended = all(order[i] == i for i in range(len(old))) and all(by_id[i] == merged[i] for i in by_id)
+
+    def ordered() -> Iterator[dict[str, Any]]:
+        if isinstance(order, range):  # already in time order: the new records are read once, in order
+            yield from updated
+            yield from added_records()
+            return
+        for index in order:
+            yield updated[index] if index < len(updated) else added_records.at(index - len(updated))
+
     if appended and not broken:
         base = existing or ""
 
         def pieces() -> Iterator[str]:
             yield base + ("" if not base or base.endswith("\n") else "\n")
-            yield from _lines(ordered[len(old_ids):])
+            yield from _lines(islice(ordered(), len(old), None))
     else:
         def pieces() -> Iterator[str]:
-            yield from _lines(ordered)
+            yield from _lines(ordered())
             yield from (line + "\n" for line in broken)
-    return RecordUpdate(pieces=pieces, new=tuple(new), appended=appended and not broken)
+    return RecordUpdate(pieces=pieces, new=pick(messages, new_at), appended=appended and not broken)
+
+
+class _Added:
+    """The records of the added messages, by position among them; called, all of them in order."""
+
+    def __init__(self, messages: Sequence[Message], positions: Sequence[int], copies: dict[str, int]) -> None:
+        self._messages, self._positions, self._copies = messages, positions, copies
+
+    def __len__(self) -> int:
+        return len(self._positions)
+
+    def __call__(self) -> Iterator[dict[str, Any]]:
+        for message in pick(self._messages, self._positions):
+            yield self._record(message)
+
+    def at(self, index: int) -> dict[str, Any]:
+        return self._record(self._messages[self._positions[index]])
+
+    def _record(self, message: Message) -> dict[str, Any]:
+        copy = self._copies.get(message.id)
+        return dict(message.record if copy is None else self._messages[copy].record)
+
+
+def _records_at(messages: Sequence[Message], positions: Sequence[int], keys: array[float],
+                tz: tzinfo | None) -> _Added:
+    """The added records. A message id sent twice in one call writes the last copy twice, as it always did
+    (``keys`` then takes that copy's time)."""
+    copies: dict[str, int] = {}
+    if not isinstance(messages, (Spilled, Subset)):  # a huge conversation's ids are unique already
+        last = {message.id: n for n, message in enumerate(messages)}
+        copies = {messages[n].id: last[messages[n].id] for n in positions if last[messages[n].id] != n}
+        for index, n in enumerate(positions):
+            if messages[n].id in copies:
+                keys[index] = _key(messages[copies[messages[n].id]].record, tz)
+    return _Added(messages, positions, copies)
 
 
 def _lines(records: list[dict[str, Any]]) -> Iterator[str]:
@@ -148,34 +203,47 @@ def _parse_lines(text: str) -> tuple[list[dict[str, Any]], list[str]]:
     for line in text.split("\n"):  # JSON may hold a raw U+2028; only "\n" ends a record
         if not line.strip():
             continue
-        try:
-            value = json.loads(line)
-        except ValueError:
-            value = None
-        if isinstance(value, dict) and "id" in value:
-            records.append(value)
+        record = _record_of(line)
+        if record is not None:
+            records.append(record)
         else:
             broken.append(line)
     return records, broken
 
 
-def _ordered(
-    old: list[dict[str, Any]], added: list[dict[str, Any]], merged: dict[str, dict[str, Any]], tz: tzinfo | None
-) -> list[dict[str, Any]]:
-    """Old records (updated in place) then new ones, stably sorted by parsed time.
+def _record_of(line: str) -> dict[str, Any] | None:
+    """The record on one line, None when the line is not one."""
+    try:
+        value = json.loads(line)
+    except ValueError:
+        return None
+    return value if isinstance(value, dict) and "id" in value else None
 
-    A record without a usable time takes the key of the record before it, so
-    it keeps its place next to its neighbour.
+
+def record_ids(lines: Iterable[str]) -> set[str]:
+    """The message ids of a record file read a line at a time (split at "\n" only): never held whole."""
+    return {str(record.get("id")) for record in map(_record_of, lines) if record is not None}
+
+
+def _order(keys: array[float]) -> Sequence[int]:
+    """The order of the old records (updated in place) then the added ones, stably sorted by parsed time.
+
+    ``keys`` are their times (NaN: none). A record without a usable time takes
+    the key of the record before it, so it keeps its place next to its
+    neighbour. A ``range`` when nothing moves.
     """
-    sequence = [merged[str(rec.get("id"))] for rec in old] + added
-    keys: list[float] = []
     previous = float("-inf")
-    for rec in sequence:
-        key = sort_key(_time_of(rec), tz)
-        previous = key if key is not None else previous
-        keys.append(previous)
-    order = sorted(range(len(sequence)), key=lambda i: keys[i])
-    return [sequence[i] for i in order]
+    for index, key in enumerate(keys):
+        previous = previous if math.isnan(key) else key
+        keys[index] = previous
+    if all(keys[i] <= keys[i + 1] for i in range(len(keys) - 1)):
+        return range(len(keys))
+    return sorted(range(len(keys)), key=keys.__getitem__)
+
+
+def _key(record: dict[str, Any] | Any, tz: tzinfo | None) -> float:
+    key = sort_key(_time_of(record), tz)
+    return math.nan if key is None else key
 
 
 def _time_of(record: dict[str, Any]) -> Any:

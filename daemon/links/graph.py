@@ -9,6 +9,7 @@ says which of the vanished and new paths are moves.
 
 from __future__ import annotations
 
+import hashlib
 import zlib
 import logging
 import multiprocessing
@@ -27,7 +28,7 @@ from daemon.links.fulltext import SCOPES, SOURCE_LIMIT, SearchDoc, search_doc, s
 from daemon.links.index import Index, NoteRow, target_name
 from daemon.links.scan import Link, scan
 from daemon.links.resolve import PathIndex
-from daemon.vault.files import TEMP_MARK, Vault, digest
+from daemon.vault.files import TEMP_MARK, Vault
 
 log = logging.getLogger("memvault.graph")
 # Rebuilds of at least PARALLEL_MIN files parse in up to MAX_WORKERS processes, CHUNK files a task.
@@ -142,14 +143,19 @@ class Graph:
         note without either gets ``{}``.
         """
         path = self.vault.abspath(rel)
+        markdown = rel.lower().endswith(".md")
         try:
             with open(path, "rb") as handle:
                 st = os.fstat(handle.fileno())
-                data = handle.read()
+                hashed = hashlib.sha256()
+                data = handle.read() if markdown else b""
+                hashed.update(data)
+                while not markdown and (block := handle.read(1 << 20)):  # a record may be 200 MB: never whole
+                    hashed.update(block)
         except (FileNotFoundError, IsADirectoryError, NotADirectoryError):
             return None
         text = None
-        if rel.lower().endswith(".md"):
+        if markdown:
             try:
                 text = data.decode("utf-8")
             except UnicodeDecodeError:
@@ -158,7 +164,7 @@ class Graph:
         properties = props.read(text) if wanted else {}
         value = properties.get(IDENTITY_KEY)
         identity = str(value).strip() if value not in (None, "") else None
-        row = NoteRow(rel, st.st_size, st.st_mtime_ns, digest(data), identity, signature(text) if text else "")
+        row = NoteRow(rel, st.st_size, st.st_mtime_ns, hashed.hexdigest(), identity, signature(text) if text else "")
         return row, text, properties
 
     def sync(self, rels: Iterable[str]) -> None:

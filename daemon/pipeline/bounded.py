@@ -13,8 +13,10 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from itertools import chain, islice
 from typing import Any, Callable, Iterator, Sequence
 
+from daemon.conversations.spill import Lazy
 from daemon.errors import DistillError, Interrupted, PartialDistillError
 from daemon.models import Card, DistillRequest, Distiller, Message, Skip
 
@@ -24,10 +26,35 @@ PART_MESSAGES = 5_000  # messages per distiller call
 _SHORTENED = re.compile(r"\(message \d+ shortened: [^)]*\)$")
 
 
-def view(messages: Sequence[Message], cap: int = MESSAGE_CHARS) -> tuple[Message, ...]:
-    """The messages with each text (and each text block) cut to ``cap`` characters, saying so."""
-    return tuple(_capped(m, n, cap) if len(m.text) > cap or _big_blocks(m, cap) else m
-                 for n, m in enumerate(messages, 1))
+def view(messages: Sequence[Message], cap: int = MESSAGE_CHARS) -> Sequence[Message]:
+    """The messages with each text (and each text block) cut to ``cap`` characters, saying so.
+
+    A tuple for a tuple; for a huge conversation's messages (read from disk
+    when asked) a sequence that cuts each one as it is read.
+    """
+    capped = _Capped(messages, cap)
+    return tuple(capped) if isinstance(messages, tuple) else capped
+
+
+class _Capped(Lazy[Message]):
+    """``messages`` with each one cut to ``cap`` as it is read."""
+
+    def __init__(self, messages: Sequence[Message], cap: int) -> None:
+        self._messages, self._cap = messages, cap
+
+    def __len__(self) -> int:
+        return len(self._messages)
+
+    def __iter__(self) -> Iterator[Message]:
+        return (self._cut(m, n) for n, m in enumerate(self._messages, 1))
+
+    def _at(self, index: int) -> Message:
+        return self._cut(self._messages[index], index + 1)
+
+    def _cut(self, message: Message, number: int) -> Message:
+        if len(message.text) > self._cap or _big_blocks(message, self._cap):
+            return _capped(message, number, self._cap)
+        return message
 
 
 def _capped(message: Message, number: int, cap: int) -> Message:
@@ -86,39 +113,55 @@ def distill(distiller: Distiller, request: DistillRequest,
         Interrupted: ``stop`` said True before the first part finished with a card
             (after one did, it comes as the cause of a ``PartialDistillError``).
     """
-    return _say_shortened(_distill(distiller, request, stop), request.messages)
+    notes: list[str] = []  # filled part by part: the messages are read once
+    return _say_shortened(_distill(distiller, request, stop, notes), notes)
 
 
-def _say_shortened(result: Card | Skip, messages: Sequence[Message]) -> Card | Skip:
+def _say_shortened(result: Card | Skip, notes: list[str]) -> Card | Skip:
     """The card names every message the distiller saw shortened, whatever the distiller wrote."""
     if not isinstance(result, Card):
         return result
-    notes = [m.text[m.text.rfind("(message "):] for m in messages if _SHORTENED.search(m.text)]
     missing = [note for note in notes if note not in result.body]
     if not missing:
         return result
     return replace(result, body=result.body.rstrip("\n") + "\n\n" + "\n".join(missing) + "\n")
 
 
-def _distill(distiller: Distiller, request: DistillRequest, stop: Callable[[], bool] | None) -> Card | Skip:
-    chunks = list(parts(request.messages, PART_CHARS, PART_MESSAGES))
-    if len(chunks) <= 1:
-        return distiller.distill(request)
-    card, result, done = request.existing, None, ()  # type: ignore[var-annotated]
-    for chunk in chunks:
+def _shortened(messages: Sequence[Message]) -> list[str]:
+    """The notes of the messages that were shortened for the distiller."""
+    return [m.text[m.text.rfind("(message "):] for m in messages if _SHORTENED.search(m.text)]
+
+
+def _distill(distiller: Distiller, request: DistillRequest, stop: Callable[[], bool] | None,
+             notes: list[str]) -> Card | Skip:
+    chunks = parts(request.messages, PART_CHARS, PART_MESSAGES)  # made one at a time: a part is all that is held
+    first, second = next(chunks, ()), next(chunks, None)
+    if second is None:
+        notes.extend(_shortened(first))
+        return distiller.distill(request if isinstance(request.messages, tuple) else replace(request, messages=first))
+    card, result, done = request.existing, None, 0  # type: ignore[var-annotated]
+    ahead = [first, second]
+    del first, second  # each part is let go once distilled
+    for chunk in chain((ahead.pop(0) for _ in range(2)), chunks):
         if done and stop is not None and stop():  # the daemon is stopping: keep what the parts so far made
             if card is None or card is request.existing:
                 raise Interrupted("stopped between parts")
-            raise PartialDistillError(Interrupted("stopped between parts"), card, done)
+            raise PartialDistillError(Interrupted("stopped between parts"), card, _ids(request.messages, done))
+        notes.extend(_shortened(chunk))
         try:
             result = distiller.distill(replace(request, messages=chunk, existing=card))
         except DistillError as exc:
             if card is None or card is request.existing:
                 raise
-            raise PartialDistillError(exc, card, done) from exc
+            raise PartialDistillError(exc, card, _ids(request.messages, done)) from exc
         if isinstance(result, Card):
             card = result
-        done += tuple(m.id for m in chunk)
+        done += len(chunk)
     if card is None or card is request.existing:
         return result if isinstance(result, Skip) else Skip("nothing worth a card")
     return card
+
+
+def _ids(messages: Sequence[Message], count: int) -> tuple[str, ...]:
+    """The ids of the first ``count`` messages: the ones the finished parts covered."""
+    return tuple(m.id for m in islice(messages, count))

@@ -11,13 +11,15 @@ from __future__ import annotations
 import logging
 import threading
 import time
+from array import array
 from collections import defaultdict
 from dataclasses import dataclass, field
 from datetime import date as Date
 from pathlib import Path
-from typing import Callable, NoReturn
+from typing import Callable, NoReturn, Sequence
 
 from daemon.conversations import inbox
+from daemon.conversations.spill import pick
 from daemon.errors import (BusyError, DistillError, InputError, Interrupted, ReadOnlyError, RejectedDistillError,
                            TransientDistillError, VaultError)
 from daemon.models import Conversation, Message
@@ -26,7 +28,7 @@ from daemon.pipeline.context import Context
 from daemon.pipeline.statusnote import remember_import
 from daemon.pipeline.memory import card_for_day, note_read_only, refresh_daily_listing, save_record
 from daemon.pipeline.tags import ADDED, MODIFIED, auto_tag, untagged_card
-from daemon.conversations.sessions import record_messages, record_path
+from daemon.conversations.sessions import record_ids, record_path
 from daemon.timeutil import day_of, today
 
 log = logging.getLogger("memvault.inbox")
@@ -79,14 +81,16 @@ def ingest_conversation(ctx: Context, conversation: Conversation, cards: list[st
     pending (they are already in the record).
     """
     validate_component(conversation.session_id, "session_id")
-    fallback = _fallback_day(ctx, conversation.messages)
     tz = ctx.config.tz
+    timed = {day_of(m.time, tz) for m in conversation.messages if m.time is not None}
+    # Messages without a time go to the conversation's latest day, else to today.
+    fallback = max(timed) if timed else today(tz, ctx.clock())
 
     def day_of_message(message: Message) -> str:
         return (day_of(message.time, tz) if message.time else fallback).isoformat()
 
     new = save_record(ctx, conversation.session_id, conversation.messages, day_of_message)
-    every_day = {day_of_message(m) for m in conversation.messages} | {fallback.isoformat()}
+    every_day = {day.isoformat() for day in timed} | {fallback.isoformat()}
     by_day = _days(ctx, conversation.session_id, every_day, new, day_of_message)
     touched = [record_path(ctx.config.session_dir, conversation.session_id)]
     changes: list[tuple[str, str]] = []
@@ -96,7 +100,7 @@ def ingest_conversation(ctx: Context, conversation: Conversation, cards: list[st
             if n and stop is not None and stop():
                 _interrupt(ctx, changes, touched)
             try:
-                outcome = card_for_day(ctx, conversation.session_id, day, tuple(by_day[day]), None, stop=stop,
+                outcome = card_for_day(ctx, conversation.session_id, day, by_day[day], None, stop=stop,
                                        title=conversation.title)
             except Interrupted:
                 _interrupt(ctx, changes, touched)
@@ -135,22 +139,20 @@ def _finish_day(ctx: Context, session_id: str, day: str, changes: list[tuple[str
     return [page["path"]] if page["changed"] else []
 
 
-def _days(ctx: Context, session_id: str, every_day: set[str], new: tuple[Message, ...],
-          day_of_message: Callable[[Message], str]) -> dict[str, list[Message]]:
-    """The new messages by calendar day; days with messages left pending by a failure come too."""
-    by_day: dict[str, list[Message]] = defaultdict(list)
-    for message in new:
-        by_day[day_of_message(message)].append(message)
+def _days(ctx: Context, session_id: str, every_day: set[str], new: Sequence[Message],
+          day_of_message: Callable[[Message], str]) -> dict[str, Sequence[Message]]:
+    """The new messages by calendar day; days with messages left pending by a failure come too.
+
+    Only positions are collected: a huge conversation's messages stay where they are.
+    """
+    at: dict[str, array[int]] = defaultdict(lambda: array("q"))
+    for n, message in enumerate(new):
+        at[day_of_message(message)].append(n)
+    by_day = {day: pick(new, positions) for day, positions in at.items()}
     for day in sorted(every_day):
         if day not in by_day and ctx.bases.pending(session_id, day):
-            by_day[day] = []
+            by_day[day] = ()
     return by_day
-
-
-def _fallback_day(ctx: Context, messages: tuple[Message, ...]) -> Date:
-    """The day for messages without a time: the conversation's latest day, else today."""
-    known = [day_of(m.time, ctx.config.tz) for m in messages if m.time is not None]
-    return max(known) if known else today(ctx.config.tz, ctx.clock())
 
 
 def ingest_file(
@@ -248,13 +250,21 @@ def _still_recorded(ctx: Context, outputs: dict[str, list[str]]) -> bool:
     if not outputs:
         return False  # nothing known (an older ledger entry): importing again is idempotent
     for session_id, ids in outputs.items():
-        snapshot = ctx.vault.read(record_path(ctx.config.session_dir, session_id))
-        if snapshot is None:
-            return False
-        held = {str(r.get("id")) for r in record_messages(snapshot.text)}
-        if not held.issuperset(ids):
+        held = _recorded_ids(ctx, record_path(ctx.config.session_dir, session_id))
+        if held is None or not held.issuperset(ids):
             return False
     return True
+
+
+def _recorded_ids(ctx: Context, rel: str) -> set[str] | None:
+    """The message ids in a record, read a line at a time (a record may be hundreds of MB); None when gone."""
+    try:
+        with open(ctx.vault.abspath(rel), encoding="utf-8", newline="\n") as lines:
+            return record_ids(lines)
+    except FileNotFoundError:
+        return None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise VaultError(f"{rel}: cannot read: {getattr(exc, 'strerror', None) or 'not UTF-8 text'}") from exc
 
 
 def _archive(ctx: Context, inbox_dir: Path | None, path: Path) -> Path | None:

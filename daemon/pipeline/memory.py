@@ -11,11 +11,13 @@ from __future__ import annotations
 import json
 from dataclasses import dataclass
 from datetime import date as Date
-from typing import Any, Callable
+from itertools import chain
+from typing import Any, Callable, Sequence
 
 from daemon.conversations.formats import parse_messages
 from daemon.conversations.images import AttachmentPlan
 from daemon.conversations.sessions import merge_record, record_link, record_messages, record_path
+from daemon.conversations.spill import Spilled
 from daemon.errors import BusyError, ConflictError, DistillError, InputError, PartialDistillError, ReadOnlyError
 from daemon.models import Card, DistillRequest, Message, Skip
 from daemon.pipeline import attachments, bounded
@@ -119,7 +121,7 @@ def _remember(ctx: Context, session_id: str, messages: tuple[Message, ...], day:
     return card_for_day(ctx, session_id, day.isoformat(), new, hint, plan)
 
 
-def card_for_day(ctx: Context, session_id: str, day: str, new: tuple[Message, ...], hint: str | None,
+def card_for_day(ctx: Context, session_id: str, day: str, new: Sequence[Message], hint: str | None,
                  plan: AttachmentPlan | None = None, stop: Callable[[], bool] | None = None,
                  title: str = "") -> Outcome:
     """Distill ``new`` messages (plus any left pending by an earlier failure) into the day's card.
@@ -147,7 +149,8 @@ def card_for_day(ctx: Context, session_id: str, day: str, new: tuple[Message, ..
     except PartialDistillError as exc:  # keep what the finished parts produced; the rest stays pending
         if isinstance(exc.card, Card):
             _write_card(ctx, session_id, day, exc.card, day_cards)
-            ctx.bases.set_pending(session_id, day, [m.id for m in todo if m.id not in set(exc.done)])
+            done = set(exc.done)
+            ctx.bases.set_pending(session_id, day, [m.id for m in todo if m.id not in done])
         raise exc.cause from exc
     if isinstance(result, Skip):
         outcome = Outcome(found.path if found else None, False, False, f"Skipped: {result.reason}")
@@ -170,8 +173,10 @@ def note_read_only(ctx: Context, reason: str) -> None:
     ctx.graph.index.set_meta(READ_ONLY_KEY, json.dumps(([r for r in kept if r != reason] + [reason])[-20:]))
 
 
-def _with_pending(ctx: Context, session_id: str, day: str, new: tuple[Message, ...]) -> tuple[Message, ...]:
-    pending = set(ctx.bases.pending(session_id, day)) - {m.id for m in new}
+def _with_pending(ctx: Context, session_id: str, day: str, new: Sequence[Message]) -> Sequence[Message]:
+    pending = set(ctx.bases.pending(session_id, day))
+    for message in new:  # one id at a time: a huge conversation's ids are never all held twice
+        pending.discard(message.id)
     if not pending:
         return new
     snapshot = ctx.vault.read(record_path(ctx.config.session_dir, session_id))
@@ -180,11 +185,11 @@ def _with_pending(ctx: Context, session_id: str, day: str, new: tuple[Message, .
         earlier = parse_messages(records, where=record_path(ctx.config.session_dir, session_id))
     except InputError:
         earlier = ()
-    return tuple(earlier) + new
+    return Spilled(chain(earlier, new)).settled()
 
 
-def save_record(ctx: Context, session_id: str, messages: tuple[Message, ...],
-                day_of_message: Callable[[Message], str]) -> tuple[Message, ...]:
+def save_record(ctx: Context, session_id: str, messages: Sequence[Message],
+                day_of_message: Callable[[Message], str]) -> Sequence[Message]:
     """Merge the messages into the source record; returns the ones that were new.
 
     The new messages are marked pending for their card's day *before* the
@@ -206,7 +211,7 @@ def save_record(ctx: Context, session_id: str, messages: tuple[Message, ...],
     raise BusyError(f"{path}: kept changing while being updated; try again")
 
 
-def _mark_pending(ctx: Context, session_id: str, new: tuple[Message, ...],
+def _mark_pending(ctx: Context, session_id: str, new: Sequence[Message],
                   day_of_message: Callable[[Message], str]) -> None:
     by_day: dict[str, list[str]] = {}
     for message in new:

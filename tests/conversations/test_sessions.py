@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 from datetime import timezone
+from pathlib import Path
 
 from daemon.conversations.formats import parse_messages
 from daemon.conversations.sessions import merge_record, record_messages
@@ -65,3 +66,14 @@ def test_an_older_shorter_snapshot_never_shrinks_a_message() -> None:
     assert [r["content"] for r in record_messages(older.text or "")] == [
         "Use Helm 3; pin the chart version; run helm diff first.", "ok"]
     assert merge_record(text, parse({"id": "a", "role": "assistant", "content": "Use Helm"}), None).text is None
+
+
+def test_record_ids_read_line_by_line_are_the_ids_of_the_parsed_record(tmp_path: Path) -> None:
+    from daemon.conversations.sessions import record_ids
+
+    text = ('{"id":"a","content":"one\u2028two"}\n\nnot json\n{"no_id":1}\n[1]\n'
+            '{"id":"b","content":"x"}\n{"id":3}')
+    path = tmp_path / "r.jsonl"
+    path.write_text(text, encoding="utf-8", newline="")
+    with open(path, encoding="utf-8", newline="\n") as lines:
+        assert record_ids(lines) == {str(r["id"]) for r in record_messages(text)} == {"a", "b", "3"}

@@ -11,9 +11,12 @@ import json
 from pathlib import Path
 
 import pytest
+from conftest import FIXED_NOW, FakeDistiller, snapshot_tree
 
+from daemon.conversations import spill
+from daemon.conversations.exports import jsonstream
 from daemon.conversations.sessions import dump_line, merge_record
-from daemon.models import Card, DistillRequest
+from daemon.models import Card, DistillRequest, Message
 from daemon.pipeline import Context, bounded
 from daemon.pipeline.ingest import ingest_file
 from daemon.vault.files import Vault, digest
@@ -146,3 +149,101 @@ def test_a_stop_before_any_part_made_a_card_raises_interrupted(monkeypatch: pyte
     with pytest.raises(Interrupted):
         bounded.distill(SkipsFirst(), request, stop=lambda: bool(calls))
     assert len(calls) == 1
+
+
+def _long_export() -> str:
+    """Two days of messages, some out of time order, some without a time, a repeated id and one huge message."""
+    messages: list[dict[str, object]] = []
+    for n in range(60):
+        message: dict[str, object] = {"id": f"m{n}", "role": "user" if n % 2 else "assistant",
+                                      "content": f"Fact {n}: we keep item {n % 7}."}
+        if n % 11:  # every eleventh has no time: it takes the conversation's latest day
+            message["created_at"] = f"2026-01-0{5 + n // 30}T10:{(n * 7) % 60:02d}:00"
+        messages.append(message)
+    messages[40]["content"] = "Huge. " * 5_000
+    messages.append({"id": "m3", "role": "user", "content": "a repeat of m3: the first copy is kept"})
+    return json.dumps({"session_id": "long", "messages": messages})
+
+
+def _import_into(tmp_path: Path, name: str, data: str, fake: FakeDistiller) -> tuple[str, dict[str, bytes]]:
+    from daemon.app import build, init_vault
+    from daemon.config import load_config
+
+    root = tmp_path / name
+    init_vault(root)
+    ctx = build(load_config(overrides=[f"vault={root}", "timezone=UTC"], environ={}), distiller=fake,
+                clock=lambda: FIXED_NOW)
+    path = tmp_path / f"{name}.json"
+    path.write_text(data, encoding="utf-8")
+    state = ingest_file(ctx, path, None).state
+    pending = {day: ctx.bases.pending("long", day) for day in ("2026-01-05", "2026-01-06")}
+    ctx.graph.index.close()
+    assert pending == {"2026-01-05": [], "2026-01-06": []}
+    return state, snapshot_tree(root)
+
+
+def test_a_conversation_kept_on_disk_imports_exactly_like_one_held_in_memory(
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(bounded, "PART_MESSAGES", 7)
+    held, spilled = FakeDistiller(), FakeDistiller()
+    expected = _import_into(tmp_path, "held", _long_export(), held)
+    monkeypatch.setattr(jsonstream, "BIG", 500)  # read in pieces, messages spilled past 5
+    monkeypatch.setattr(spill, "MEMORY_ITEMS", 5)
+    assert _import_into(tmp_path, "spilled", _long_export(), spilled) == expected
+    assert [[(m.id, m.text) for m in c.messages] for c in spilled.calls] == \
+           [[(m.id, m.text) for m in c.messages] for c in held.calls]
+    assert len(held.calls) > 2 and any("(message " in m.text for c in held.calls for m in c.messages)
+
+
+def test_a_long_conversation_is_never_held_whole_on_its_way_to_the_card(
+        ctx: Context, fake: FakeDistiller, monkeypatch: pytest.MonkeyPatch) -> None:
+    import gc
+
+    from daemon.pipeline import memory
+
+    monkeypatch.setattr(jsonstream, "BIG", 1000)
+    monkeypatch.setattr(spill, "MEMORY_ITEMS", 50)
+    monkeypatch.setattr(bounded, "PART_MESSAGES", 100)
+    alive: list[int] = []
+
+    def count() -> None:
+        gc.collect()
+        alive.append(sum(1 for o in gc.get_objects() if isinstance(o, Message)))
+
+    def counting_merge(*args: object) -> object:
+        update = merge_record(*args)  # type: ignore[arg-type]
+        count()
+        return update
+
+    def counting_distill(request: DistillRequest) -> Card:
+        fake.calls.clear()  # the fake keeps its requests; this test keeps none
+        count()
+        return Card("topic", "d", (request.existing.body if request.existing else "") + f"- {len(request.messages)}\n")
+
+    monkeypatch.setattr(memory, "merge_record", counting_merge)
+    fake.make = counting_distill
+    path = ctx.config.inbox / "long.json"
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(json.dumps(export(*[f"Fact {n}." for n in range(3000)])), encoding="utf-8")
+    assert ingest_file(ctx, path, ctx.config.inbox).state == "imported"
+    assert len(alive) == 31  # the record, then 30 parts
+    assert max(alive) < 300, alive  # a part and a batch at most, never the 3,000
+    record = (ctx.config.vault / "session/dialog/big.jsonl").read_text(encoding="utf-8").splitlines()
+    assert sorted(json.loads(line)["content"] for line in record) == sorted(f"Fact {n}." for n in range(3000))
+
+
+def test_a_bad_message_deep_in_a_spilled_conversation_fails_the_file_and_writes_nothing(
+        ctx: Context, vault_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(jsonstream, "BIG", 500)
+    monkeypatch.setattr(spill, "MEMORY_ITEMS", 5)
+    data = export(*[f"Fact {n}." for n in range(40)])
+    data["messages"][37]["created_at"] = "not a time"  # type: ignore[index]
+    inbox = ctx.config.inbox
+    inbox.mkdir(parents=True, exist_ok=True)
+    path = inbox / "long.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    before = snapshot_tree(vault_root / "daily"), snapshot_tree(vault_root / "session")
+    report = ingest_file(ctx, path, inbox)
+    assert report.state == "failed" and "messages[37]: field 'created_at' is not a timestamp" in report.reasons[0]
+    assert (snapshot_tree(vault_root / "daily"), snapshot_tree(vault_root / "session")) == before
+    assert (inbox / "failed" / "long.json").read_bytes() == json.dumps(data).encode()

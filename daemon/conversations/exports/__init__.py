@@ -105,7 +105,7 @@ def _settled(items: Iterator[Item | Skipped], name: str, on_skip: Callable[[str]
                 raise _nothing_readable(name, pending)
             continue
         if isinstance(item, Conversation):
-            fingerprint = hash(tuple((m.id, m.text) for m in item.messages))
+            fingerprint = _fingerprint(item)
             if fingerprints.get(item.session_id) == fingerprint:
                 continue
             fingerprints[item.session_id] = fingerprint
@@ -115,6 +115,14 @@ def _settled(items: Iterator[Item | Skipped], name: str, on_skip: Callable[[str]
         yield item
     if pending and not readable:
         raise _nothing_readable(name, pending)
+
+
+def _fingerprint(conversation: Conversation) -> int:
+    """A hash of the conversation's message ids and texts, taken one message at a time."""
+    fingerprint = hash(())
+    for message in conversation.messages:
+        fingerprint = hash((fingerprint, message.id, message.text))
+    return fingerprint
 
 
 def _nothing_readable(name: str, bad: list[BadConversation]) -> ExportError:

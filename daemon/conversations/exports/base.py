@@ -12,11 +12,13 @@ import json
 import re
 import unicodedata
 from itertools import chain
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, fields, replace
+from operator import attrgetter
 from typing import Any, Callable, Iterator, Mapping
 
 from daemon.errors import InputError
-from daemon.conversations.formats import parse_messages
+from daemon.conversations.formats import iter_messages
+from daemon.conversations.spill import Spilled
 from daemon.models import Conversation, Message
 from daemon.vault.names import component_problem
 from daemon.timeutil import parse_timestamp
@@ -75,9 +77,25 @@ def describe(value: Any) -> str:
 
 
 def digest(value: Any, length: int = 12) -> str:
-    """A short, deterministic hash of a JSON value (key order and whitespace do not matter)."""
-    canonical = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
-    return hashlib.sha256(canonical.encode("utf-8", "surrogatepass")).hexdigest()[:length]
+    """A short, deterministic hash of a JSON value (key order and whitespace do not matter).
+
+    A ``Spilled`` list hashes as the list it stands for, one element at a time.
+    """
+    hashed = hashlib.sha256()
+    for piece in _canonical(value):
+        hashed.update(piece.encode("utf-8", "surrogatepass"))
+    return hashed.hexdigest()[:length]
+
+
+def _canonical(value: Any) -> Iterator[str]:
+    if not isinstance(value, Spilled):
+        yield json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"), default=str)
+        return
+    yield "["
+    for n, item in enumerate(value):
+        yield from ([","] if n else [])
+        yield from _canonical(item)
+    yield "]"
 
 
 def session_name(prefix: str, raw: Any) -> str:
@@ -128,8 +146,13 @@ def iso(*candidates: Any) -> str | None:
 
 
 def need(obj: Mapping[str, Any], key: str, kind: type | tuple[type, ...], where: str) -> Any:
-    """``obj[key]`` when it has the JSON type ``kind``; InputError naming ``where`` otherwise."""
+    """``obj[key]`` when it has the JSON type ``kind``; InputError naming ``where`` otherwise.
+
+    A ``Spilled`` list (a huge conversation's messages as read) counts as a list.
+    """
     value = obj.get(key)
+    if kind is list and isinstance(value, Spilled):
+        return value
     if isinstance(value, kind) and not (isinstance(value, bool) and kind is not bool) and value != "":
         return value
     expected = _TYPE_NAMES.get(kind, "a number")
@@ -167,14 +190,27 @@ def fenced(code: str, language: str = "") -> str:
 def build(session_id: str, source: str, raw_messages: Any) -> Conversation | None:
     """A Conversation from assembled message dicts; duplicate message ids keep their first copy.
 
-    Returns None when nothing is left: an empty conversation has nothing to remember.
+    The messages are a tuple, or for a huge conversation a ``Spilled`` sequence
+    (kept in a temporary file, read back one at a time). Returns None when
+    nothing is left: an empty conversation has nothing to remember.
     """
-    unique: dict[str, Message] = {}
-    for message in parse_messages(raw_messages):
-        unique.setdefault(message.id, message)
-    if not unique:
+    unique: Spilled[Message] = Spilled(iter_messages(raw_messages), key=_message_id, pack=_fields,
+                                       unpack=_message)
+    if not len(unique):
         return None
-    return Conversation(session_id=session_id, messages=tuple(unique.values()), source=source)
+    return Conversation(session_id=session_id, messages=unique.settled(), source=source)  # type: ignore[arg-type]
+
+
+def _message_id(message: Message) -> str:
+    return message.id
+
+
+# A spilled message is pickled as the tuple of its fields, in the dataclass's order.
+_fields = attrgetter(*(field.name for field in fields(Message)))
+
+
+def _message(values: tuple[Any, ...]) -> Message:
+    return Message(*values)
 
 
 def attempt(where: str, make: Callable[[], Conversation | None]) -> Iterator[Item]:

@@ -16,6 +16,7 @@ from typing import Any, Iterable, Iterator, Mapping
 
 from daemon.errors import InputError
 from daemon.conversations.exports.base import Item, attempt, build, describe, digest, label, provider_id, session_name, tool_line
+from daemon.conversations.spill import Spilled
 from daemon.models import Conversation
 
 _SHAREGPT_ROLES = {"human": "user", "user": "user", "gpt": "assistant", "assistant": "assistant",
@@ -42,7 +43,7 @@ def _native(raw: Mapping[str, Any]) -> Conversation | None:
 
 def read_bare(values: Iterable[Any], name: str) -> Iterator[Item]:
     """A bare message list (a JSON array or one message per line) → one Conversation ``import-<hash>``."""
-    messages = list(values)
+    messages = Spilled(values).settled(list)  # a huge list moves to a temporary file
     yield from attempt(f"message list in {name}", lambda: build(f"import-{digest(messages)}", "native", messages))
 
 
@@ -54,18 +55,18 @@ def read_openai(value: Any, index: int) -> Iterator[Item]:
 
 def _openai(raw: Mapping[str, Any]) -> Conversation | None:
     items = raw.get("messages")
-    if not isinstance(items, list):
+    if not isinstance(items, (list, Spilled)):
         raise InputError(f"'messages' must be a list of messages, got {describe(items)}")
     ident = provider_id(raw.get("id"))
     session_id = session_name("openai", ident) if ident else f"openai-{digest(items)}"
-    messages = []
+    messages: Spilled[dict[str, Any]] = Spilled()
     for position, item in enumerate(items):
         if not isinstance(item, dict):
             raise InputError(f"messages[{position}] must be an object, got {type(item).__name__}")
         message = _openai_message(item, position)
         if message is not None:
             messages.append(message)
-    return build(session_id, "openai", messages)
+    return build(session_id, "openai", messages.settled(list))
 
 
 def _openai_message(item: Mapping[str, Any], position: int) -> dict[str, Any] | None:
@@ -121,16 +122,16 @@ def read_sharegpt(value: Any, index: int) -> Iterator[Item]:
 
 def _sharegpt(raw: Mapping[str, Any]) -> Conversation | None:
     turns = raw.get("conversations")
-    if not isinstance(turns, list):
+    if not isinstance(turns, (list, Spilled)):
         raise InputError(f"'conversations' must be a list of turns, got {describe(turns)}")
     ident = provider_id(raw.get("id"))
     session_id = session_name("sharegpt", ident) if ident else f"sharegpt-{digest(turns)}"
-    messages = []
+    messages: Spilled[dict[str, Any]] = Spilled()
     for position, turn in enumerate(turns):
         message = _sharegpt_turn(turn, position)
         if message is not None:
             messages.append(message)
-    return build(session_id, "sharegpt", messages)
+    return build(session_id, "sharegpt", messages.settled(list))
 
 
 def _sharegpt_turn(turn: Any, position: int) -> dict[str, Any] | None:

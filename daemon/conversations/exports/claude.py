@@ -17,11 +17,12 @@ human first when a reply carries exactly the prompt's timestamp.
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Any, Iterator, Mapping
+from typing import Any, Iterator, Mapping, Sequence
 
 from daemon.errors import InputError
 from daemon.conversations.exports.base import (Item, attempt, build, digest, fenced, iso, label, need, provider_id,
-                                               session_name, tool_line, titled)
+                                               session_name, titled, tool_line)
+from daemon.conversations.spill import Spilled
 from daemon.models import Conversation
 
 SOURCE = "claude"
@@ -39,14 +40,14 @@ def _conversation(raw: Mapping[str, Any]) -> Conversation | None:
     items = need(raw, "chat_messages", list, "conversation")
     ident = provider_id(raw.get("uuid"))
     session_id = session_name(SOURCE, ident) if ident else f"{SOURCE}-{digest(items)}"
-    messages = []
+    messages: Spilled[dict[str, Any]] = Spilled()  # a huge conversation's messages move to a temporary file
     for position, item in enumerate(items):
         if not isinstance(item, dict):
             raise InputError(f"chat_messages[{position}] must be an object, got {type(item).__name__}")
         message = _message(item, position)
         if message is not None:
             messages.append(message)
-    return build(session_id, SOURCE, _in_time_order(messages))
+    return build(session_id, SOURCE, _in_time_order(messages.settled(list)))
 
 
 def _message(item: Mapping[str, Any], position: int) -> dict[str, Any] | None:
@@ -124,7 +125,7 @@ def _file_lines(item: Mapping[str, Any]) -> list[str]:
     return lines
 
 
-def _in_time_order(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
+def _in_time_order(messages: Sequence[dict[str, Any]]) -> Sequence[dict[str, Any]]:
     """Stable sort by time, human before assistant on ties; file order when a time is missing."""
     times = [m["created_at"] for m in messages]
     if any(t is None for t in times):
@@ -132,5 +133,6 @@ def _in_time_order(messages: list[dict[str, Any]]) -> list[dict[str, Any]]:
     instants = [datetime.fromisoformat(t) for t in times]
     if len({moment.tzinfo is None for moment in instants}) > 1:
         return messages  # naive and aware times cannot be compared
-    order = sorted(range(len(messages)), key=lambda i: (instants[i], messages[i]["role"] != "user"))
-    return [messages[i] for i in order]
+    users = [m["role"] == "user" for m in messages]
+    order = sorted(range(len(messages)), key=lambda i: (instants[i], not users[i]))
+    return Spilled(messages[i] for i in order).settled(list)

@@ -13,7 +13,7 @@ from typing import Any, BinaryIO, Callable, Iterator
 
 from daemon.conversations.exports import chatgpt, chats, claude, claude_code, datasets
 from daemon.conversations.exports.base import BadConversation, ExportError, Item, describe, label, unsupported
-from daemon.conversations.exports.jsonstream import CHUNK, JsonStream
+from daemon.conversations.exports.jsonstream import CHUNK, SPILL_KEYS, JsonStream
 
 PerConversation = Callable[[Any, int], Iterator[Item]]
 _READERS: dict[str, tuple[str, PerConversation]] = {
@@ -65,7 +65,7 @@ def read_stream(raw: BinaryIO, name: str) -> Iterator[Item | Skipped]:
         raise ExportError(f"{name}: the file is empty")
     if first not in "[{":
         raise unsupported(name, f"it does not start with a JSON array or object but with {first[:1]!r}")
-    values = stream.elements() if first == "[" else _objects(stream)
+    values = stream.elements(SPILL_KEYS) if first == "[" else _objects(stream)
     head = next(values, _END)
     if head is _END:
         yield Skipped(EMPTY_EXPORT)  # nothing to import, nothing wrong
@@ -100,12 +100,12 @@ def check_closed(handle: BinaryIO, name: str) -> None:
 
 
 def _objects(stream: JsonStream) -> Iterator[Any]:
-    yield stream.value()
+    yield stream.value(SPILL_KEYS)
     follow = stream.peek()
     if follow and follow != "{":
         stream.expect_end()  # raises: only objects can follow an object
     if follow:  # more than one top-level object: JSON Lines
-        yield from stream.values(partial_tail_ok=True)
+        yield from stream.values(partial_tail_ok=True, spill=SPILL_KEYS)
 
 
 def _route(kind: str, values: Iterator[Any], name: str) -> Iterator[Item | Skipped]:

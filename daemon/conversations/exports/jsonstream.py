@@ -4,6 +4,13 @@ Exports can be gigabytes, so a top-level array is read element by element and
 JSON Lines value by value: the buffer holds the current value plus one read
 ahead, never the file. Bytes are decoded as UTF-8 (a leading BOM is accepted),
 and every syntax error names the line and column in the whole file.
+
+One value can be huge too (a conversation of a million messages, a message of
+200 MB). A value longer than ``BIG`` characters is decoded piece by piece
+instead of as one text: an object member by member, an array element by
+element, a string a slice at a time, so the buffer stays small. The arrays
+under ``SPILL_KEYS`` of such a value (a conversation's messages) are kept in a
+``Spilled`` sequence, which moves to a temporary file when it is long.
 """
 
 from __future__ import annotations
@@ -16,11 +23,17 @@ import zlib
 from typing import Any, BinaryIO, Iterator
 
 from daemon.conversations.exports.base import ExportError
+from daemon.conversations.spill import Spilled
 
 CHUNK = 1 << 16
 _MAX_READ = 1 << 26
+BIG = 1 << 23  # characters: a value longer than this is decoded piece by piece
+SLICE = 1 << 20  # characters of a huge string decoded at a time
+# The members of a huge conversation that hold its messages: kept out of memory when long.
+SPILL_KEYS = frozenset({"messages", "chat_messages", "conversations"})
 _DECODER = json.JSONDecoder()
 _NON_WS = re.compile(r"[^ \t\n\r]")
+_HIGH_SURROGATE = re.compile(r"\\u[dD][89abAB][0-9a-fA-F]{2}")
 # A syntax error this close to the end of the buffer may only mean the value
 # continues in bytes not read yet ("tru" of "true", a number cut in two).
 _TAIL_SLACK = 16
@@ -53,8 +66,12 @@ class JsonStream:
             if not self._more():
                 return ""
 
-    def value(self) -> Any:
-        """Decode the next complete value; ExportError with line and column when it is not JSON."""
+    def value(self, spill: frozenset[str] = frozenset()) -> Any:
+        """Decode the next complete value; ExportError with line and column when it is not JSON.
+
+        A value longer than ``BIG`` is decoded in pieces; the arrays under the
+        keys in ``spill`` of such an object come as ``Spilled`` sequences when long.
+        """
         self.peek()
         self._compact()
         want = CHUNK
@@ -73,29 +90,113 @@ class JsonStream:
                     self._pos = end
                     self._compact()  # a huge value's text is dropped now, not when the next one is read
                     return obj
+            if len(self._buf) - self._pos >= BIG:
+                return self._in_pieces(spill)
             self._more(want)
             want = min(want * 2, _MAX_READ)  # doubling keeps re-parsing a big value linear
 
-    def elements(self) -> Iterator[Any]:
+    def elements(self, spill: frozenset[str] = frozenset()) -> Iterator[Any]:
         """The elements of a top-level array, one at a time; then checks nothing follows it."""
         if self.peek() != "[":
             raise self.error("Expecting '['", self._pos)
+        yield from self._items(spill)
+        self.expect_end()
+
+    def _items(self, spill: frozenset[str] = frozenset()) -> Iterator[Any]:
+        """The elements of the array whose '[' is at the read position, one at a time."""
         self._pos += 1
         if self.peek() == "]":
             self._pos += 1
-        else:
-            while True:
-                yield self.value()
-                follow = self.peek()
-                self._pos += 1
-                if follow == "]":
-                    break
-                if follow != ",":
-                    reason = "Expecting ',' delimiter" if follow else "the array is not closed"
-                    raise self.error(reason, self._pos - 1, truncated=not follow)
-        self.expect_end()
+            return
+        while True:
+            yield self.value(spill)
+            if self._delimiter("]", "array"):
+                return
 
-    def values(self, partial_tail_ok: bool = False) -> Iterator[Any]:
+    def _delimiter(self, close: str, what: str) -> bool:
+        """Step over the ',' or the closing ``close`` after a member; True at the close."""
+        follow = self.peek()
+        self._pos += 1
+        if follow == close:
+            return True
+        if follow != ",":
+            reason = "Expecting ',' delimiter" if follow else f"the {what} is not closed"
+            raise self.error(reason, self._pos - 1, truncated=not follow)
+        return False
+
+    def _in_pieces(self, spill: frozenset[str]) -> Any:
+        """The value at the read position, too long to decode as one text: decoded part by part."""
+        try:
+            first = self.peek()
+            if first == "{":
+                return self._object(spill)
+            if first == "[":
+                return list(self._items())
+            if first == '"':
+                return self._string()
+        except RecursionError:
+            raise self.error("the JSON is nested too deeply", self._pos) from None
+        raise self.error("Expecting value", self._pos)  # a number or literal is never this long
+
+    def _object(self, spill: frozenset[str]) -> dict[str, Any]:
+        """The object at the read position, member by member; long arrays under ``spill`` keys spilled."""
+        found: dict[str, Any] = {}
+        self._pos += 1
+        if self.peek() == "}":
+            self._pos += 1
+            return found
+        while True:
+            if self.peek() != '"':
+                raise self.error("Expecting property name enclosed in double quotes", self._pos,
+                                 truncated=not self.peek())
+            key = self.value()
+            if self.peek() != ":":
+                raise self.error("Expecting ':' delimiter", self._pos, truncated=not self.peek())
+            self._pos += 1
+            if key in spill and self.peek() == "[":
+                found[key] = Spilled(self._items()).settled(list)
+            else:
+                found[key] = self.value()
+            if self._delimiter("}", "object"):
+                return found
+
+    def _string(self) -> str:
+        """The string at the read position, decoded a slice at a time (an escape is never cut in two)."""
+        self._pos += 1
+        pieces = []
+        while True:
+            close = self._closing_quote()
+            if close >= 0:
+                pieces.append(self._decode(self._pos, close))
+                self._pos = close + 1
+                return "".join(pieces)
+            cut = _whole_escapes(self._buf, self._pos, len(self._buf))
+            if cut - self._pos >= SLICE or self._eof:
+                if self._eof:
+                    raise self.error("Unterminated string", self._pos, truncated=True)
+                pieces.append(self._decode(self._pos, cut))
+                self._pos = cut
+            self._compact()
+            self._more(SLICE)
+
+    def _closing_quote(self) -> int:
+        """Where the string being read ends in the buffer (its unescaped '"'), -1 when not read yet."""
+        at = self._buf.find('"', self._pos)
+        while at >= 0:
+            if _backslashes_before(self._buf, at, self._pos) % 2 == 0:
+                return at
+            at = self._buf.find('"', at + 1)
+        return -1
+
+    def _decode(self, begin: int, end: int) -> str:
+        """The JSON string body ``_buf[begin:end]`` decoded (escapes and all)."""
+        try:
+            text, _ = _DECODER.raw_decode('"' + self._buf[begin:end] + '"')
+        except json.JSONDecodeError as exc:
+            raise self.error(exc.msg, begin + exc.pos - 1) from None
+        return text  # type: ignore[no-any-return]
+
+    def values(self, partial_tail_ok: bool = False, spill: frozenset[str] = frozenset()) -> Iterator[Any]:
         """Whitespace-separated values (JSON Lines) until the end of the file.
 
         With ``partial_tail_ok`` an unparsable last line without a newline is
@@ -104,7 +205,7 @@ class JsonStream:
         while self.peek():
             own_line = self._starts_line()
             try:
-                item = self.value()
+                item = self.value(spill)
             except ExportError:
                 if partial_tail_ok and own_line and self._eof and "\n" not in self._buf[self._pos:]:
                     return
@@ -152,8 +253,12 @@ class JsonStream:
         return bool(data)
 
     def _compact(self) -> None:
-        """Drop consumed text so the buffer stays about one value long."""
-        if self._pos < CHUNK:
+        """Drop consumed text so the buffer stays about one value long.
+
+        Only once at least half of it is consumed: a long buffer read in many
+        small steps is then copied a bounded number of times, not once per step.
+        """
+        if self._pos < CHUNK or self._pos < len(self._buf) // 2:
             return
         self._lines_before += self._buf.count("\n", 0, self._pos)  # counted in place: no copy of a huge prefix
         last = self._buf.rfind("\n", 0, self._pos)
@@ -162,3 +267,25 @@ class JsonStream:
         self._base += self._pos
         self._buf = self._buf[self._pos:]
         self._pos = 0
+
+
+def _whole_escapes(text: str, begin: int, end: int) -> int:
+    """The largest cut ≤ ``end`` in a JSON string body that splits neither an escape nor a surrogate pair."""
+    cut = end
+    last = text.rfind("\\", max(begin, end - 6), end)  # only an escape begun in the last 6 can be cut
+    if last >= 0 and _backslashes_before(text, last + 1, begin) % 2 == 1:  # the last one begins an escape
+        if last + 1 >= end or (text[last + 1] == "u" and last + 6 > end):
+            cut = last
+    # "\ud83d\ude00" is one character: decoded apart, its halves would stay two lone surrogates.
+    if cut - 6 >= begin and _HIGH_SURROGATE.fullmatch(text, cut - 6, cut) \
+            and _backslashes_before(text, cut - 5, begin) % 2 == 1:
+        cut -= 6
+    return cut
+
+
+def _backslashes_before(text: str, at: int, begin: int) -> int:
+    """How many backslashes run right before ``text[at]`` (not looking before ``begin``)."""
+    count = 0
+    while at - count > begin and text[at - count - 1] == "\\":
+        count += 1
+    return count
