@@ -324,12 +324,16 @@ class Graph:
                         os.close(fd)
             yield rel
 
-    def apply_moves(self, moves: Mapping[str, str]) -> None:
-        """Record moves already made on disk: rows follow, then the moved files are re-read.
+    def apply_moves(self, moves: Mapping[str, str], rewritten: Iterable[str] = ()) -> None:
+        """Record moves already made on disk: rows follow, then the moved files that changed are re-read.
 
         A swap (``A→B, B→A``) goes through temporary keys so no row overwrites another.
         A destination already gone again (it moved on before this batch was handled)
         keeps its row: the next event for it, or the next reconcile, pairs it by hash.
+        A moved file whose bytes did not change (``unchanged_moves``) keeps its rows as
+        they are at the new path: only the resolution of its own links is redone, since
+        that depends on its folder. ``rewritten`` names destinations known to have been
+        written since they were indexed (their links repaired), which are always re-read.
         """
         with self.index.transaction():
             staged = {old: (f"\0moving\0{old}" if new in moves else new) for old, new in moves.items()}
@@ -341,9 +345,36 @@ class Graph:
                     self.index.rename_note(new, moves[old])
             for new in moves.values():
                 self.paths.add(new)
-        self.sync(new for new in moves.values() if self.vault.abspath(new).exists())
+        kept = self.unchanged_moves(moves, set(rewritten))
+        self.sync(new for new in moves.values() if new not in kept and self.vault.abspath(new).exists())
         with self.index.transaction():
+            resolve = self.paths.resolve_target
+            self.index.set_resolved((resolve(target, source, markdown=kind == "markdown"), rowid)
+                                    for rowid, source, kind, target in self.index.links_of(kept))
             self._reresolve(added=moves.values(), removed=moves)
+
+    def unchanged_moves(self, moves: Mapping[str, str], rewritten: set[str]) -> set[str]:
+        """The destinations whose rows, moved as they are, equal what re-reading them would give.
+
+        A rename keeps a file's size and mtime, so a file whose status still matches its row
+        has the bytes that row was read from (the warm start trusts the same test). Its links,
+        tags and identity do not depend on its path; its search row does (a name taken from
+        the file name, a day from the folder), so a searchable file is re-read, as is a file
+        whose path decides its rows (``opaque``), a record (its cards' search rows hold its
+        words) and one no longer ``watched``.
+        """
+        candidates = [new for old, new in moves.items()
+                      if new not in rewritten and self.watched(new) and not new.endswith(".jsonl")
+                      and old not in self.opaque and new not in self.opaque]
+        kept: set[str] = set()
+        for new, row in self.index.notes_at(candidates).items():
+            try:
+                st = os.stat(self.vault.abspath(new))
+            except (OSError, VaultError):
+                continue
+            if (st.st_size, st.st_mtime_ns) == (row.size, row.mtime_ns):
+                kept.add(new)
+        return kept - self.index.searchable(kept)
 
 
 class IndexedPaths:

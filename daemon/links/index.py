@@ -302,6 +302,15 @@ class Index:
                               (path,)).fetchone()
         return NoteRow(*row) if row else None
 
+    def notes_at(self, paths: Iterable[str]) -> dict[str, NoteRow]:
+        """The rows of those of ``paths`` that are indexed."""
+        found: dict[str, NoteRow] = {}
+        for chunk in iter_chunks(sorted(set(paths))):
+            found.update((row[0], NoteRow(*row)) for row in self.db.execute(
+                "SELECT path, size, mtime_ns, hash, identity, signature FROM notes "
+                f"WHERE path IN ({', '.join('?' * len(chunk))})", chunk))
+        return found
+
     def put_note(self, note: NoteRow, links: Iterable[tuple[Link, str | None]] | None) -> None:
         """Insert or replace a note; ``links`` (with resolutions) replaces its links unless None."""
         self.db.execute("INSERT OR REPLACE INTO notes VALUES (?, ?, ?, ?, ?, ?)", _note_values(note))
@@ -398,6 +407,14 @@ class Index:
             self.db.execute("DELETE FROM search WHERE rowid = ?", (row[0],))
             self.db.execute("DELETE FROM search_docs WHERE rowid = ?", (row[0],))
 
+    def searchable(self, paths: Iterable[str]) -> set[str]:
+        """Those of ``paths`` that have a search row."""
+        found: set[str] = set()
+        for chunk in iter_chunks(sorted(set(paths))):
+            found.update(r[0] for r in self.db.execute(
+                f"SELECT path FROM search_docs WHERE path IN ({', '.join('?' * len(chunk))})", chunk))
+        return found
+
     def search_paths_of_sessions(self, session_ids: Iterable[str]) -> set[str]:
         found: set[str] = set()
         for chunk in iter_chunks(sorted(set(session_ids))):
@@ -484,6 +501,14 @@ class Index:
         for name in set(names):
             rows.extend(self.db.execute("SELECT rowid, source, kind, target FROM links WHERE target_name = ?",
                                         (name,)))
+        return rows
+
+    def links_of(self, sources: Iterable[str]) -> list[tuple[int, str, str, str]]:
+        """(rowid, source, kind, target) of the links in these notes."""
+        rows: list[tuple[int, str, str, str]] = []
+        for chunk in iter_chunks(sorted(set(sources))):
+            rows.extend(self.db.execute("SELECT rowid, source, kind, target FROM links "
+                                        f"WHERE source IN ({', '.join('?' * len(chunk))})", chunk))
         return rows
 
     def links_resolved_to(self, path: str) -> list[tuple[int, str, str, str]]:

@@ -16,7 +16,7 @@ from daemon.errors import ConflictError, VaultError
 from daemon.links.graph import Changes
 from daemon.links.pairing import detect_moves
 from daemon.links.index import target_name
-from daemon.links.plan import before_moves, plan_moves
+from daemon.links.plan import after_moves, before_moves, may_change, plan_moves
 from daemon.links.moves import Actions
 from daemon.pipeline.cardnames import follow_card_names
 from daemon.pipeline.context import Context
@@ -50,7 +50,10 @@ def plan_for_moves(ctx: Context, moves: dict[str, str]) -> Iterator[tuple[dict[s
     Candidates come from the index: notes linking to a moved file, notes with a
     link asking for a moved file's name (its resolution may change), and the
     moved notes themselves (their relative links). A candidate whose text differs
-    from the index's (someone else wrote it since) is judged by its new text.
+    from the index's (someone else wrote it since) is judged by its new text; one
+    whose text is what the index read is scanned only when a link the index holds
+    for it may resolve differently after the moves (most of a folder's referrers
+    link by a name that still resolves: they are read, but not scanned or planned).
     Only one chunk's texts are held at a time, so a folder of 10,000 notes moves
     in bounded memory.
     """
@@ -59,6 +62,7 @@ def plan_for_moves(ctx: Context, moves: dict[str, str]) -> Iterator[tuple[dict[s
     candidates = graph.index.sources_linking(moves) | graph.index.sources_naming(names) | set(moves)
     sources = sorted(c for c in candidates if c.lower().endswith(".md"))
     before, style = before_moves(graph.paths, moves), link_format(ctx)
+    after = after_moves(before, moves)
     for start in range(0, len(sources), CHUNK):
         snapshots: dict[str, Snapshot] = {}
         for source in sources[start:start + CHUNK]:
@@ -68,8 +72,15 @@ def plan_for_moves(ctx: Context, moves: dict[str, str]) -> Iterator[tuple[dict[s
                 continue  # not UTF-8: no links we could rewrite safely
             if snapshot is not None:
                 snapshots[source] = snapshot
-        changed = {p for p, s in snapshots.items() if (row := graph.index.note(p)) is None or row.hash != s.digest}
-        yield plan_moves({p: s.text for p, s in snapshots.items()}, moves, before, changed, style), snapshots
+        rows = graph.index.notes_at(snapshots)
+        changed = {p for p, s in snapshots.items() if p not in rows or rows[p].hash != s.digest}
+        # An unchanged file is scanned only if a link the index holds for it may need a rewrite.
+        links: dict[str, list[tuple[str, str]]] = {}
+        for _, source, kind, target in graph.index.links_of(set(snapshots) - changed - set(graph.opaque)):
+            links.setdefault(source, []).append((kind, target))
+        texts = {p: s.text for p, s in snapshots.items()
+                 if p in changed or p in graph.opaque or may_change(links.get(p, ()), p, moves, before, after)}
+        yield plan_moves(texts, moves, before, changed, style, after), snapshots
 
 
 def link_format(ctx: Context) -> str:
@@ -93,7 +104,7 @@ def on_moves(ctx: Context, moves: dict[str, str], pending: dict[str, str] | None
             source = inverse.get(target, target)
             _rewrite_links(ctx, target, text, snapshots[source].digest, source, moves)
         rewritten.extend(plan)
-    ctx.graph.apply_moves(moves)  # re-reads the moved files
+    ctx.graph.apply_moves(moves, rewritten)  # re-reads the moved files that changed
     ctx.graph.sync(set(rewritten) - set(moves.values()))
     ctx.graph.sync(follow_card_names(ctx, moves))  # a card's name, and its daily page, follow a user's rename
     return MoveReport(dict(moves), tuple(sorted(rewritten)))
