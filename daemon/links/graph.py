@@ -377,25 +377,6 @@ class Graph:
         return kept - self.index.searchable(kept)
 
 
-class IndexedPaths:
-    """The vault's paths as read commands need them, looked up in the index on demand.
-
-    ``Graph.paths`` holds every path (the daemon keeps it for resolving as it writes); a read
-    command only checks or resolves the one path it was given, so it asks SQLite for the few
-    files carrying that name instead of loading them all (100k notes: tens of MB and 0.5 s).
-    """
-
-    def __init__(self, index: Index) -> None:
-        self.index = index
-
-    def __contains__(self, path: object) -> bool:
-        return isinstance(path, str) and self.index.note(path) is not None
-
-    def resolve_target(self, target: str, source: str, markdown: bool = False) -> str | None:
-        named = PathIndex(self.index.paths_named(target_name(target)))
-        return named.resolve_target(target, source, markdown=markdown)
-
-
 _WORKER: Graph | None = None
 
 

@@ -18,6 +18,7 @@ from typing import Callable, Iterable, Iterator, NamedTuple
 
 from daemon.errors import MemvaultError
 from daemon.links.fulltext import SearchDoc, project_key
+from daemon.links.resolve import PathIndex
 from daemon.links.scan import Link
 
 Migration = Callable[[sqlite3.Connection], None]
@@ -623,6 +624,25 @@ class Index:
             for table in ("notes", "links", "tags"):
                 self.db.execute(f"DELETE FROM {table}")
             self.clear_search()
+
+
+class IndexedPaths:
+    """The vault's paths as read commands need them, looked up in the index on demand.
+
+    ``Graph.paths`` holds every path (the daemon keeps it for resolving as it writes); a read
+    command only checks or resolves the one path it was given, so it asks SQLite for the few
+    files carrying that name instead of loading them all (100k notes: tens of MB and 0.5 s).
+    """
+
+    def __init__(self, index: Index) -> None:
+        self.index = index
+
+    def __contains__(self, path: object) -> bool:
+        return isinstance(path, str) and self.index.note(path) is not None
+
+    def resolve_target(self, target: str, source: str, markdown: bool = False) -> str | None:
+        named = PathIndex(self.index.paths_named(target_name(target)))
+        return named.resolve_target(target, source, markdown=markdown)
 
 
 def _private(path: Path) -> None:

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 from dataclasses import dataclass, replace
 from typing import Iterator
 
@@ -20,6 +21,7 @@ from daemon.links.plan import after_moves, before_moves, may_change, plan_moves
 from daemon.links.moves import Actions
 from daemon.pipeline.cardnames import follow_card_names
 from daemon.pipeline.context import Context
+from daemon.links.resolve import PathIndex
 from daemon.vault.files import Snapshot
 
 ATTEMPTS = 3
@@ -50,10 +52,7 @@ def plan_for_moves(ctx: Context, moves: dict[str, str]) -> Iterator[tuple[dict[s
     Candidates come from the index: notes linking to a moved file, notes with a
     link asking for a moved file's name (its resolution may change), and the
     moved notes themselves (their relative links). A candidate whose text differs
-    from the index's (someone else wrote it since) is judged by its new text; one
-    whose text is what the index read is scanned only when a link the index holds
-    for it may resolve differently after the moves (most of a folder's referrers
-    link by a name that still resolves: they are read, but not scanned or planned).
+    from the index's (someone else wrote it since) is judged by its new text.
     Only one chunk's texts are held at a time, so a folder of 10,000 notes moves
     in bounded memory.
     """
@@ -65,7 +64,7 @@ def plan_for_moves(ctx: Context, moves: dict[str, str]) -> Iterator[tuple[dict[s
     after = after_moves(before, moves)
     for start in range(0, len(sources), CHUNK):
         snapshots: dict[str, Snapshot] = {}
-        for source in sources[start:start + CHUNK]:
+        for source in _worth_reading(ctx, sources[start:start + CHUNK], moves, names, before, after):
             try:
                 snapshot = ctx.vault.read(moves.get(source, source)) or ctx.vault.read(source)
             except VaultError:
@@ -74,13 +73,40 @@ def plan_for_moves(ctx: Context, moves: dict[str, str]) -> Iterator[tuple[dict[s
                 snapshots[source] = snapshot
         rows = graph.index.notes_at(snapshots)
         changed = {p for p, s in snapshots.items() if p not in rows or rows[p].hash != s.digest}
-        # An unchanged file is scanned only if a link the index holds for it may need a rewrite.
-        links: dict[str, list[tuple[str, str]]] = {}
-        for _, source, kind, target in graph.index.links_of(set(snapshots) - changed - set(graph.opaque)):
-            links.setdefault(source, []).append((kind, target))
-        texts = {p: s.text for p, s in snapshots.items()
-                 if p in changed or p in graph.opaque or may_change(links.get(p, ()), p, moves, before, after)}
+        texts = {p: s.text for p, s in snapshots.items()}
         yield plan_moves(texts, moves, before, changed, style, after), snapshots
+
+
+def _worth_reading(ctx: Context, sources: list[str], moves: dict[str, str], names: set[str],
+                   before: PathIndex, after: PathIndex) -> list[str]:
+    """The candidates that may need a rewrite: the others are not read (a big folder move's
+    referrers mostly link by a name that still resolves).
+
+    A file whose size and mtime still match its row holds the text the index read (the
+    warm start trusts the same test), so its indexed links are its links. Only those asking
+    for a moved file's name can resolve differently, unless the file itself moved (then its
+    folder changed). Files that changed since indexed, and ``opaque`` ones (indexed without
+    their links), are always read.
+    """
+    graph, root = ctx.graph, str(ctx.vault.root)
+    rows = graph.index.notes_at(sources)
+    trusted: set[str] = set()
+    for source in sources:
+        row = rows.get(source)
+        for at in (moves.get(source, source), source):
+            try:
+                st = os.stat(os.path.join(root, at))  # indexed paths and move destinations: no abspath() check
+            except OSError:
+                continue
+            if row is not None and (st.st_size, st.st_mtime_ns) == (row.size, row.mtime_ns):
+                trusted.add(source)
+            break
+    trusted -= set(graph.opaque)
+    links: dict[str, list[tuple[str, str]]] = {}
+    for _, source, kind, target in graph.index.links_of(trusted):
+        if source in moves or target_name(target) in names:
+            links.setdefault(source, []).append((kind, target))
+    return [p for p in sources if p not in trusted or may_change(links.get(p, ()), p, moves, before, after)]
 
 
 def link_format(ctx: Context) -> str:

@@ -180,3 +180,25 @@ def test_moved_files_whose_bytes_did_not_change_are_not_read_again(ctx: Context,
     incremental = _all_rows(ctx)
     ctx.graph.rebuild()
     assert _all_rows(ctx) == incremental
+
+
+def test_referrers_whose_links_stay_right_are_not_read(ctx: Context, vault_root: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A folder move reads only the referrers that may need a rewrite, and any edited since indexed."""
+    write(vault_root, "proj/Plan.md", "# Plan\n")
+    write(vault_root, "by name.md", "[[Plan]] and [[elsewhere]]\n")  # a unique name: still right after the move
+    write(vault_root, "by path.md", "[[proj/Plan]]\n")  # names the old folder: rewritten
+    write(vault_root, "edited.md", "[[Plan]]\n")
+    write(vault_root, "elsewhere.md", "x\n")
+    tracker = Tracker(ctx.graph, grace=2.0)
+    reconcile(ctx)
+    write(vault_root, "edited.md", "[[Plan]] now also [[proj/Plan|by its path]]\n")  # not yet seen by the index
+    (vault_root / "proj").rename(vault_root / "archive")
+    read: list[str] = []
+    real = ctx.vault.read
+    monkeypatch.setattr(ctx.vault, "read", lambda rel: (read.append(rel), real(rel))[1])
+    apply_actions(ctx, tracker.feed([FileEvent(MOVED, "proj", "archive", is_dir=True)], now=1.0))
+    assert "by name.md" not in read and {"by path.md", "edited.md"} <= set(read)
+    assert (vault_root / "by path.md").read_text() == "[[Plan]]\n"
+    assert (vault_root / "edited.md").read_text() == "[[Plan]] now also [[Plan|by its path]]\n"
+    assert (vault_root / "by name.md").read_text() == "[[Plan]] and [[elsewhere]]\n"
