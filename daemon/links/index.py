@@ -14,7 +14,7 @@ import unicodedata
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator, NamedTuple
+from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
 from daemon.errors import MemvaultError
 from daemon.links.fulltext import SearchDoc, project_key
@@ -305,12 +305,13 @@ class Index:
 
     def notes_at(self, paths: Iterable[str]) -> dict[str, NoteRow]:
         """The rows of those of ``paths`` that are indexed."""
-        found: dict[str, NoteRow] = {}
-        for chunk in iter_chunks(sorted(set(paths))):
-            found.update((row[0], NoteRow(*row)) for row in self.db.execute(
-                "SELECT path, size, mtime_ns, hash, identity, signature FROM notes "
-                f"WHERE path IN ({', '.join('?' * len(chunk))})", chunk))
-        return found
+        return {row[0]: NoteRow(*row) for row in self._where_in(
+            "SELECT path, size, mtime_ns, hash, identity, signature FROM notes", "path", paths)}
+
+    def _where_in(self, select: str, column: str, values: Iterable[str]) -> Iterator[tuple[Any, ...]]:
+        """The rows of ``select`` (a query without WHERE) whose ``column`` is one of ``values``."""
+        for chunk in iter_chunks(sorted(set(values))):
+            yield from self.db.execute(f"{select} WHERE {column} IN ({', '.join('?' * len(chunk))})", chunk)
 
     def put_note(self, note: NoteRow, links: Iterable[tuple[Link, str | None]] | None) -> None:
         """Insert or replace a note; ``links`` (with resolutions) replaces its links unless None."""
@@ -410,18 +411,10 @@ class Index:
 
     def searchable(self, paths: Iterable[str]) -> set[str]:
         """Those of ``paths`` that have a search row."""
-        found: set[str] = set()
-        for chunk in iter_chunks(sorted(set(paths))):
-            found.update(r[0] for r in self.db.execute(
-                f"SELECT path FROM search_docs WHERE path IN ({', '.join('?' * len(chunk))})", chunk))
-        return found
+        return {r[0] for r in self._where_in("SELECT path FROM search_docs", "path", paths)}
 
     def search_paths_of_sessions(self, session_ids: Iterable[str]) -> set[str]:
-        found: set[str] = set()
-        for chunk in iter_chunks(sorted(set(session_ids))):
-            found.update(r[0] for r in self.db.execute(
-                f"SELECT path FROM search_docs WHERE session_id IN ({', '.join('?' * len(chunk))})", chunk))
-        return found
+        return {r[0] for r in self._where_in("SELECT path FROM search_docs", "session_id", session_ids)}
 
     def clear_search(self) -> None:
         self.db.execute("DELETE FROM search_docs")
@@ -506,11 +499,7 @@ class Index:
 
     def links_of(self, sources: Iterable[str]) -> list[tuple[int, str, str, str]]:
         """(rowid, source, kind, target) of the links in these notes."""
-        rows: list[tuple[int, str, str, str]] = []
-        for chunk in iter_chunks(sorted(set(sources))):
-            rows.extend(self.db.execute("SELECT rowid, source, kind, target FROM links "
-                                        f"WHERE source IN ({', '.join('?' * len(chunk))})", chunk))
-        return rows
+        return list(self._where_in("SELECT rowid, source, kind, target FROM links", "source", sources))
 
     def links_resolved_to(self, path: str) -> list[tuple[int, str, str, str]]:
         """(rowid, source, kind, target) of links that resolve to ``path``."""
