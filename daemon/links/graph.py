@@ -24,7 +24,7 @@ from typing import Any, Iterable, Iterator, Mapping, NamedTuple
 from daemon.vault import props
 from daemon.errors import VaultError
 from daemon.links.fulltext import SCOPES, SOURCE_LIMIT, SearchDoc, search_doc, source_path, source_text
-from daemon.links.index import Index, NoteRow, target_name
+from daemon.links.index import Index, NoteRow
 from daemon.links.scan import Link, scan
 from daemon.links.resolve import PathIndex
 from daemon.vault.files import TEMP_MARK, Vault, digest
