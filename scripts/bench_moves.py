@@ -131,7 +131,8 @@ def folder_move(root: Path) -> dict[str, Any]:
         new = moved + rel[len(folder):]
         events += [FileEvent(MOVED, f"{rel}/{d}", f"{new}/{d}", is_dir=True) for d in sorted(dirnames)]
         events += [FileEvent(MOVED, f"{rel}/{f}", f"{new}/{f}") for f in sorted(filenames)]
-    before = {p: (root / p).read_bytes() for p in ctx.graph.paths.paths() if p.endswith(".md")}
+    # Digests, not the files' bytes: holding 100,000 notes' text here would count in the move's RSS.
+    before = {p: _digest(root / p) for p in ctx.graph.paths.paths() if p.endswith(".md")}
     os.rename(root / folder, root / moved)
     before_move_mb = _rss_mb("VmRSS")
     _reset_peak_rss()
@@ -141,7 +142,7 @@ def folder_move(root: Path) -> dict[str, Any]:
     took, cpu = time.perf_counter() - started, time.process_time() - cpu
     move_peak_mb = _rss_mb("VmHWM")
     changed = [p for p in ctx.graph.paths.paths() if p.endswith(".md")
-               and (root / p).read_bytes() != before.get(p, before.get(folder + p[len(moved):], b""))]
+               and _digest(root / p) != before.get(p, before.get(folder + p[len(moved):], b""))]
     started = time.perf_counter()
     for rel in changed:  # the floor: durably rewrite the same files, as the vault writer does
         target = root / rel
@@ -157,6 +158,10 @@ def folder_move(root: Path) -> dict[str, Any]:
     return {"rss_before_move_mb": before_move_mb, "move_peak_rss_mb": move_peak_mb,
             "folder": folder, "notes_moved": len(actions.moves), "events": len(events), "rewritten": len(changed),
             "seconds": took, "cpu_seconds": cpu, "floor_seconds": floor, "broken": None}
+
+
+def _digest(path: Path) -> bytes:
+    return hashlib.sha256(path.read_bytes()).digest()
 
 
 def _rss_mb(field: str) -> float | None:
