@@ -81,7 +81,7 @@ class Graph:
     def open(cls, vault: Vault, index: Index, excluded: Iterable[str] = (), tag_key: str = "memory_tags",
              search_scope: str = "cards", opaque: Iterable[str] = ()) -> "Graph":
         graph = cls(vault, index, tuple(excluded), tag_key, search_scope=search_scope, opaque=tuple(opaque))
-        graph.paths = PathIndex(index.notes())
+        graph.paths = PathIndex(index.statuses())  # not ``notes()``: their signatures, 100,000 notes: +45 MB RSS
         return graph
 
     def ensure_search(self) -> int:
@@ -127,11 +127,10 @@ class Graph:
 
     def changes(self) -> Changes:
         on_disk = self.disk()
-        indexed = self.index.notes()
+        indexed = self.index.statuses()
         added = sorted(set(on_disk) - set(indexed))
         deleted = sorted(set(indexed) - set(on_disk))
-        modified = sorted(p for p in set(on_disk) & set(indexed)
-                          if on_disk[p] != (indexed[p].size, indexed[p].mtime_ns))
+        modified = sorted(p for p in set(on_disk) & set(indexed) if on_disk[p] != indexed[p])
         return Changes(tuple(added), tuple(modified), tuple(deleted))
 
     def read(self, rel: str) -> tuple[NoteRow, str | None, dict[str, Any]] | None:

@@ -285,6 +285,10 @@ class Index:
         return {row[0]: NoteRow(*row) for row in self.db.execute(
             "SELECT path, size, mtime_ns, hash, identity, signature FROM notes")}
 
+    def statuses(self) -> dict[str, tuple[int, int]]:
+        """Every indexed path with its (size, mtime_ns): what a start compares with the disk."""
+        return {row[0]: (row[1], row[2]) for row in self.db.execute("SELECT path, size, mtime_ns FROM notes")}
+
     def paths_named(self, name: str) -> list[str]:
         """The paths whose file name, folded and without ``.md``, may be ``name`` (as ``target_name``).
 

@@ -171,9 +171,9 @@ def reconcile(ctx: Context) -> Changes:
         return changes
     moves: dict[str, str] = {}
     if changes.deleted and changes.added:  # a move needs both ends: otherwise nothing to pair
-        indexed = graph.index.notes()
         fresh = {p: found[0] for p in changes.added if (found := graph.read(p)) is not None}
-        moves = detect_moves({p: indexed[p] for p in changes.deleted}, fresh)
+        rows = graph.index.notes_at(changes.deleted)
+        moves = detect_moves({p: rows[p] for p in changes.deleted}, fresh)
     rewritten: tuple[str, ...] = ()
     if moves:
         rewritten = on_moves(ctx, moves).rewritten
