@@ -8,6 +8,7 @@ Errors caused by the user print one ``Error: …`` line, never a traceback.
 from __future__ import annotations
 
 import argparse
+import importlib
 import json
 import logging
 import os
@@ -18,24 +19,17 @@ from pathlib import Path
 from types import SimpleNamespace
 from typing import Any, Callable, Iterator, Sequence
 
-from daemon.app import build, init_vault
 from daemon.config import Config, load_config, split_assignment, write_vault_setting
 from daemon.errors import ConfigError, InputError, LockError, MemvaultError, VaultError
-import platformdirs
 
-from daemon import ops
-from daemon.runtime import api, autostart
-from daemon.links.graph import IndexedPaths, normalize_tag
-from daemon.links.index import Index
 from daemon.commands import parse, parser
-from daemon.cli_recall import cmd_mcp, cmd_search
 from daemon.cli_links import cmd_backlinks, cmd_broken, cmd_links, cmd_mv, cmd_reindex
-from daemon.cli_claude import cmd_claude_code, cmd_hook
-from daemon.cli_model import cmd_model
-from daemon.report import Progress, format_table
-from daemon.runner import Daemon, log_file, setup_logging
 from daemon.vault.state import VaultLock
-from daemon.vault.layout import vault_problem
+
+# Everything else is imported by the commands that use it: a read command while the daemon runs
+# (``backlinks``, ``links``, ``broken``, ``tags``) needs the config, the lock and the index only,
+# and importing the whole package (the pipeline, the distiller, the scheduler) took longer than
+# the command itself.
 
 _OVERRIDE = re.compile(r"^[A-Za-z_][\w.]*=")
 JOB_KEYS = ("session_id", "messages", "date", "memory_hint", "include_images")
@@ -86,6 +80,8 @@ def cmd_init(args: argparse.Namespace) -> int:
     if args.vault_path:
         overrides.append(f"vault={Path(args.vault_path).expanduser().resolve()}")
     config = load_config(args.config, overrides)
+    from daemon.app import init_vault
+
     created = init_vault(config.vault, config)
     config_file = write_vault_setting(args.config, config)
     print(f"Vault: {config.vault}")
@@ -104,6 +100,8 @@ def cmd_auto_memory(args: argparse.Namespace) -> int:
                               "metadata": {"date": job.get("date"), "modified": False, "n_messages": 0}})
     _ensure_vault(config)
     try:
+        from daemon import ops
+
         result = run_op(config, "memvault auto_memory", "auto_memory", params,
                         lambda ctx: ops.run_auto_memory(ctx, params))
     except LockError as exc:  # a hook reads the JSON result, also when the vault stayed busy
@@ -114,6 +112,8 @@ def cmd_auto_memory(args: argparse.Namespace) -> int:
 
 def _ensure_vault(config: Config) -> None:
     """Refuse a vault folder that does not exist or is not a vault: a typo must not become a new vault."""
+    from daemon.vault.layout import vault_problem
+
     problem = vault_problem(config.vault, config.daily_dir, config.session_dir)
     if problem:
         raise VaultError(problem)
@@ -121,6 +121,9 @@ def _ensure_vault(config: Config) -> None:
 
 def run_op(config: Config, role: str, name: str, body: dict[str, Any], local: Callable[[Any], Any]) -> Any:
     """Run an operation in this process under the vault lock, or through the running daemon's API."""
+    from daemon.app import build
+    from daemon.runtime import api
+
     lock = VaultLock(config.state_dir(), role)
     if not take_lock(config, lock):
         return api.call(config.state_dir(), name, body)
@@ -200,6 +203,8 @@ def cmd_start(args: argparse.Namespace) -> int:
     _, overrides = _split(args.settings)
     config = load_config(args.config, overrides)
     _ensure_vault(config)
+    from daemon.runner import Daemon, setup_logging
+
     log = setup_logging()
     print(f"memvault: watching {config.vault}, inbox {config.inbox} (Ctrl+C to stop); log: {log}", file=sys.stderr)
     Daemon(config, polling=args.polling or None).run()
@@ -215,6 +220,8 @@ def reading(args: argparse.Namespace) -> Iterator[Any]:
     """
     _, overrides = _split(args.settings)
     config = load_config(args.config, overrides)
+    from daemon.links.index import Index, IndexedPaths
+
     lock = VaultLock(config.state_dir(), "memvault (catching up the index)")
     if not take_lock(config, lock):  # the daemon keeps the index current: query it read-only, load nothing
         index = Index.open_readonly(config.state_dir() / "index.sqlite3")
@@ -223,6 +230,8 @@ def reading(args: argparse.Namespace) -> Iterator[Any]:
         finally:
             index.close()
         return
+    from daemon.app import build
+
     try:
         ctx = build(config)
     finally:
@@ -240,6 +249,9 @@ def cmd_ingest(args: argparse.Namespace) -> int:
     paths = [str(Path(p).expanduser().resolve()) for p in args.paths if p not in settings]
     if not paths:
         raise InputError("name at least one file or folder to import")
+    from daemon import ops
+    from daemon.report import Progress, format_table
+
     bar = Progress(sys.stderr)
     reports = run_op(config, "memvault ingest", "ingest", {"paths": paths},
                      lambda ctx: ops.ingest(ctx, paths, progress=bar.update))
@@ -251,6 +263,8 @@ def cmd_ingest(args: argparse.Namespace) -> int:
 def cmd_status(args: argparse.Namespace) -> int:
     _, overrides = _split(args.settings)
     config = load_config(args.config, overrides)
+    from daemon import ops
+
     print(ops.dumps(run_op(config, "memvault status", "status", {}, lambda ctx: ops.status(ctx))))
     return 0
 
@@ -262,6 +276,8 @@ def cmd_tags(args: argparse.Namespace) -> int:
     with reading(args) as ctx:
         if args.tag:
             project = args.tag.startswith("project:") and args.tag.partition(":")[2]
+            from daemon.links.graph import normalize_tag
+
             notes = ctx.graph.index.in_project(project) if project else ctx.graph.index.tagged(normalize_tag(args.tag))
             print("\n".join(notes) if notes else f"no note carries the tag {args.tag!r}")
         else:
@@ -276,6 +292,8 @@ def cmd_retag(args: argparse.Namespace) -> int:
     paths = [a for a in args.paths if a not in settings]
     config = load_config(args.config, settings)
     body = {"paths": paths, "all": args.everything}
+    from daemon import ops
+
     report = run_op(config, "memvault retag", "retag", body, lambda ctx: ops.retag(ctx, paths, args.everything))
     for item in report["results"]:
         shown = ", ".join(item["tags"]) if item["success"] else f"failed: {item['error']}"
@@ -287,6 +305,8 @@ def cmd_retag(args: argparse.Namespace) -> int:
 def cmd_doctor(args: argparse.Namespace) -> int:
     _, overrides = _split(args.settings)
     config = load_config(args.config, overrides)
+    from daemon import ops
+
     problems = 0
     for ok, line in ops.doctor(config):
         print(f"{'ok ' if ok else 'ERR'} {line}")
@@ -297,6 +317,11 @@ def cmd_doctor(args: argparse.Namespace) -> int:
 def cmd_service(args: argparse.Namespace) -> int:
     _, overrides = _split(args.settings)
     config = load_config(args.config, overrides)
+    import platformdirs
+
+    from daemon.runner import log_file
+    from daemon.runtime import autostart
+
     where = autostart.Platform(sys.platform, Path.home(), Path(platformdirs.user_config_dir()))
     if args.action == "install":
         lines = autostart.install(where, autostart.command(args.config or config.source), log_file())
@@ -304,6 +329,14 @@ def cmd_service(args: argparse.Namespace) -> int:
         lines = autostart.uninstall(where)
     print("\n".join(lines))
     return 0
+
+
+def _later(module: str, name: str) -> Callable[[argparse.Namespace], int]:
+    """A command handler imported from ``module`` only when the command runs."""
+    def run(args: argparse.Namespace) -> int:
+        return int(getattr(importlib.import_module(module), name)(args))
+
+    return run
 
 
 COMMANDS = {
@@ -322,9 +355,9 @@ COMMANDS = {
     "service": cmd_service,
     "doctor": cmd_doctor,
     "config": cmd_config,
-    "model": cmd_model,
-    "hook": cmd_hook,
-    "claude-code": cmd_claude_code,
-    "search": cmd_search,
-    "mcp": cmd_mcp,
+    "model": _later("daemon.cli_model", "cmd_model"),
+    "hook": _later("daemon.cli_claude", "cmd_hook"),
+    "claude-code": _later("daemon.cli_claude", "cmd_claude_code"),
+    "search": _later("daemon.cli_recall", "cmd_search"),
+    "mcp": _later("daemon.cli_recall", "cmd_mcp"),
 }

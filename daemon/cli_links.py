@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import sys
 import time
-from typing import Any
+from typing import Any, Iterable
 
 from daemon import ops
 from daemon.config import load_config
@@ -18,6 +18,19 @@ from daemon.config import load_config
 def one_line(raw: str) -> str:
     """A link's text on one line: a markdown link may span lines (its text wraps)."""
     return raw.replace("\r\n", "\n").replace("\n", "\\n")
+
+
+def print_lines(lines: Iterable[str], chunk: int = 1000) -> None:
+    """Print lines a thousand at a time: ``print`` per line is a write per line on a terminal
+    (``broken`` in a 100,000-note vault prints about 20,000)."""
+    batch: list[str] = []
+    for line in lines:
+        batch.append(line)
+        if len(batch) == chunk:
+            sys.stdout.write("\n".join(batch) + "\n")
+            batch = []
+    if batch:
+        sys.stdout.write("\n".join(batch) + "\n")
 
 
 def cmd_mv(args: argparse.Namespace) -> int:
@@ -44,8 +57,7 @@ def cmd_backlinks(args: argparse.Namespace) -> int:
     with reading(args) as ctx:
         path = ops.note_path(ctx, args.path)
         rows = ctx.graph.index.backlinks(path)
-        for row in rows:
-            print(f"{row.source}:{row.line}: {one_line(row.raw)}")
+        print_lines(f"{row.source}:{row.line}: {one_line(row.raw)}" for row in rows)
         print(f"{len(rows)} link(s) to {path}", file=sys.stderr)
     return 0
 
@@ -56,8 +68,7 @@ def cmd_links(args: argparse.Namespace) -> int:
     with reading(args) as ctx:
         path = ops.note_path(ctx, args.path)
         rows = ctx.graph.index.links_from(path)
-        for row in rows:
-            print(f"{path}:{row.line}: {one_line(row.raw)} -> {row.resolved or '(unresolved)'}")
+        print_lines(f"{path}:{row.line}: {one_line(row.raw)} -> {row.resolved or '(unresolved)'}" for row in rows)
         print(f"{len(rows)} link(s) in {path}", file=sys.stderr)
     return 0
 
@@ -67,8 +78,7 @@ def cmd_broken(args: argparse.Namespace) -> int:
 
     with reading(args) as ctx:
         rows = ctx.graph.index.broken()
-        for row in rows:
-            print(f"{row.source}:{row.line}: {one_line(row.raw)}")
+        print_lines(f"{row.source}:{row.line}: {one_line(row.raw)}" for row in rows)
         print(f"{len(rows)} unresolved link(s)", file=sys.stderr)
     return 0
 

@@ -10,16 +10,16 @@ import json
 import posixpath
 import time
 from pathlib import Path
-from typing import Any, Callable
+from typing import TYPE_CHECKING, Any, Callable
 
 from daemon.conversations import inbox
 from daemon.errors import InputError, MemvaultError
 from daemon.vault.names import validate_component
-from daemon.pipeline import Context, auto_memory
-from daemon.pipeline.ingest import SKIPPED, FileReport, ingest_file
-from daemon.pipeline import tags
-from daemon.pipeline.renames import on_moves, plan_for_moves
 from daemon.integrations.claude_code import sessions as claude_sessions
+
+if TYPE_CHECKING:  # the pipeline is imported by the operations that run it: read commands need none of it
+    from daemon.pipeline import Context
+    from daemon.pipeline.ingest import FileReport
 
 
 def move(ctx: Context, src: str, dst: str, dry_run: bool = False) -> dict[str, Any]:
@@ -28,6 +28,8 @@ def move(ctx: Context, src: str, dst: str, dry_run: bool = False) -> dict[str, A
     ``src`` is a path, never a link: vault-relative, or absolute inside the vault.
     ``dst`` is vault-relative, or absolute inside the vault.
     """
+    from daemon.pipeline.renames import on_moves, plan_for_moves
+
     src, dst = source_path(ctx, src), destination_path(ctx, dst)
     moves = _move_plan(ctx, src, dst)
     if dry_run:
@@ -129,6 +131,8 @@ def ingest(ctx: Context, paths: list[str], progress: Callable[[str, int], None] 
     In a folder only JSON, JSONL and ZIP files are tried; any other file is listed once as skipped.
     A file named explicitly is always tried.
     """
+    from daemon.pipeline.ingest import SKIPPED, FileReport, ingest_file
+
     reports = []
     for given in paths:
         root = Path(given).expanduser().resolve()
@@ -211,6 +215,8 @@ def _when(stamp: Any) -> str | None:
 
 def retag(ctx: Context, paths: list[str], everything: bool = False) -> dict[str, Any]:
     """Re-tag the named cards, every card, or those changed since they were last tagged."""
+    from daemon.pipeline import tags
+
     return tags.retag(ctx, [note_path(ctx, p) for p in paths] or None, everything)
 
 
@@ -248,6 +254,8 @@ def run_auto_memory(ctx: Context, params: dict[str, Any]) -> dict[str, Any]:
     unknown = set(params) - allowed
     if unknown:
         raise InputError(f"unknown auto_memory parameter(s): {', '.join(sorted(unknown))}")
+    from daemon.pipeline import auto_memory
+
     return auto_memory(ctx, **params)
 
 

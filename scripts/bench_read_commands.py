@@ -8,7 +8,10 @@ source tree given with ``--tree`` (default: this checkout; an older checkout, e.
 run: the interpreter importing ``daemon.cli`` and exiting. Reports the median wall time
 and the largest peak RSS (``VmHWM``) of each.
 
-    python scripts/bench_read_commands.py [--notes 10000] [--runs 5] [--tree /tmp/before --tree .]
+    python scripts/bench_read_commands.py [--notes 10000] [--runs 5] [--tree /tmp/before --tree .] [--keep DIR]
+
+``--keep DIR`` generates the vault (and its index state) into DIR once and reuses it on
+later runs: generating and indexing 100,000 notes takes minutes, measuring seconds.
 """
 
 from __future__ import annotations
@@ -55,47 +58,68 @@ def measure(args: list[str], env: dict[str, str], cwd: str) -> tuple[float, floa
     return seconds, peak_kib / 1024
 
 
+BUILD = """
+import sys
+from daemon.app import build
+from daemon.config import load_config
+build(load_config(overrides=[f"vault={sys.argv[1]}", "timezone=UTC"], environ={})).graph.index.close()
+"""
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--notes", type=int, default=10000)
     parser.add_argument("--runs", type=int, default=5)
     parser.add_argument("--tree", action="append", help="a checkout to measure (repeatable; default: this one)")
+    parser.add_argument("--keep", type=Path, help="generate into this folder once and reuse it (not deleted)")
     args = parser.parse_args()
-    home = Path(tempfile.mkdtemp(prefix="memvault-bench-read-"))
-    os.environ.update(XDG_STATE_HOME=str(home / "state"), XDG_CONFIG_HOME=str(home / "config"))
+    home = args.keep.resolve() if args.keep else Path(tempfile.mkdtemp(prefix="memvault-bench-read-"))
+    trees = [str(Path(tree).resolve()) for tree in args.tree or [str(HERE.parent)]]
     from gen_vault import HUB, generate
 
-    from daemon.app import build
     from daemon.config import load_config
     from daemon.vault.state import VaultLock
 
     vault = home / "vault"
-    generate(vault, args.notes, seed=1)
+    if not (args.keep and vault.is_dir()):
+        generate(vault, args.notes, seed=1)
     (vault / ".obsidian").mkdir(exist_ok=True)  # what makes it a vault to memvault
-    config = load_config(overrides=[f"vault={vault}", "timezone=UTC"], environ={})
-    build(config).graph.index.close()  # the index a daemon would keep current
     some_note = sorted(p.relative_to(vault).as_posix() for p in vault.rglob("*.md"))[len(HUB)]
     commands = {"floor: the interpreter importing daemon.cli": ["--floor"],
                 "backlinks (hub, by name)": ["backlinks", Path(HUB).stem, f"vault={vault}"],
                 "links (one note, by path)": ["links", some_note, f"vault={vault}"],
                 "broken": ["broken", f"vault={vault}"], "tags": ["tags", f"vault={vault}"]}
-    lock = VaultLock(config.state_dir(), "memvault start (benchmark)")
-    lock.acquire(0)
-    (config.state_dir() / "api.json").write_text("{}")
+    # Each tree gets the index its own code builds (and migrates) in its own state folder, held
+    # as a running daemon holds it: a schema change is measured with its schema.
+    envs, locks = [], []
+    for i, tree in enumerate(trees):
+        env = dict(os.environ, PYTHONPATH=tree, XDG_STATE_HOME=str(home / f"state-{i}"),
+                   XDG_CONFIG_HOME=str(home / "config"))
+        subprocess.run([sys.executable, "-c", BUILD, str(vault)], env=env, cwd=tree, check=True)
+        os.environ["XDG_STATE_HOME"] = env["XDG_STATE_HOME"]  # where platformdirs looks
+        state_dir = load_config(overrides=[f"vault={vault}"], environ={}).state_dir()
+        lock = VaultLock(state_dir, "memvault start (benchmark)")
+        lock.acquire(0)
+        (state_dir / "api.json").write_text("{}")
+        envs.append(env)
+        locks.append((lock, state_dir / "api.json"))
     try:
-        print(f"{args.notes:,} notes, daemon holding the lock; median of {args.runs} runs, max peak RSS\n")
-        print("| command | " + " | ".join(args.tree or ["this tree"]) + " |\n|---|" + "---|" * len(args.tree or [1]))
+        print(f"{args.notes:,} notes, daemon holding the lock; median of {args.runs} runs (the trees taking "
+              f"turns), max peak RSS\n")
+        print("| command | " + " | ".join(args.tree or ["this tree"]) + " |\n|---|" + "---|" * len(trees))
         for label, argv in commands.items():
-            cells = []
-            for tree in args.tree or [str(HERE.parent)]:
-                env = dict(os.environ, PYTHONPATH=str(Path(tree).resolve()))
-                runs = [measure(argv, env, tree) for _ in range(args.runs)]
-                cells.append(f"{statistics.median(s for s, _ in runs):.3f} s, {max(m for _, m in runs):.0f} MB")
+            runs: list[list[tuple[float, float]]] = [[] for _ in trees]
+            for _ in range(args.runs):
+                for i, tree in enumerate(trees):
+                    runs[i].append(measure(argv, envs[i], tree))
+            cells = [f"{statistics.median(s for s, _ in r):.3f} s, {max(m for _, m in r):.0f} MB" for r in runs]
             print(f"| {label} | " + " | ".join(cells) + " |", flush=True)
     finally:
-        (config.state_dir() / "api.json").unlink()
-        lock.release()
-        shutil.rmtree(home, ignore_errors=True)
+        for lock, api in locks:
+            api.unlink()
+            lock.release()
+        if not args.keep:
+            shutil.rmtree(home, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -14,10 +14,11 @@ import unicodedata
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Any, Callable, Iterable, Iterator, NamedTuple
 
 from daemon.errors import MemvaultError
 from daemon.links.fulltext import SearchDoc, project_key
+from daemon.links.resolve import PathIndex
 from daemon.links.scan import Link
 
 Migration = Callable[[sqlite3.Connection], None]
@@ -153,6 +154,32 @@ def _ledger_outputs(db: sqlite3.Connection) -> None:
                 "PRIMARY KEY (hash, session_id))")
 
 
+@migration("0006_indexes_for_read_commands")
+def _read_command_indexes(db: sqlite3.Connection) -> None:
+    """Indexes that answer ``tags`` and ``broken`` without reading the tables.
+
+    - ``tags(tag, path)`` replaces ``tags_tag`` (its prefix): ``COUNT(DISTINCT path) ...
+      GROUP BY tag`` looked up every tag row in the table (100,000 notes: 0.14 s).
+    - ``links_broken`` holds every column of the unresolved links only (about 2 % of them),
+      in the order ``broken`` lists them; they were scattered over the whole links table,
+      so listing them read nearly all of it and sorted (100,000 notes: 0.15 s, now 0.03 s).
+      ``resolved`` is among its columns because the query's condition names it.
+    - ``links_resolved`` leaves the unresolved links out (``resolved = ?`` implies that), so
+      that SQLite, which keeps no statistics here, cannot choose it for ``resolved IS NULL``.
+    """
+    _script(
+        db,
+        """
+        DROP INDEX IF EXISTS tags_tag;
+        CREATE INDEX tags_tag_path ON tags(tag, path);
+        DROP INDEX IF EXISTS links_resolved;
+        CREATE INDEX links_resolved ON links(resolved) WHERE resolved IS NOT NULL;
+        CREATE INDEX links_broken ON links(source, start, kind, embed, raw, target, subpath, alias, "end", line, key,
+            resolved) WHERE resolved IS NULL
+        """,
+    )
+
+
 def _script(db: sqlite3.Connection, script: str) -> None:
     """Run statements one by one: ``executescript`` would commit the migration's transaction early."""
     for statement in script.split(";"):
@@ -170,8 +197,11 @@ class NoteRow:
     signature: str
 
 
-@dataclass(frozen=True)
-class LinkRow:
+class LinkRow(NamedTuple):
+    """One indexed link. A NamedTuple, like ``scan.Link``: ``broken`` builds one per
+    unresolved link in the vault (100,000 notes: about 20,000), three times faster than
+    a frozen dataclass."""
+
     source: str
     kind: str
     embed: bool
@@ -255,6 +285,10 @@ class Index:
         return {row[0]: NoteRow(*row) for row in self.db.execute(
             "SELECT path, size, mtime_ns, hash, identity, signature FROM notes")}
 
+    def statuses(self) -> dict[str, tuple[int, int]]:
+        """Every indexed path with its (size, mtime_ns): what a start compares with the disk."""
+        return {row[0]: (row[1], row[2]) for row in self.db.execute("SELECT path, size, mtime_ns FROM notes")}
+
     def paths_named(self, name: str) -> list[str]:
         """The paths whose file name, folded and without ``.md``, may be ``name`` (as ``target_name``).
 
@@ -272,6 +306,16 @@ class Index:
         row = self.db.execute("SELECT path, size, mtime_ns, hash, identity, signature FROM notes WHERE path = ?",
                               (path,)).fetchone()
         return NoteRow(*row) if row else None
+
+    def notes_at(self, paths: Iterable[str]) -> dict[str, NoteRow]:
+        """The rows of those of ``paths`` that are indexed."""
+        return {row[0]: NoteRow(*row) for row in self._where_in(
+            "SELECT path, size, mtime_ns, hash, identity, signature FROM notes", "path", paths)}
+
+    def _where_in(self, select: str, column: str, values: Iterable[str]) -> Iterator[tuple[Any, ...]]:
+        """The rows of ``select`` (a query without WHERE) whose ``column`` is one of ``values``."""
+        for chunk in iter_chunks(sorted(set(values))):
+            yield from self.db.execute(f"{select} WHERE {column} IN ({', '.join('?' * len(chunk))})", chunk)
 
     def put_note(self, note: NoteRow, links: Iterable[tuple[Link, str | None]] | None) -> None:
         """Insert or replace a note; ``links`` (with resolutions) replaces its links unless None."""
@@ -369,12 +413,12 @@ class Index:
             self.db.execute("DELETE FROM search WHERE rowid = ?", (row[0],))
             self.db.execute("DELETE FROM search_docs WHERE rowid = ?", (row[0],))
 
+    def searchable(self, paths: Iterable[str]) -> set[str]:
+        """Those of ``paths`` that have a search row."""
+        return {r[0] for r in self._where_in("SELECT path FROM search_docs", "path", paths)}
+
     def search_paths_of_sessions(self, session_ids: Iterable[str]) -> set[str]:
-        found: set[str] = set()
-        for chunk in iter_chunks(sorted(set(session_ids))):
-            found.update(r[0] for r in self.db.execute(
-                f"SELECT path FROM search_docs WHERE session_id IN ({', '.join('?' * len(chunk))})", chunk))
-        return found
+        return {r[0] for r in self._where_in("SELECT path FROM search_docs", "session_id", session_ids)}
 
     def clear_search(self) -> None:
         self.db.execute("DELETE FROM search_docs")
@@ -456,6 +500,10 @@ class Index:
             rows.extend(self.db.execute("SELECT rowid, source, kind, target FROM links WHERE target_name = ?",
                                         (name,)))
         return rows
+
+    def links_of(self, sources: Iterable[str]) -> list[tuple[int, str, str, str]]:
+        """(rowid, source, kind, target) of the links in these notes."""
+        return list(self._where_in("SELECT rowid, source, kind, target FROM links", "source", sources))
 
     def links_resolved_to(self, path: str) -> list[tuple[int, str, str, str]]:
         """(rowid, source, kind, target) of links that resolve to ``path``."""
@@ -569,6 +617,25 @@ class Index:
             for table in ("notes", "links", "tags"):
                 self.db.execute(f"DELETE FROM {table}")
             self.clear_search()
+
+
+class IndexedPaths:
+    """The vault's paths as read commands need them, looked up in the index on demand.
+
+    ``Graph.paths`` holds every path (the daemon keeps it for resolving as it writes); a read
+    command only checks or resolves the one path it was given, so it asks SQLite for the few
+    files carrying that name instead of loading them all (100k notes: tens of MB and 0.5 s).
+    """
+
+    def __init__(self, index: Index) -> None:
+        self.index = index
+
+    def __contains__(self, path: object) -> bool:
+        return isinstance(path, str) and self.index.note(path) is not None
+
+    def resolve_target(self, target: str, source: str, markdown: bool = False) -> str | None:
+        named = PathIndex(self.index.paths_named(target_name(target)))
+        return named.resolve_target(target, source, markdown=markdown)
 
 
 def _private(path: Path) -> None:

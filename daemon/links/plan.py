@@ -10,7 +10,7 @@ idempotent. `vault` applies the plan; this module only computes it.
 
 from __future__ import annotations
 
-from typing import Collection, Mapping
+from typing import Collection, Iterable, Mapping
 
 from daemon.links.scan import FRONTMATTER, MARKDOWN, Link, scan
 from daemon.links.resolve import PathIndex, PathsAfter, link_target_for
@@ -134,8 +134,26 @@ def _replacements(text: str, source: str, moves: Mapping[str, str], before: Path
     return out
 
 
+def may_change(links: Iterable[tuple[str, str]], source: str, moves: Mapping[str, str], before: PathIndex,
+               after: PathIndex) -> bool:
+    """Whether `plan_moves` may rewrite a link of `source`, given its links' (kind, target) as indexed.
+
+    False only when every link resolves after the moves as `_replacements` requires of a link
+    it leaves alone (unresolved before, or still right): then the file needs no scan. The
+    rows must be those of the file's current text (its digest equals the index's).
+    """
+    moved_to = moves.get(source, source)
+    for kind, target in links:
+        link = Link(kind, False, 0, 0, target, 0, 0, "", None, 0)
+        was = before.resolve(link, source)
+        if was is not None and not _still_right(link, source, moved_to, was, moves.get(was, was), before, after):
+            return True
+    return False
+
+
 def plan_moves(files: Mapping[str, str], moves: Mapping[str, str], before: PathIndex,
-               changed: Collection[str] = (), style: str = "shortest") -> dict[str, str]:
+               changed: Collection[str] = (), style: str = "shortest",
+               after: PathIndex | None = None) -> dict[str, str]:
     """New texts for the files whose links the moves would break or redirect.
 
     `files` maps each candidate file's path *before* the moves to its text; `moves`
@@ -145,8 +163,10 @@ def plan_moves(files: Mapping[str, str], moves: Mapping[str, str], before: PathI
     the moves: new text}, holding only files whose text must change. `style` is the
     vault's new-link format (`shortest`, `relative`, `absolute`) for wikilinks. A link whose new
     target cannot be written so that it reads back as the moved file is left unchanged.
+    `after` is `after_moves(before, moves)` when the caller has it already (a folder move is
+    planned a chunk of files at a time, and building the view costs as much as the moves).
     """
-    after = after_moves(before, moves)
+    after = after_moves(before, moves) if after is None else after
     planned: dict[str, str] = {}
     for source, text in files.items():
         replacements = _replacements(text, source, moves, before, after, source in changed, style)

@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import logging
+import os
 from dataclasses import dataclass, replace
 from typing import Iterator
 
@@ -16,10 +17,11 @@ from daemon.errors import ConflictError, VaultError
 from daemon.links.graph import Changes
 from daemon.links.pairing import detect_moves
 from daemon.links.index import target_name
-from daemon.links.plan import before_moves, plan_moves
+from daemon.links.plan import after_moves, before_moves, may_change, plan_moves
 from daemon.links.moves import Actions
 from daemon.pipeline.cardnames import follow_card_names
 from daemon.pipeline.context import Context
+from daemon.links.resolve import PathIndex
 from daemon.vault.files import Snapshot
 
 ATTEMPTS = 3
@@ -59,17 +61,52 @@ def plan_for_moves(ctx: Context, moves: dict[str, str]) -> Iterator[tuple[dict[s
     candidates = graph.index.sources_linking(moves) | graph.index.sources_naming(names) | set(moves)
     sources = sorted(c for c in candidates if c.lower().endswith(".md"))
     before, style = before_moves(graph.paths, moves), link_format(ctx)
+    after = after_moves(before, moves)
     for start in range(0, len(sources), CHUNK):
         snapshots: dict[str, Snapshot] = {}
-        for source in sources[start:start + CHUNK]:
+        for source in _worth_reading(ctx, sources[start:start + CHUNK], moves, names, before, after):
             try:
                 snapshot = ctx.vault.read(moves.get(source, source)) or ctx.vault.read(source)
             except VaultError:
                 continue  # not UTF-8: no links we could rewrite safely
             if snapshot is not None:
                 snapshots[source] = snapshot
-        changed = {p for p, s in snapshots.items() if (row := graph.index.note(p)) is None or row.hash != s.digest}
-        yield plan_moves({p: s.text for p, s in snapshots.items()}, moves, before, changed, style), snapshots
+        rows = graph.index.notes_at(snapshots)
+        changed = {p for p, s in snapshots.items() if p not in rows or rows[p].hash != s.digest}
+        texts = {p: s.text for p, s in snapshots.items()}
+        yield plan_moves(texts, moves, before, changed, style, after), snapshots
+
+
+def _worth_reading(ctx: Context, sources: list[str], moves: dict[str, str], names: set[str],
+                   before: PathIndex, after: PathIndex) -> list[str]:
+    """The candidates that may need a rewrite: the others are not read (a big folder move's
+    referrers mostly link by a name that still resolves).
+
+    A file whose size and mtime still match its row holds the text the index read (the
+    warm start trusts the same test), so its indexed links are its links. Only those asking
+    for a moved file's name can resolve differently, unless the file itself moved (then its
+    folder changed). Files that changed since indexed, and ``opaque`` ones (indexed without
+    their links), are always read.
+    """
+    graph, root = ctx.graph, str(ctx.vault.root)
+    rows = graph.index.notes_at(sources)
+    trusted: set[str] = set()
+    for source in sources:
+        row = rows.get(source)
+        for at in (moves.get(source, source), source):
+            try:
+                st = os.stat(os.path.join(root, at))  # indexed paths and move destinations: no abspath() check
+            except OSError:
+                continue
+            if row is not None and (st.st_size, st.st_mtime_ns) == (row.size, row.mtime_ns):
+                trusted.add(source)
+            break
+    trusted -= set(graph.opaque)
+    links: dict[str, list[tuple[str, str]]] = {}
+    for _, source, kind, target in graph.index.links_of(trusted):
+        if source in moves or target_name(target) in names:
+            links.setdefault(source, []).append((kind, target))
+    return [p for p in sources if p not in trusted or may_change(links.get(p, ()), p, moves, before, after)]
 
 
 def link_format(ctx: Context) -> str:
@@ -93,7 +130,7 @@ def on_moves(ctx: Context, moves: dict[str, str], pending: dict[str, str] | None
             source = inverse.get(target, target)
             _rewrite_links(ctx, target, text, snapshots[source].digest, source, moves)
         rewritten.extend(plan)
-    ctx.graph.apply_moves(moves)  # re-reads the moved files
+    ctx.graph.apply_moves(moves, rewritten)  # re-reads the moved files that changed
     ctx.graph.sync(set(rewritten) - set(moves.values()))
     ctx.graph.sync(follow_card_names(ctx, moves))  # a card's name, and its daily page, follow a user's rename
     return MoveReport(dict(moves), tuple(sorted(rewritten)))
@@ -134,9 +171,9 @@ def reconcile(ctx: Context) -> Changes:
         return changes
     moves: dict[str, str] = {}
     if changes.deleted and changes.added:  # a move needs both ends: otherwise nothing to pair
-        indexed = graph.index.notes()
         fresh = {p: found[0] for p in changes.added if (found := graph.read(p)) is not None}
-        moves = detect_moves({p: indexed[p] for p in changes.deleted}, fresh)
+        rows = graph.index.notes_at(changes.deleted)
+        moves = detect_moves({p: rows[p] for p in changes.deleted}, fresh)
     rewritten: tuple[str, ...] = ()
     if moves:
         rewritten = on_moves(ctx, moves).rewritten

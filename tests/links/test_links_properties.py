@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from daemon.links.plan import plan_moves, rewrite
+from daemon.links.plan import may_change, plan_moves, rewrite
 from daemon.links.scan import Link, scan
 from daemon.links.resolve import PathIndex
 
@@ -183,6 +183,17 @@ def test_links_keep_their_files_across_moves(case: Case) -> None:
             was = before.resolve(old_link, old_path)
             if was is not None:
                 assert after.resolve(new_link, new_path) == case.moves.get(was, was), (old_link, new_link)
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much], deadline=None)
+@given(cases())
+def test_a_file_whose_indexed_links_may_not_change_is_planned_no_rewrite(case: Case) -> None:
+    # Big folder moves skip scanning such files (issue 17 item 4): it must never hide a rewrite.
+    before, after, planned = plan_case(case)
+    for old_path, text in case.files.items():
+        indexed = [(link.kind, link.target) for link in scan(text)]
+        if not may_change(indexed, old_path, case.moves, before, after):
+            assert case.moves.get(old_path, old_path) not in planned, old_path
 
 
 @settings(max_examples=500, deadline=None)

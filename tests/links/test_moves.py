@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
+
 from daemon.links.moves import Tracker
 from daemon.pipeline import Context, auto_memory
 from daemon.pipeline.renames import apply_actions, reconcile
@@ -139,3 +141,64 @@ def test_a_rename_making_a_name_ambiguous_pins_the_other_files_links(ctx: Contex
     (vault_root / "b/Other.md").rename(vault_root / "Note.md")
     apply_actions(ctx, tracker.feed([FileEvent(MOVED, "b/Other.md", "Note.md")], now=1.0))
     assert (vault_root / "x.md").read_text() == "[[a/Note]] and [[Note]]\n"
+
+
+def _all_rows(ctx: Context) -> tuple[list[tuple[object, ...]], ...]:
+    db = ctx.graph.index.db
+    queries = ["SELECT * FROM notes", "SELECT * FROM links", "SELECT * FROM tags",
+               "SELECT path, kind, day, project, project_key, session_id FROM search_docs"]
+    return tuple(sorted(db.execute(q).fetchall(), key=repr) for q in queries)
+
+
+def test_moved_files_whose_bytes_did_not_change_are_not_read_again(ctx: Context, vault_root: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 17 item 4: their rows move as they are; the index then equals a rebuild's."""
+    files = {"proj/a.md": "[[proj/sub/c]] #alpha\n",  # a path link into the folder: rewritten
+             "proj/sub/c.md": "---\nmemory_tags: [beta]\n---\n[[d]] [y](../a.md) [[./ghost]]\n",
+             "proj/card.md": "---\nsession_id: s1\n---\nbody [[d]]\n",  # searchable: its row names its folder
+             "proj/img.png": "png", "d.md": "[[c]] [[proj/card]] [[b]]\n",
+             "solo/b.md": "[[./g]] [[d]]\n",  # ./g resolves only once the note sits beside other/g.md
+             "other/g.md": "g\n"}
+    for rel, text in files.items():
+        write(vault_root, rel, text)
+    tracker = Tracker(ctx.graph, grace=2.0)
+    reconcile(ctx)
+    (vault_root / "arch").mkdir()
+    (vault_root / "proj").rename(vault_root / "arch/proj")
+    (vault_root / "solo/b.md").rename(vault_root / "other/b.md")
+    read: list[str] = []
+    real = ctx.graph.read
+    monkeypatch.setattr(ctx.graph, "read", lambda rel: (read.append(rel), real(rel))[1])
+    actions = tracker.feed([FileEvent(MOVED, "proj", "arch/proj", is_dir=True),
+                            FileEvent(MOVED, "solo/b.md", "other/b.md")], now=1.0)
+    apply_actions(ctx, actions)
+    assert len(actions.moves) == 5
+    assert (vault_root / "arch/proj/a.md").read_text() == "[[c]] #alpha\n"  # a unique name: shortest form
+    assert not {"arch/proj/sub/c.md", "arch/proj/img.png", "other/b.md"} & set(read)
+    assert {"arch/proj/a.md", "arch/proj/card.md"} <= set(read)
+    assert [r.resolved for r in ctx.graph.index.links_from("other/b.md")] == ["other/g.md", "d.md"]
+    incremental = _all_rows(ctx)
+    ctx.graph.rebuild()
+    assert _all_rows(ctx) == incremental
+
+
+def test_referrers_whose_links_stay_right_are_not_read(ctx: Context, vault_root: Path,
+                                                       monkeypatch: pytest.MonkeyPatch) -> None:
+    """A folder move reads only the referrers that may need a rewrite, and any edited since indexed."""
+    write(vault_root, "proj/Plan.md", "# Plan\n")
+    write(vault_root, "by name.md", "[[Plan]] and [[elsewhere]]\n")  # a unique name: still right after the move
+    write(vault_root, "by path.md", "[[proj/Plan]]\n")  # names the old folder: rewritten
+    write(vault_root, "edited.md", "[[Plan]]\n")
+    write(vault_root, "elsewhere.md", "x\n")
+    tracker = Tracker(ctx.graph, grace=2.0)
+    reconcile(ctx)
+    write(vault_root, "edited.md", "[[Plan]] now also [[proj/Plan|by its path]]\n")  # not yet seen by the index
+    (vault_root / "proj").rename(vault_root / "archive")
+    read: list[str] = []
+    real = ctx.vault.read
+    monkeypatch.setattr(ctx.vault, "read", lambda rel: (read.append(rel), real(rel))[1])
+    apply_actions(ctx, tracker.feed([FileEvent(MOVED, "proj", "archive", is_dir=True)], now=1.0))
+    assert "by name.md" not in read and {"by path.md", "edited.md"} <= set(read)
+    assert (vault_root / "by path.md").read_text() == "[[Plan]]\n"
+    assert (vault_root / "edited.md").read_text() == "[[Plan]] now also [[Plan|by its path]]\n"
+    assert (vault_root / "by name.md").read_text() == "[[Plan]] and [[elsewhere]]\n"
