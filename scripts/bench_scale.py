@@ -174,8 +174,8 @@ def imports(conversations: int) -> dict[str, Any]:
 
 
 def measure(sizes: list[int], churn_sizes: list[int], conversations: int, runs: int, work: Path,
-            say: Any = print) -> dict[str, Any]:
-    """Everything, as plain data (``tables`` and ``chart`` turn it into the report)."""
+            say: Any = print, keep: Path | None = None) -> dict[str, Any]:
+    """Everything, as plain data (``tables`` and ``chart`` turn it into the report); saved to ``keep`` as it grows."""
     churn_at = min(sizes, key=lambda n: abs(n - CHURN_VAULT))
     results: dict[str, Any] = {"sizes": [], "runs": runs, "started": datetime.now(timezone.utc).isoformat(),
                                "machine": f"{os.cpu_count()} CPUs, Python {platform.python_version()}"}
@@ -188,8 +188,12 @@ def measure(sizes: list[int], churn_sizes: list[int], conversations: int, runs: 
         if "churn" in row:
             results["churn"] = {"notes": notes, "rows": row.pop("churn")}
         shutil.rmtree(folder, ignore_errors=True)
+        if keep:
+            keep.write_text(json.dumps(results, indent=2))
     say(f"import of {conversations:,} conversations in tenths ...")
     results["import"] = imports(conversations)
+    if keep:
+        keep.write_text(json.dumps(results, indent=2))
     return results
 
 
@@ -366,7 +370,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--quick", action="store_true", help="small sizes, one run each: a look in a few minutes")
     parser.add_argument("--doc", type=Path, default=DOC, help="the Markdown file to write the tables into")
     parser.add_argument("--svg", type=Path, default=SVG, help="where the chart goes")
-    parser.add_argument("--json", type=Path, help="also write the raw results here")
+    parser.add_argument("--json", type=Path, help="also write the raw results here (after each size)")
+    parser.add_argument("--from-json", type=Path, help="no measuring: report the results a --json run saved")
     parser.add_argument("--no-write", action="store_true", help="print the tables only")
     args = parser.parse_args(argv)
     preset = QUICK if args.quick else FULL
@@ -374,11 +379,13 @@ def main(argv: list[str] | None = None) -> int:
     churn_sizes = [int(s) for s in (args.churn or preset["churn"]).split(",")]
     runs = 1 if args.quick and "--runs" not in (argv or sys.argv) else args.runs
     started = time.perf_counter()
-    with tempfile.TemporaryDirectory(prefix="bench-scale-") as tmp:
-        results = measure(sizes, churn_sizes, args.conversations or preset["conversations"], runs, Path(tmp),
-                          say=lambda text: print(f"[{time.perf_counter() - started:7.1f} s] {text}", file=sys.stderr))
-    if args.json:
-        args.json.write_text(json.dumps(results, indent=2))
+    if args.from_json:
+        results = json.loads(args.from_json.read_text())
+    else:
+        with tempfile.TemporaryDirectory(prefix="bench-scale-") as tmp:
+            results = measure(sizes, churn_sizes, args.conversations or preset["conversations"], runs, Path(tmp),
+                              say=lambda text: print(f"[{time.perf_counter() - started:7.1f} s] {text}",
+                                                     file=sys.stderr), keep=args.json)
     print(tables(results))
     if not args.no_write:
         print("\n" + report(results, args.doc, args.svg))

@@ -8,6 +8,7 @@ with a message without it.
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,10 @@ SIZES = [200, 400]
 @pytest.fixture(scope="module")
 def results(tmp_path_factory: pytest.TempPathFactory) -> dict[str, Any]:
     work = tmp_path_factory.mktemp("bench-scale")
-    return bench_scale.measure(SIZES, [10, 20, 500], conversations=20, runs=1, work=work, say=lambda text: None)
+    found = bench_scale.measure(SIZES, [10, 20, 500], conversations=20, runs=1, work=work, say=lambda text: None,
+                                keep=work / "results.json")
+    assert json.loads((work / "results.json").read_text()) == json.loads(json.dumps(found))  # what --from-json reads
+    return found
 
 
 def test_every_piece_measures_each_size(results: dict[str, Any]) -> None:
