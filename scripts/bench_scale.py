@@ -20,6 +20,9 @@ as modules):
 - **a big folder move**: the vault's largest top-level folder renamed, as the watcher
   reports it; floor: durably rewriting the same files.
 
+Vaults are generated in child processes and this process never reads one whole before the
+last step: a child's peak RSS counts its parent's peak at the fork.
+
 Then, on the vault nearest 10,000 notes, **churn while stopped** (``detect_moves`` for M
 deleted + M added; floor: hashing and signing the 2M changed texts), and the **import rate
 per tenth** of a ChatGPT export of ``--conversations`` (``bench_import_tenths.py``; the
@@ -40,6 +43,7 @@ import json
 import os
 import platform
 import shutil
+import subprocess
 import statistics
 import sys
 import tempfile
@@ -57,7 +61,6 @@ import bench_import_tenths  # noqa: E402
 import bench_index  # noqa: E402
 import bench_moves  # noqa: E402
 import bench_read_commands  # noqa: E402
-import gen_vault  # noqa: E402
 
 BEGIN = "<!-- bench_scale: begin (written by scripts/bench_scale.py; a rerun replaces this block) -->"
 END = "<!-- bench_scale: end -->"
@@ -73,10 +76,34 @@ READ_COMMANDS = ("backlinks", "links", "broken", "tags")
 # ================================================================ per vault size
 def stat_walk(root: Path) -> int:
     """The warm start's floor: ``stat`` every file below ``root`` (dot-folders skipped); the count."""
-    files = bench_index.walk_files(str(root))
-    for path in files:
-        os.stat(path)
-    return len(files)
+    count = 0
+    for dirpath, dirnames, filenames in os.walk(root):  # no list of every path: this process stays small
+        dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+        for name in filenames:
+            os.stat(os.path.join(dirpath, name))
+            count += 1
+    return count
+
+
+def generate(vault: Path, notes: int) -> dict[str, Any]:
+    """``gen_vault.py`` in a child process; its summary.
+
+    Each child's peak RSS (``ru_maxrss``) counts this process's peak before the exec, so this
+    process never holds a whole vault: generating one here would raise every later figure.
+    """
+    done = subprocess.run([sys.executable, str(SCRIPTS / "gen_vault.py"), str(vault), "--notes", str(notes)],
+                          check=True, capture_output=True, text=True)
+    return json.loads(done.stdout)
+
+
+def a_note(vault: Path) -> str:
+    """One note in a folder (the first found), for ``links``."""
+    for dirpath, dirnames, filenames in os.walk(vault):
+        dirnames.sort()
+        found = sorted(f for f in filenames if f.endswith(".md"))
+        if found and dirpath != str(vault):
+            return Path(dirpath, found[0]).relative_to(vault).as_posix()
+    raise LookupError(f"no note in a folder of {vault}")
 
 
 def best(runs: int, fn: Any, *args: Any) -> float:
@@ -102,8 +129,7 @@ def daemon_running(vault: Path) -> Iterator[None]:
 
 def read_commands(vault: Path, hub: str, env: dict[str, str], runs: int) -> dict[str, dict[str, float]]:
     """Median seconds and largest peak RSS (MB) of each read command, and of the floor."""
-    some_note = sorted(p.relative_to(vault).as_posix() for p in vault.rglob("*.md"))[len(gen_vault.HUB)]
-    argv = {"floor": ["--floor"], "backlinks": ["backlinks", Path(hub).stem], "links": ["links", some_note],
+    argv = {"floor": ["--floor"], "backlinks": ["backlinks", Path(hub).stem], "links": ["links", a_note(vault)],
             "broken": ["broken"], "tags": ["tags"]}
     env = dict(env, PYTHONPATH=str(ROOT))
     found = {}
@@ -119,14 +145,14 @@ def index_bytes(state: Path) -> int:
     return sum(p.stat().st_size for p in state.rglob("index.sqlite3*"))
 
 
-def measure_size(notes: int, work: Path, runs: int, churn_sizes: list[int] | None = None) -> dict[str, Any]:
-    """Every per-size measurement on a fresh ``notes``-note vault in ``work`` (and churn when sizes are given)."""
+def measure_size(notes: int, work: Path, runs: int) -> dict[str, Any]:
+    """Every per-size measurement on a fresh ``notes``-note vault in ``work``."""
     runner = bench_index.Runner(work, runs)
     saved = {k: os.environ.get(k) for k in runner.env if k.startswith("XDG_")}
     os.environ.update({k: v for k, v in runner.env.items() if k.startswith("XDG_")})  # lock and api.json go there
     try:
         vault = work / "vault"
-        summary = gen_vault.generate(vault, notes, 1)
+        summary = generate(vault, notes)
         (vault / ".obsidian").mkdir(exist_ok=True)  # what makes it a vault for memvault (adds no indexed file)
         result: dict[str, Any] = {"notes": notes, "vault_bytes": summary["bytes"], "load": [os.getloadavg()[0]]}
         result["imports_only"] = runner.phase("import", vault)
@@ -136,8 +162,6 @@ def measure_size(notes: int, work: Path, runs: int, churn_sizes: list[int] | Non
         result["stat_floor_s"] = best(runs, stat_walk, vault)
         result["warm"] = runner.phase("warm", vault)
         result["read"] = read_commands(vault, result["warm"]["hub_now"], runner.env, runs)
-        if churn_sizes:
-            result["churn"] = churn(vault, churn_sizes, runs)
         result["folder_move"] = bench_moves.run_folder_move(vault, work / "move")
         result["load"].append(os.getloadavg()[0])
         return result
@@ -183,13 +207,13 @@ def measure(sizes: list[int], churn_sizes: list[int], conversations: int, runs: 
         say(f"{notes:,} notes ...")
         folder = work / f"size-{notes}"
         folder.mkdir()
-        row = measure_size(notes, folder, runs, churn_sizes if notes == churn_at else None)
-        results["sizes"].append(row)
-        if "churn" in row:
-            results["churn"] = {"notes": notes, "rows": row.pop("churn")}
+        results["sizes"].append(measure_size(notes, folder, runs))
         shutil.rmtree(folder, ignore_errors=True)
         if keep:
             keep.write_text(json.dumps(results, indent=2))
+    say(f"churn on {churn_at:,} notes ...")  # last: it reads the vault into this process
+    generate(work / "churn", churn_at)
+    results["churn"] = {"notes": churn_at, "rows": churn(work / "churn", churn_sizes, runs)}
     say(f"import of {conversations:,} conversations in tenths ...")
     results["import"] = imports(conversations)
     if keep:
