@@ -321,6 +321,7 @@ def chart(results: dict[str, Any], svg: Path) -> str:
 
         matplotlib.use("svg")
         import matplotlib.pyplot as plt
+        import matplotlib.ticker
     except ImportError:
         return "chart skipped: matplotlib is not installed (pip install -e \".[bench]\")"
     plt.rcParams["svg.hashsalt"] = "memvault"  # stable ids: a rerun changes only what changed
@@ -340,12 +341,16 @@ def chart(results: dict[str, Any], svg: Path) -> str:
          "seconds per conversation", import_series(results["import"])),
     ]
     for ax, title, xlabel, ylabel, lines in panels:
+        ys = [y for points in lines.values() for _, y in points if y > 0]
         for label, points in lines.items():
             if points:
                 style = "--" if label.startswith("floor") else "-"
                 ax.plot([x for x, _ in points], [y for _, y in points], style, marker="o", label=label)
         ax.set_xscale("log")
         ax.set_yscale("log")
+        ax.xaxis.set_minor_formatter(matplotlib.ticker.NullFormatter())  # decades only: no crowded labels
+        if ys:  # a decade of room each side: noise of a few per cent must not look like growth
+            ax.set_ylim(min(ys) / 10, max(ys) * 10)
         ax.set_title(title)
         ax.set_xlabel(xlabel)
         ax.set_ylabel(ylabel)
