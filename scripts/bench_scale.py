@@ -255,7 +255,8 @@ def tables(results: dict[str, Any]) -> str:
             "| notes | peak RSS, reindex | floor: a process importing the daemon | index file | per note | "
             "vault's notes | index ÷ vault |", "|---:|---:|---:|---:|---:|---:|---:|"]
     for r in sizes:
-        out.append(f"| {r['notes']:,} | {r['index']['peak_rss_mb']:.0f} MB | {r['imports_only']['peak_rss_mb']:.0f} MB | "
+        out.append(f"| {r['notes']:,} | {r['index']['peak_rss_mb']:.0f} MB | "
+                   f"{r['imports_only']['peak_rss_mb']:.0f} MB | "
                    f"{r['index_bytes'] / 1e6:.1f} MB | {r['index_bytes'] / r['notes'] / 1e3:.1f} KB | "
                    f"{r['vault_bytes'] / 1e6:.1f} MB | {r['index_bytes'] / r['vault_bytes']:.1f}× |")
     out += ["", "**Read commands with a daemon running** (a fresh process each; time and peak RSS)", "",
@@ -394,7 +395,8 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--sizes", help=f"vault sizes in notes (default {FULL['sizes']}; --quick {QUICK['sizes']})")
     parser.add_argument("--churn", help=f"values of M (default {FULL['churn']})")
-    parser.add_argument("--conversations", type=int, help=f"export size for the import (default {FULL['conversations']})")
+    parser.add_argument("--conversations", type=int,
+                        help=f"export size for the import (default {FULL['conversations']})")
     parser.add_argument("--runs", type=int, default=3, help="runs of each repeated measurement (default 3)")
     parser.add_argument("--quick", action="store_true", help="small sizes, one run each: about a minute")
     parser.add_argument("--doc", type=Path, default=DOC, help="the Markdown file to write the tables into")
