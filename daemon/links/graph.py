@@ -175,13 +175,19 @@ class Graph:
             return
         added, removed = [], []
         with self.index.transaction():
+            # Every new file first: a link to a file of the same batch (the daily page to its new
+            # card) then resolves to it at once, not by a search through every file of its name.
+            for rel in rels:
+                if rel not in self.paths and self.watched(rel) and os.path.isfile(self.vault.abspath(rel)):
+                    self.paths.add(rel)
+                    added.append(rel)
             for rel in rels:
                 found = self.read(rel) if self.watched(rel) else None
                 if found is None:
                     if rel in self.paths:
                         self.index.remove_note(rel)
                         self.paths.remove(rel)
-                        removed.append(rel)
+                        (added.remove if rel in added else removed.append)(rel)
                     continue
                 if rel not in self.paths:
                     self.paths.add(rel)

@@ -180,6 +180,24 @@ def _read_command_indexes(db: sqlite3.Connection) -> None:
     )
 
 
+@migration("0007_links_by_name_for_reresolution")
+def _reresolution(db: sqlite3.Connection) -> None:
+    """Indexes under ``links_a_new_path_may_take``: a new file's candidates are found by seeks.
+
+    Card names repeat (thousands of links ask for ``billing-service``), so reading every
+    link of the new file's name made each new card cost more than the last. These two
+    indexes start with ``target_name`` and so also serve every lookup by name.
+    """
+    _script(
+        db,
+        """
+        DROP INDEX IF EXISTS links_target_name;
+        CREATE INDEX links_name_resolution ON links(target_name, length(resolved), resolved);
+        CREATE INDEX links_name_target ON links(target_name, lower(ltrim(target, '/')), source COLLATE NOCASE)
+        """,
+    )
+
+
 def _script(db: sqlite3.Connection, script: str) -> None:
     """Run statements one by one: ``executescript`` would commit the migration's transaction early."""
     for statement in script.split(";"):
@@ -513,28 +531,41 @@ class Index:
         """(rowid, source, kind, target) of the links that a new file at ``path`` may take over.
 
         Adding a file changes a link's resolution only to that file, and only through one of
-        the rules: the link was unresolved; its target is a path the new one ends with (or a
-        relative one); it sits in the new file's folder (the folder rule); or the new path is shorter than
-        (or as long as and sorts before) the path it resolves to (the shortest-path rule).
-        Every other link asking for the name keeps its file, so a vault full of cards of the
-        same name costs a handful of rows here, not all of them. A superset is harmless:
-        the caller resolves each row again.
+        the rules: the link was unresolved; the new path is shorter than (or as long as and
+        sorts before) the path it resolves to (the shortest-path rule, and a case twin);
+        it is a bare name and sits in the new file's folder (the folder rule); or it is a
+        path the new one ends with at a ``/`` (the exact, folder and suffix rules for path
+        targets). Relative and dot-segment targets resolve only to the one path they name,
+        so they change only from unresolved. Each rule is one seek in the indexes of
+        migration 0007: the work does not grow with the links asking for the same name
+        (a vault full of cards of one name costs a handful of rows). A superset is
+        harmless: the caller resolves each row again.
         """
         name = target_name(path)
         folder = path.rpartition("/")[0]
-        if not folder or not folder.isascii():  # a file at the root is the exact match of every bare target
-            return self.links_naming([name])    # (LIKE folds only ASCII case, so no folder prefilter there)
-        like = folder.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_") + "/%"
-        bare = path[:-3] if path.lower().endswith(".md") else path
-        # A path target (the daily page's links) can take the new file only if the file's path
-        # ends with it, or if it has dot segments or non-ASCII letters (LIKE cannot fold those).
-        return list(self.db.execute(
-            "SELECT rowid, source, kind, target FROM links WHERE target_name = ? AND ("
-            "resolved IS NULL OR source LIKE ? ESCAPE '\\' "
-            "OR length(resolved) > ? OR (length(resolved) = ? AND resolved > ?) "
-            "OR (instr(target, '/') > 0 AND (target LIKE '.%' OR target LIKE '%/.%' OR target GLOB '*[^ -~]*' "
-            "OR ? LIKE '%' || ltrim(target, '/') OR ? LIKE '%' || ltrim(target, '/'))))",
-            (name, like, len(path), len(path), path, path, bare)))
+        if not folder or not path.isascii():  # a file at the root is the exact match of every bare target
+            return self.links_naming([name])    # (SQLite folds only ASCII case)
+        low = path.lower()
+        parts = low.split("/")
+        with_slash = ["/".join(parts[i:]) for i in range(len(parts) - 1)]
+        bare = [parts[-1]]
+        if low.endswith(".md"):  # ``.md`` is optional in a target
+            with_slash += [s[:-3] for s in with_slash]
+            bare.append(parts[-1][:-3])
+        select = "SELECT rowid, source, kind, target FROM links WHERE target_name = ? AND "
+        folded = "lower(ltrim(target, '/'))"
+        queries = [
+            (select + "length(resolved) IS NULL", ()),
+            (select + "length(resolved) > ?", (len(path),)),
+            (select + "length(resolved) = ? AND resolved > ?", (len(path), path)),
+            (select + f"{folded} IN ({', '.join('?' * len(with_slash))})", tuple(with_slash)),
+            (select + f"{folded} IN ({', '.join('?' * len(bare))}) AND source >= ? COLLATE NOCASE "
+             "AND source < ? COLLATE NOCASE", (*bare, folder + "/", folder + "0")),
+        ]
+        rows: dict[int, tuple[int, str, str, str]] = {}
+        for sql, args in queries:
+            rows.update((row[0], row) for row in self.db.execute(sql, (name, *args)))
+        return list(rows.values())
 
     def set_resolved(self, updates: Iterable[tuple[str | None, int]]) -> None:
         self.db.executemany("UPDATE links SET resolved = ? WHERE rowid = ?", list(updates))

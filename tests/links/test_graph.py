@@ -172,6 +172,68 @@ def test_a_card_with_a_common_name_re_resolves_only_links_it_may_take(ctx: Conte
         ["daily/2026-01-01/topic.md", "daily/2026-03-01/topic.md"]
 
 
+def _steps_to_find_candidates(ctx: Context, path: str) -> int:
+    """SQLite's virtual-machine steps (in hundreds) spent by ``links_a_new_path_may_take(path)``."""
+    steps = [0]
+
+    def count() -> int:
+        steps[0] += 1
+        return 0
+
+    ctx.graph.index.db.set_progress_handler(count, 100)
+    try:
+        ctx.graph.index.links_a_new_path_may_take(path)
+    finally:
+        ctx.graph.index.db.set_progress_handler(None, 0)
+    return steps[0]
+
+
+def test_finding_what_a_new_card_may_take_does_not_grow_with_the_links_of_its_name(ctx: Context,
+                                                                                   vault_root: Path) -> None:
+    def add_days(first: int, last: int) -> None:  # a card called "topic" a day, its daily page linking it by path
+        for day in range(first, last):
+            write(vault_root, f"daily/{day:04d}/topic.md", "see [[topic]] and [[notes/hub]]")
+            write(vault_root, f"daily/{day:04d}.md", f"- [[daily/{day:04d}/topic|topic]]")
+        reconcile(ctx)
+
+    add_days(1000, 1030)
+    small = _steps_to_find_candidates(ctx, "daily/9999/topic.md")
+    add_days(1030, 1600)
+    assert len(ctx.graph.index.links_naming(["topic"])) == 2 * 600
+    assert _steps_to_find_candidates(ctx, "daily/9999/topic.md") <= small + 2  # 20 times the links, same work
+
+
+def test_a_batch_resolves_links_to_its_own_new_files_without_a_search(ctx: Context, vault_root: Path,
+                                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    for day in range(1, 21):
+        write(vault_root, f"daily/2026-01-{day:02d}/topic.md", "a card")
+    reconcile(ctx)
+    searches: list[str] = []
+    real = ctx.graph.paths._by_suffix
+    monkeypatch.setattr(ctx.graph.paths, "_by_suffix", lambda low: (searches.append(low), real(low))[1])
+    write(vault_root, "daily/2026-02-01.md", "- [[daily/2026-02-01/topic|topic]]")  # sorts before its card
+    write(vault_root, "daily/2026-02-01/topic.md", "a new card")
+    ctx.graph.sync(["daily/2026-02-01.md", "daily/2026-02-01/topic.md"])
+    assert searches == []  # the page's link found its card by its path, not among the 21 files called topic
+    assert [r.resolved for r in ctx.graph.index.links_from("daily/2026-02-01.md")] == ["daily/2026-02-01/topic.md"]
+
+
+def test_new_files_take_path_links_from_folders_and_case_twins_as_a_rebuild_does(ctx: Context,
+                                                                                   vault_root: Path) -> None:
+    texts = {"d/page.md": "[[e/n]] [[/d/e/n]] [[D/E/N.MD]] [t](../d/e/n.md) [[./e/n]]",
+             "D/other.md": "[[n]] [[e/n]]", "x/e/n.md": "a shorter competitor", "d/e/keep.md": "[[n]] [[e/n]]",
+             "deep/far/away/d/e/n.md": "[[n]]", "w.md": "[[d/e/n]] [[n.md]] [[N]]"}
+    for rel, text in texts.items():
+        write(vault_root, rel, text)
+    reconcile(ctx)
+    for rel in ("d/e/n.md", "D/e/n.md", "a/n.md", "n.md"):
+        write(vault_root, rel, "[[n]] [[e/n]]")
+        ctx.graph.sync([rel])
+        incremental = _resolved_everywhere(ctx)
+        ctx.graph.rebuild()
+        assert _resolved_everywhere(ctx) == incremental, rel
+
+
 def test_re_resolving_only_what_may_change_matches_a_rebuild(ctx: Context, vault_root: Path) -> None:
     texts = {"a/x.md": "[[x]] [[b/x]] [[./y]]", "b/x.md": "[[x]] [[y.md]]", "b/c/y.md": "[[x]] [[../x]]",
              "z.md": "[[Y]] [[a/x]] [md](x.md) [[c/y]] [[C/Y.md]] [[/b/x]]",
