@@ -8,6 +8,8 @@ with a message without it.
 
 from __future__ import annotations
 
+import importlib.util
+
 import json
 import sys
 from pathlib import Path
@@ -47,10 +49,11 @@ def test_the_tables_go_between_the_markers_and_a_rerun_replaces_them(results: di
                                                                      tmp_path: Path) -> None:
     doc = tmp_path / "benchmarks.md"
     doc.write_text("# Benchmarks\n\nEarlier sections stay.\n", encoding="utf-8")
-    pytest.importorskip("matplotlib")
     said = bench_scale.report(results, doc, tmp_path / "bench_scale.svg")
-    assert "chart written" in said
-    assert (tmp_path / "bench_scale.svg").read_text(encoding="utf-8").lstrip().startswith("<?xml")
+    drawn = importlib.util.find_spec("matplotlib") is not None  # the bench extra; without it, tables only
+    assert ("chart written" if drawn else "chart skipped") in said
+    if drawn:
+        assert (tmp_path / "bench_scale.svg").read_text(encoding="utf-8").lstrip().startswith("<?xml")
     doc.write_text(doc.read_text(encoding="utf-8") + "\n## A later section\n", encoding="utf-8")
     bench_scale.report(results, doc, tmp_path / "bench_scale.svg")
     text = doc.read_text(encoding="utf-8")
@@ -60,7 +63,7 @@ def test_the_tables_go_between_the_markers_and_a_rerun_replaces_them(results: di
     for title in ("Reindex and warm start", "Memory and disk", "Read commands", "A big folder move",
                   "Churn while stopped", "Import rate per tenth"):
         assert f"**{title}" in block
-    assert "](bench_scale.svg)" in block
+    assert "](bench_scale.svg)" in block or (not drawn and "No chart in this run" in block)
     assert "| 400 |" in block and "| 20 |" in block
 
 
