@@ -9,7 +9,6 @@ with a message without it.
 from __future__ import annotations
 
 import importlib.util
-
 import json
 import sys
 from pathlib import Path
