@@ -390,6 +390,9 @@ def _idle(turns: list[_Turn], candidates: list[_Stmt]) -> bool:
     if any(t.speaker for t in turns) or any(s.code for s in candidates):
         return False
     said = set().union(*(_tokens(t.text) for t in turns if t.role == "user")) - _SMALL_TALK_EN
+    asked = [s for t in turns if t.role == "user" for s in _sentences(t.text) if _is_request(s)]
+    if any(_tokens(s) - _SMALL_TALK_EN for s in asked):
+        return False  # "What's the capital of Australia?" is short, not idle
     return len(said) < 4 and not any(map(_NUMBER.search, said)) and \
         sum(s.role == "assistant" and not _is_question(s.text) for s in candidates) <= 2
 

@@ -327,6 +327,8 @@ def test_idle_chat_gives_no_card_but_a_short_real_question_does() -> None:
                  "Run `git switch -c fix` to keep them on a new branch named fix. "
                  "Then `git switch main` takes you back.", role="assistant")]
     assert "git switch -c fix" in card(asked).body
+    short = [say("What's the capital of Australia?"), say("Canberra, not Sydney.", role="assistant")]
+    assert "Canberra" in text_of(card(short))  # short is not idle: a real question was answered
 
 
 def test_between_people_a_commitment_is_kept_while_an_assistant_announcing_its_work_is_not() -> None:
