@@ -428,8 +428,9 @@ def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt]) -> list[_Stmt]
 
 
 def _bare_answer(stmt: _Stmt, candidates: list[_Stmt]) -> bool:
-    """A short answer ("Friday works.", "Around 8."): it means something only beside its question."""
-    return stmt.reply and not stmt.code and (stmt.pos == 0 or candidates[stmt.pos - 1].msg != stmt.msg) \
+    """A short answer between people ("Friday works.", "Around 8."): it means something only beside its
+    question. (An assistant's short answer to the user's question is what the card is for.)"""
+    return stmt.reply and not stmt.code and bool(stmt.speaker) and (stmt.pos == 0 or candidates[stmt.pos - 1].msg != stmt.msg) \
         and _short(stmt.text)
 
 
