@@ -28,7 +28,7 @@ from daemon.links.fulltext import SCOPES, SOURCE_LIMIT, SearchDoc, search_doc, s
 from daemon.links.index import Index, NoteRow
 from daemon.links.scan import Link, scan
 from daemon.links.resolve import PathIndex
-from daemon.vault.files import TEMP_MARK, Vault
+from daemon.vault.files import TEMP_MARK, Vault, Written
 
 log = logging.getLogger("memvault.graph")
 # Rebuilds of at least PARALLEL_MIN files parse in up to MAX_WORKERS processes, CHUNK files a task.
@@ -159,12 +159,30 @@ class Graph:
                 text = data.decode("utf-8")
             except UnicodeDecodeError:
                 text = None
+        return self._row(rel, text, st.st_size, st.st_mtime_ns, hashed.hexdigest())
+
+    def _row(self, rel: str, text: str | None, size: int, mtime_ns: int,
+             digest: str) -> tuple[NoteRow, str | None, dict[str, Any]]:
+        """``read``'s answer for a file with this text (None: not UTF-8 Markdown), status and digest."""
         wanted = text is not None and (IDENTITY_KEY in text or self.tag_key in text)
         properties = props.read(text) if wanted else {}
         value = properties.get(IDENTITY_KEY)
         identity = str(value).strip() if value not in (None, "") else None
-        row = NoteRow(rel, st.st_size, st.st_mtime_ns, hashed.hexdigest(), identity, signature(text) if text else "")
+        row = NoteRow(rel, size, mtime_ns, digest, identity, signature(text) if text else "")
         return row, text, properties
+
+    def put_written(self, written: Iterable[tuple[Written, str]], paths: PathIndex | None = None) -> None:
+        """Index Markdown files we just wrote from the text we wrote, instead of reading them back.
+
+        ``Vault.write_all`` gives each file's digest, size and mtime as written, so the rows
+        equal what ``sync`` would read (if the file changes again, its size or mtime no longer
+        match and the next event or reconcile reads it). The files must already be indexed at
+        these paths; ``paths`` resolves their links (default: the index's own), e.g. the
+        vault as it will be once a move's rows have followed (``plan.after_moves``).
+        """
+        with self.index.transaction():
+            for done, text in written:
+                self._put(*self._row(done.path, text, done.size, done.mtime_ns, done.digest), paths=paths)
 
     def sync(self, rels: Iterable[str]) -> None:
         """Re-read these paths into the index (removing the ones that are gone)."""
@@ -196,18 +214,18 @@ class Graph:
             self._reresolve(added, removed)
             self._resync_cards_of_records([rel for rel in rels if rel.endswith(".jsonl")], set(rels))
 
-    def _put(self, row: NoteRow, text: str | None, properties: dict[str, Any]) -> None:
-        entry = self._entry(row, text, properties)
+    def _put(self, row: NoteRow, text: str | None, properties: dict[str, Any], paths: PathIndex | None = None) -> None:
+        entry = self._entry(row, text, properties, paths)
         self.index.put_note(row, entry.links)
         if text is not None:
             self.index.put_tags(row.path, entry.tags)
         self.index.put_search(row.path, entry.doc)
 
-    def _entry(self, row: NoteRow, text: str | None, properties: dict[str, Any]) -> Entry:
+    def _entry(self, row: NoteRow, text: str | None, properties: dict[str, Any], paths: PathIndex | None = None) -> Entry:
         """A file's rows: links (None keeps a non-Markdown file's, [] for undecodable Markdown) and tags."""
         if text is None or row.path in self.opaque:
             return Entry(row, [] if row.path.lower().endswith(".md") else None, [])
-        resolve = self.paths.resolve
+        resolve = (self.paths if paths is None else paths).resolve
         links = [(link, resolve(link, row.path)) for link in scan(text)]
         no_tags = self.tag_key not in properties and "#" not in text  # the common case: nothing to look for
         tags = [] if no_tags else tags_of(text, properties, self.tag_key)

@@ -22,10 +22,11 @@ from daemon.links.moves import Actions
 from daemon.pipeline.cardnames import follow_card_names
 from daemon.pipeline.context import Context
 from daemon.links.resolve import PathIndex
-from daemon.vault.files import Snapshot
+from daemon.vault.files import Snapshot, Written
 
 ATTEMPTS = 3
 CHUNK = 200  # candidate notes read, planned and written at a time (bounded memory for big folder moves)
+INDEX_BATCH = 2000  # rewritten notes indexed from their new text per transaction (each commit rewrites hot pages)
 log = logging.getLogger("memvault.renames")
 
 
@@ -123,34 +124,62 @@ def on_moves(ctx: Context, moves: dict[str, str], pending: dict[str, str] | None
     """Repair links for ``moves``; ``pending`` holds moves still to make on disk (old → digest)."""
     for old, expect in (pending or {}).items():  # first: a file changed since it was read stops it all
         ctx.vault.move(old, moves[old], expect)
-    inverse = {new: old for old, new in moves.items()}
     rewritten: list[str] = []
+    unread: set[str] = set()  # rewritten, but not indexed from the text we wrote
+    known: list[tuple[Written, str]] = []  # written, to index from that text
+    after = after_moves(before_moves(ctx.graph.paths, moves), moves)
     for plan, snapshots in plan_for_moves(ctx, moves):
-        for target, text in plan.items():
-            source = inverse.get(target, target)
-            _rewrite_links(ctx, target, text, snapshots[source].digest, source, moves)
+        unread |= _write_chunk(ctx, plan, snapshots, moves, known)
         rewritten.extend(plan)
+        if len(known) >= INDEX_BATCH:
+            ctx.graph.put_written(known, after)
+            known.clear()
+    ctx.graph.put_written(known, after)
     ctx.graph.apply_moves(moves, rewritten)  # re-reads the moved files that changed
-    ctx.graph.sync(set(rewritten) - set(moves.values()))
+    ctx.graph.sync(unread - set(moves.values()))
     ctx.graph.sync(follow_card_names(ctx, moves))  # a card's name, and its daily page, follow a user's rename
     return MoveReport(dict(moves), tuple(sorted(rewritten)))
 
 
-def _rewrite_links(ctx: Context, path: str, text: str, expect: str, source: str, moves: dict[str, str]) -> None:
-    """Write one planned rewrite; if the file changed meanwhile, re-plan it from its fresh text."""
+def _write_chunk(ctx: Context, plan: dict[str, str], snapshots: dict[str, Snapshot], moves: dict[str, str],
+                 known: list[tuple[Written, str]]) -> set[str]:
+    """Write one chunk's rewrites with one flush for all (``Vault.write_all``); returns the files left
+    to read back into the index.
+
+    A referrer that stays where it is joins ``known``, to be indexed from the text written
+    (``Graph.put_written``), its links resolved as they will be once the move's rows follow:
+    nothing reads it back. A moved file's row is still at its old path until ``apply_moves``,
+    which reads it. A file changed meanwhile is planned again from its fresh text, written
+    alone, and read back.
+    """
+    inverse = {new: old for old, new in moves.items()}
+    results = ctx.vault.write_all({t: (text, snapshots[inverse.get(t, t)].digest) for t, text in plan.items()})
+    ours = [(done, plan[t]) for t, done in results.items() if isinstance(done, Written) and t not in inverse]
+    known.extend(ours)
+    unread = set(plan) - {done.path for done, _ in ours}
+    for target, done in results.items():
+        if isinstance(done, ConflictError):
+            source = inverse.get(target, target)
+            _rewrite_links(ctx, target, ctx.vault.read(target), source, moves)
+        elif isinstance(done, VaultError):
+            raise done
+    return unread
+
+
+def _rewrite_links(ctx: Context, path: str, fresh: Snapshot | None, source: str, moves: dict[str, str]) -> None:
+    """Re-plan a rewrite refused because the file changed since it was read, from its fresh text, and write it."""
     for _ in range(ATTEMPTS):
+        if fresh is None:
+            return
+        replanned = plan_moves({source: fresh.text}, moves, before_moves(ctx.graph.paths, moves), {source},
+                               link_format(ctx))
+        if path not in replanned:
+            return
         try:
-            ctx.vault.write(path, text, expect)
+            ctx.vault.write(path, replanned[path], fresh.digest)
             return
         except ConflictError:
             fresh = ctx.vault.read(path)
-            if fresh is None:
-                return
-            replanned = plan_moves({source: fresh.text}, moves, before_moves(ctx.graph.paths, moves), {source},
-                                   link_format(ctx))
-            if path not in replanned:
-                return
-            text, expect = replanned[path], fresh.digest
     raise VaultError(f"{path}: kept changing while its links were being updated; run the rename again")
 
 

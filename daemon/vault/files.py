@@ -18,7 +18,7 @@ import time
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
-from typing import BinaryIO, Callable, Iterable, Iterator
+from typing import BinaryIO, Callable, Iterable, Iterator, Mapping
 
 from daemon.errors import ConflictError, ReadOnlyError, VaultError
 
@@ -138,15 +138,7 @@ class Vault:
         paths, self._unsynced = self._unsynced, []
         if not paths:
             return
-        if hasattr(os, "sync"):
-            os.sync()
-            return
-        for path in paths:  # pragma: no cover - platforms without sync()
-            try:
-                with open(path, "rb+") as handle:
-                    os.fsync(handle.fileno())
-            except OSError:
-                continue
+        _sync(paths)
 
     def write(self, rel: str, text: str, expect: str) -> str:
         """Atomically replace ``rel`` with ``text`` if it still has digest ``expect``; returns the new digest.
@@ -247,27 +239,117 @@ class Vault:
 
     def _replace(self, rel: str, target: Path, chunks: Iterable[bytes]) -> str:
         """Write ``chunks`` to a temp file beside ``target``, then move it over; returns their digest."""
+        temp, ours, _ = self._stage(rel, target, chunks, durable=not self._deferred)
+        if self._deferred:
+            self._unsynced.append(target)
+        self._put_in_place(rel, target, temp)
+        return ours
+
+    def _stage(self, rel: str, target: Path, chunks: Iterable[bytes], durable: bool) -> tuple[Path, str, os.stat_result]:
+        """Write ``chunks`` to a new temp file beside ``target`` (fsynced when ``durable``).
+
+        Returns the temp file, the digest of its bytes and its status: the size and mtime
+        ``target`` will have once the temp file replaces it (a rename changes neither).
+        """
         temp = target.with_name(f".{target.name}{TEMP_MARK}{secrets.token_hex(4)}.tmp")
         hasher = hashlib.sha256()
         try:
             target.parent.mkdir(parents=True, exist_ok=True)
-            mode = target.stat().st_mode & 0o777 if target.exists() else None
             with open(temp, "wb") as handle:
                 for chunk in chunks:
                     hasher.update(chunk)
                     handle.write(chunk)
                 handle.flush()
-                if self._deferred:
-                    self._unsynced.append(target)
-                else:
+                if durable:
                     os.fsync(handle.fileno())
-            if mode is not None:
-                os.chmod(temp, mode)
+                status = os.fstat(handle.fileno())
+        except OSError as exc:
+            temp.unlink(missing_ok=True)
+            raise VaultError(f"{rel}: cannot write: {exc.strerror or exc}") from exc
+        return temp, hasher.hexdigest(), status
+
+    def _put_in_place(self, rel: str, target: Path, temp: Path) -> None:
+        """Move a staged temp file over ``target`` (keeping ``target``'s permission bits)."""
+        try:
+            if target.exists():
+                os.chmod(temp, target.stat().st_mode & 0o777)
             os.replace(temp, target)
         except OSError as exc:
             temp.unlink(missing_ok=True)
             raise VaultError(f"{rel}: cannot write: {exc.strerror or exc}") from exc
-        return hasher.hexdigest()
+
+    def write_all(self, writes: Mapping[str, tuple[str, str]]) -> dict[str, Written | VaultError]:
+        """``write`` for several files ({path: (text, expect)}), made durable by one flush for all.
+
+        Every new text goes to its temp file first; one flush makes them all durable; only
+        then does each temp file replace its file, compare-and-swap checked just before, as
+        ``write`` does. So a crash at any point, power loss included, leaves each file with
+        its old bytes or its new ones, never a mix or an empty file (a rename made before its
+        bytes were durable could leave that on some file systems: ``batch`` flushes after the
+        renames, which is why a move does not use it). Leftover temp files are what
+        ``remove_stale_temps`` deletes.
+
+        Returns each path's outcome: what was written, or the error that refused it
+        (ConflictError when it changed since read); a refused file keeps its old bytes.
+        """
+        staged: dict[str, tuple[Path, Path, str, os.stat_result]] = {}
+        done: dict[str, Written | VaultError] = {}
+        try:
+            for rel, (text, _) in writes.items():
+                try:
+                    target = self.abspath(rel)
+                    staged[rel] = (target, *self._stage(rel, target, (text.encode("utf-8"),), durable=False))
+                except VaultError as exc:
+                    done[rel] = exc
+            _sync([temp for _, temp, _, _ in staged.values()])
+            for rel, (target, temp, ours, status) in staged.items():
+                try:
+                    self._swap_in(rel, target, temp, writes[rel][1], ours)
+                    done[rel] = Written(rel, ours, status.st_size, status.st_mtime_ns)
+                except VaultError as exc:
+                    done[rel] = exc
+        finally:
+            for _, temp, _, _ in staged.values():
+                temp.unlink(missing_ok=True)  # the ones refused (or all, if interrupted)
+        return {rel: done[rel] for rel in writes}
+
+    def _swap_in(self, rel: str, target: Path, temp: Path, expect: str, ours: str) -> None:
+        """Put a staged temp file in place if ``target`` still has digest ``expect`` (``_write``'s checks)."""
+        with self._lock:
+            _refuse_read_only(rel, target)
+            held = self._check(rel, target, expect)
+            try:
+                self._put_in_place(rel, target, temp)
+                if held is not None:
+                    self._late_writes(rel, target, held, ours)
+            finally:
+                if held is not None:
+                    held[0].close()
+
+
+@dataclass(frozen=True)
+class Written:
+    """A file as ``write_all`` left it: the digest of its bytes, its size and its mtime."""
+
+    path: str
+    digest: str
+    size: int
+    mtime_ns: int
+
+
+def _sync(paths: list[Path]) -> None:
+    """Make the data of these files durable: one ``sync`` for all of them where there is one."""
+    if not paths:
+        return
+    if hasattr(os, "sync"):
+        os.sync()
+        return
+    for path in paths:  # pragma: no cover - platforms without sync()
+        try:
+            with open(path, "rb+") as handle:
+                os.fsync(handle.fileno())
+        except OSError:
+            continue
 
 
 def _encoded(pieces: Iterable[str], step: int = 1 << 20) -> Iterator[bytes]:

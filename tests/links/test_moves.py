@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 
 from daemon.links.moves import Tracker
+from daemon.links.resolve import PathIndex
 from daemon.pipeline import Context, auto_memory
+from daemon.pipeline import renames
 from daemon.pipeline.renames import apply_actions, reconcile
 from daemon.runtime.watcher import CREATED, DELETED, MODIFIED, MOVED, FileEvent
 from conftest import snapshot_tree
@@ -202,3 +205,108 @@ def test_referrers_whose_links_stay_right_are_not_read(ctx: Context, vault_root:
     assert (vault_root / "by path.md").read_text() == "[[Plan]]\n"
     assert (vault_root / "edited.md").read_text() == "[[Plan]] now also [[Plan|by its path]]\n"
     assert (vault_root / "by name.md").read_text() == "[[Plan]] and [[elsewhere]]\n"
+
+
+BODY = "First line of note {0}.\nSecond line of note {0}.\nThird line of note {0}.\n"  # pairs it when edited
+
+
+def _folder_with_referrers(ctx: Context, root: Path, count: int) -> Tracker:
+    """``proj/`` with ``count`` notes, each named by its path from a referrer outside it, and one inside."""
+    for i in range(count):
+        write(root, f"proj/n{i}.md", f"# n{i}\n{BODY.format(i)}[[proj/n{(i + 1) % count}]] #t{i}\n")
+        write(root, f"ref{i}.md", f"---\nmemory_tags: [r]\n---\nsee [[proj/n{i}]] and [x](proj/n{i}.md)\n")
+    tracker = Tracker(ctx.graph, grace=2.0)
+    reconcile(ctx)
+    (root / "proj").rename(root / "arch")
+    return tracker
+
+
+def test_a_moves_rewrites_are_flushed_once_per_chunk(ctx: Context, vault_root: Path,
+                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not once per file: each chunk's texts are staged, flushed together, then put in place."""
+    tracker = _folder_with_referrers(ctx, vault_root, 5)
+    monkeypatch.setattr(renames, "CHUNK", 3)
+    flushes: list[int] = []
+    monkeypatch.setattr(os, "sync", lambda: flushes.append(len(list(vault_root.rglob("*.tmp")))))
+    monkeypatch.setattr(os, "fsync", lambda fd: pytest.fail("a rewrite flushed on its own"))
+    apply_actions(ctx, tracker.feed([FileEvent(MOVED, "proj", "arch", is_dir=True)], now=1.0))
+    assert (vault_root / "ref0.md").read_text() == "---\nmemory_tags: [r]\n---\nsee [[n0]] and [x](arch/n0.md)\n"
+    assert (vault_root / "arch/n4.md").read_text() == f"# n4\n{BODY.format(4)}[[n0]] #t4\n"
+    assert flushes == [3, 3, 3, 1]  # 10 files rewritten, 3 a chunk: every staged file in one flush
+
+
+def test_a_rewritten_referrer_is_indexed_from_the_text_written(ctx: Context, vault_root: Path,
+                                                               monkeypatch: pytest.MonkeyPatch) -> None:
+    """Not read back: the index then equals a rebuild's, and the watcher's echo is no change."""
+    tracker = _folder_with_referrers(ctx, vault_root, 5)
+    read: list[str] = []
+    real = ctx.graph.read
+    monkeypatch.setattr(ctx.graph, "read", lambda rel: (read.append(rel), real(rel))[1])
+    apply_actions(ctx, tracker.feed([FileEvent(MOVED, "proj", "arch", is_dir=True)], now=1.0))
+    assert not [p for p in read if p.startswith("ref")]
+    assert [r.resolved for r in ctx.graph.index.links_from("ref2.md")] == ["arch/n2.md", "arch/n2.md"]
+    assert not tracker.feed([FileEvent(MODIFIED, f"ref{i}.md") for i in range(5)], now=2.0)
+    monkeypatch.undo()
+    incremental = _all_rows(ctx)
+    ctx.graph.rebuild()
+    assert _all_rows(ctx) == incremental
+
+
+def test_a_referrer_edited_during_the_move_is_planned_again(ctx: Context, vault_root: Path,
+                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Changed between its read and its write: refused alone, planned from its new text, then read back."""
+    tracker = _folder_with_referrers(ctx, vault_root, 3)
+    real = ctx.vault.write_all
+
+    def edit_first(writes: dict[str, tuple[str, str]]) -> dict[str, object]:
+        write(vault_root, "ref1.md", "now [[proj/n1]] only\n")
+        return real(writes)
+
+    monkeypatch.setattr(ctx.vault, "write_all", edit_first)
+    apply_actions(ctx, tracker.feed([FileEvent(MOVED, "proj", "arch", is_dir=True)], now=1.0))
+    assert (vault_root / "ref1.md").read_text() == "now [[n1]] only\n"
+    assert (vault_root / "ref0.md").read_text() == "---\nmemory_tags: [r]\n---\nsee [[n0]] and [x](arch/n0.md)\n"
+    monkeypatch.undo()
+    incremental = _all_rows(ctx)
+    ctx.graph.rebuild()
+    assert _all_rows(ctx) == incremental
+
+
+class Crash(Exception):
+    pass
+
+
+@pytest.mark.parametrize("where", ["last chunk", "rows"])
+def test_a_move_interrupted_midway_converges_at_the_next_start(ctx: Context, vault_root: Path,
+                                                               monkeypatch: pytest.MonkeyPatch, where: str) -> None:
+    """Killed after some chunks were written (and some indexed from their text): the next start's
+    reconcile finds the move again, rewrites the rest, and the index equals a rebuild's."""
+    tracker = _folder_with_referrers(ctx, vault_root, 5)
+    monkeypatch.setattr(renames, "CHUNK", 3)
+    monkeypatch.setattr(renames, "INDEX_BATCH", 3)  # rows of the first chunk committed before the crash
+    calls: list[int] = []
+    real = ctx.vault.write_all
+
+    def write_all(writes: dict[str, tuple[str, str]]) -> dict[str, object]:
+        calls.append(len(writes))
+        if where == "last chunk" and len(calls) == 4:  # 10 rewrites, 3 a chunk: ref0-3 written and indexed
+            raise Crash
+        return real(writes)
+
+    monkeypatch.setattr(ctx.vault, "write_all", write_all)
+    if where == "rows":
+        monkeypatch.setattr(ctx.graph, "apply_moves", lambda *args: (_ for _ in ()).throw(Crash()))
+    with pytest.raises(Crash):
+        apply_actions(ctx, tracker.feed([FileEvent(MOVED, "proj", "arch", is_dir=True)], now=1.0))
+    monkeypatch.undo()
+    ctx.graph.paths = PathIndex(ctx.graph.index.statuses())  # a new process: the path list from the index
+    changes = reconcile(ctx)
+    assert len(changes.moves) == 5
+    for i in range(5):
+        assert (vault_root / f"ref{i}.md").read_text() == (
+            f"---\nmemory_tags: [r]\n---\nsee [[n{i}]] and [x](arch/n{i}.md)\n")
+        assert (vault_root / f"arch/n{i}.md").read_text() == f"# n{i}\n{BODY.format(i)}[[n{(i + 1) % 5}]] #t{i}\n"
+    assert not [p for p in vault_root.rglob("*") if p.name.endswith(".tmp")]
+    incremental = _all_rows(ctx)
+    ctx.graph.rebuild()
+    assert _all_rows(ctx) == incremental

@@ -83,3 +83,33 @@ def test_stale_temp_files_are_removed(root: Path) -> None:
     (root / "d/.keep.tmp").write_text("not ours")
     assert Vault(root).remove_stale_temps() == ["d/.n.md.memvault-ab12.tmp"]
     assert sorted(p.name for p in (root / "d").iterdir()) == [".keep.tmp", "n.md"]
+
+
+def test_write_all_flushes_once_and_only_then_replaces(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Each new text is durable before it replaces its file: a crash leaves old or new bytes, never less."""
+    vault = Vault(root)
+    seen = {rel: vault.write(rel, "old", ABSENT) for rel in ("a.md", "b/c.md", "d.md")}
+    flushes: list[dict[str, str]] = []
+    monkeypatch.setattr(os, "sync", lambda: flushes.append(
+        {p.relative_to(root).as_posix(): p.read_text() for p in root.rglob("*.md")}))
+    monkeypatch.setattr(os, "fsync", lambda fd: pytest.fail("a file flushed on its own"))
+    done = vault.write_all({rel: (f"new {rel}", seen[rel]) for rel in seen})
+    assert flushes == [{"a.md": "old", "b/c.md": "old", "d.md": "old"}]  # one flush, before any replace
+    assert {rel: (root / rel).read_text() for rel in seen} == {rel: f"new {rel}" for rel in seen}
+    for rel, written in done.items():
+        st = (root / rel).stat()
+        assert not isinstance(written, VaultError)
+        assert (written.path, written.digest, written.size, written.mtime_ns) == (
+            rel, digest(f"new {rel}".encode()), st.st_size, st.st_mtime_ns)
+    assert not [p for p in root.rglob("*") if p.name.endswith(".tmp")]
+
+
+def test_write_all_refuses_only_the_files_that_changed(root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    vault = Vault(root)
+    seen = {rel: vault.write(rel, "old", ABSENT) for rel in ("a.md", "b.md", "c.md")}
+    (root / "c.md").chmod(0o444)
+    monkeypatch.setattr(os, "sync", lambda: (root / "b.md").write_text("the user's edit"))  # between read and replace
+    done = vault.write_all({rel: ("ours", seen[rel]) for rel in seen})
+    assert isinstance(done["b.md"], ConflictError) and isinstance(done["c.md"], VaultError)
+    assert [(root / rel).read_text() for rel in ("a.md", "b.md", "c.md")] == ["ours", "the user's edit", "old"]
+    assert not [p for p in root.rglob("*") if p.name.endswith(".tmp")]
