@@ -496,6 +496,8 @@ def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int,
             heapq.heappush(heap, (-density, pos, stmt))
         elif density <= 0.02:
             break
+        elif stmt in chosen:
+            continue  # a question already taken with its answer
         elif _bare_answer(stmt, candidates) and not any(c.msg == stmt.msg - 1 and _is_question(c.text)
                                                          for c in chosen):
             # "Around 8." means something only beside its question: both, or neither
