@@ -171,7 +171,7 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
     if not people:  # what was decided, then the fix or advice given, then how it turned out
         fit = sorted(fit, key=lambda p: 0 if p.kind == "decision" else 1 if _problem(p) else 2 if _advice(p)
                      else 3 if _outcome(p) else 4)
-    if people:
+    else:
         fit = [p for p in fit if not _PRONOUN_START.match(p.text)]
         own = [p for p in fit if p.kind == "decision" or _FIRST_PERSON.match(p.text) or _OWN_NEWS.search(p.text)]
         news = [p for p in own if p.kind == "decision" or _EVENT_RE.search(p.text)]

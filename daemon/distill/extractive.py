@@ -315,7 +315,8 @@ def _capitalized(text: str) -> str:
 
 
 def _trim(sentence: str, names: frozenset[str]) -> str:
-    """Drop clauses that carry no content (", which is so exciting!") and intensifiers ("really", "super")."""
+    """Drop lead-in filler ("Wow,"), emoji, clauses that carry no content (", which is so exciting!") and
+    intensifiers ("really", "super")."""
     sentence = _capitalized(_LEAD_FILLER.sub("", _INTENSIFIER.sub("", _EMOJI.sub("", sentence)).strip()))
     parts = _CLAUSE_SEP.split(sentence)
     clauses, seps = parts[0::2], parts[1::2]
@@ -351,7 +352,7 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
             if not fence and _cut_off(turn, sentences):
                 sentences.pop()  # "…the original side of the r": the export cut the message short
             for raw in sentences:
-                sentence = _trim(_LEAD_FILLER.sub("", raw).strip(), names)
+                sentence = _trim(raw, names)  # (_trim drops the lead-in filler itself)
                 previous, words = _classify(sentence, previous), _tokens(sentence)
                 if agent and turn.role == "assistant" and previous != "decision" and _DONE.match(sentence):
                     previous = "work"  # an agent reporting a change it made: work done, not a fact
@@ -390,11 +391,13 @@ def _idle(turns: list[_Turn], candidates: list[_Stmt]) -> bool:
     if any(t.speaker for t in turns) or any(s.code for s in candidates):
         return False
     said = set().union(*(_tokens(t.text) for t in turns if t.role == "user")) - _SMALL_TALK_EN
-    asked = [s for t in turns if t.role == "user" for s in _sentences(t.text) if _is_request(s)]
-    if any(_tokens(s) - _SMALL_TALK_EN for s in asked):
-        return False  # "What's the capital of Australia?" is short, not idle
-    return len(said) < 4 and not any(map(_NUMBER.search, said)) and \
-        sum(s.role == "assistant" and not _is_question(s.text) for s in candidates) <= 2
+    if len(said) >= 4 or any(map(_NUMBER.search, said)):
+        return False
+    if sum(s.role == "assistant" and not _is_question(s.text) for s in candidates) > 2:
+        return False
+    # "What's the capital of Australia?" is short, not idle.
+    return not any(_tokens(s) - _SMALL_TALK_EN for t in turns if t.role == "user"
+                   for s in _sentences(t.text) if _is_request(s))
 
 
 def _answered(turns: list[_Turn], i: int) -> bool:
@@ -489,6 +492,15 @@ def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int,
     heap = [(-_density(s, weights, covered), s.pos, s) for s in candidates if not s.code]
     heapq.heapify(heap)
     used = 0
+
+    def take(*stmts: _Stmt) -> None:
+        nonlocal used
+        chosen.extend(stmts)
+        for s in stmts:
+            covered.update(s.tokens)
+            said.update(s.tokens)
+        used += sum(map(_cost, stmts))
+
     while heap:
         _, pos, stmt = heapq.heappop(heap)
         density = _density(stmt, weights, covered)
@@ -502,23 +514,21 @@ def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int,
                                                          for c in chosen):
             # "Around 8." means something only beside its question: both, or neither
             asked = [c for c in candidates if c.msg == stmt.msg - 1 and _is_question(c.text)]
-            cost = sum(len(s.text) + _BULLET_COST for s in asked[-1:] + [stmt])
-            if asked and used + cost <= budget:
-                chosen += [asked[-1], stmt]
-                covered |= asked[-1].tokens | stmt.tokens
-                said |= asked[-1].tokens | stmt.tokens
-                used += cost
+            if asked and used + _cost(asked[-1]) + _cost(stmt) <= budget:
+                take(asked[-1], stmt)
         elif len(stmt.tokens - said) < 0.2 * len(stmt.tokens) and stmt.kind != "decision":
             continue  # a restatement ("The red dashed line is still …"): nothing new; a decision still counts
-        elif used + len(stmt.text) + _BULLET_COST <= budget:
+        elif used + _cost(stmt) <= budget:
             for earlier in [c for c in chosen if _restates(c, stmt)]:
                 chosen.remove(earlier)
-                used -= len(earlier.text) + _BULLET_COST
-            chosen.append(stmt)
-            covered |= stmt.tokens
-            said |= stmt.tokens
-            used += len(stmt.text) + _BULLET_COST
+                used -= _cost(earlier)
+            take(stmt)
     return chosen + code  # in the order picked: the most informative first
+
+
+def _cost(stmt: _Stmt) -> int:
+    """What a statement takes of the budget: its text and its bullet."""
+    return len(stmt.text) + _BULLET_COST
 
 
 def _restates(earlier: _Stmt, later: _Stmt) -> bool:

@@ -110,6 +110,8 @@ def work_lines(calls: list[ToolCall], lang: str = "en") -> list[str]:
     return lines
 
 
+_TEST_VERDICT = re.compile(r"(?i)\b\d+ (?:passed|failed)")
+_ERROR = re.compile(r"(?i)\berror|\bfailed")
 _LOOKING = re.compile(r"(?:git (?:status|diff|log|show|branch|remote)|ls|pwd|cat|head|tail|echo|which|cd|find|grep|rg|"
                       r"wc|tree|stat|file|env|whoami|date)\b")
 
@@ -126,11 +128,9 @@ def work_summary(calls: list[ToolCall]) -> str:
     if created:
         parts.append("created " + _few(created))
     if runs:
-        # The run that says the most: a test verdict or an error, else the last one with an outcome.
-        tests = re.compile(r"(?i)\b\d+ (?:passed|failed)")  # the test verdict first, then an error
-        verdict = re.compile(r"(?i)\berror|\bfailed")
-        telling = next((c for c in reversed(runs) if tests.search(c.outcome)), None) or \
-            next((c for c in reversed(runs) if verdict.search(c.outcome)), None)
+        # The run that says the most: the last test verdict, else the last error.
+        telling = next((c for c in reversed(runs) if _TEST_VERDICT.search(c.outcome)), None) or \
+            next((c for c in reversed(runs) if _ERROR.search(c.outcome)), None)
         shown = telling or runs[0]  # without a verdict, the first command says what the work was
         others = len(_unique(c.detail for c in runs)) - 1
         parts.append(f"ran {_short(shown.detail)}" + (f" ({telling.outcome})" if telling else "")
