@@ -107,7 +107,7 @@ _UNTITLED = re.compile(r"(?i)^(?:new (?:chat|conversation)|untitled(?: (?:chat|c
                        r"hi|hello|hey|help|question|test|新(?:的)?(?:对话|聊天)|未命名(?:对话)?|对话|聊天)\W*$")
 
 
-def titled(title: str, lang: str, texts: list[str]) -> str:
+def name_from_title(title: str, lang: str, texts: list[str]) -> str:
     """The export's own title as a name ("SQLite Database Locked Error" → sqlite-database-locked-error):
     its author (or the app) already said what the conversation is about. A generic title ("New chat")
     or one the conversation never speaks of ("bleep bloop") does not count."""

@@ -638,9 +638,10 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
         lead = notes.highlights(points, 1)
         focus = [p.text for p in lead if len(people) < 2 or p.kind == "decision"]
         texts = [s.text for s in chosen for _ in range(1 + (s.kind == "decision"))] + [t.text for t in turns]
-    subject = notes.titled(request.title, lang, [t.text for t in turns]) or notes.name(focus, texts, names, kinds, lang)
+    said = [t.text for t in turns]
+    subject = notes.name_from_title(request.title, lang, said) or notes.name(focus, texts, names, kinds, lang)
     if subject in notes.GENERIC_NAMES:  # the ask named nothing ("sort out the next few weeks"): what recurs does
-        subject = notes.name([], [t.text for t in turns], names, kinds, lang)
+        subject = notes.name([], said, names, kinds, lang)
     return Card(subject, description, _body(_blocks(chosen, lang, work), lang))
 
 
