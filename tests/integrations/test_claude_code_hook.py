@@ -38,6 +38,16 @@ def run_hook(config: Config, payload: Any, overrides: list[str] | None = None) -
     return code, out.getvalue()
 
 
+def spotter_transcript(folder: Path) -> tuple[str, Path]:
+    """The corpus's short Claude Code session copied to ``folder/<session id>.jsonl``: (session id, path)."""
+    source = CORPUS / "claude_code" / "spotter_short.jsonl"
+    sid = json.loads(source.read_text(encoding="utf-8").splitlines()[1])["sessionId"]
+    transcript = folder / f"{sid}.jsonl"
+    transcript.parent.mkdir(parents=True)
+    transcript.write_bytes(source.read_bytes())
+    return sid, transcript
+
+
 def log_text() -> str:
     path = hook.log_path()
     return path.read_text(encoding="utf-8") if path.exists() else ""
@@ -109,11 +119,7 @@ def test_the_hook_process_imports_neither_the_pipeline_nor_the_scheduler(config:
 def test_twenty_parallel_hooks_without_a_daemon_give_one_card_and_each_message_once(
         config: Config, tmp_path: Path) -> None:
     claude = tmp_path / "claude"
-    source = CORPUS / "claude_code" / "spotter_short.jsonl"
-    sid = json.loads(source.read_text(encoding="utf-8").splitlines()[1])["sessionId"]
-    transcript = claude / "projects" / "-home-marco-projects-spotter" / f"{sid}.jsonl"
-    transcript.parent.mkdir(parents=True)
-    transcript.write_bytes(source.read_bytes())
+    sid, transcript = spotter_transcript(claude / "projects" / "-home-marco-projects-spotter")
     env = {**os.environ, "CLAUDE_CONFIG_DIR": str(claude)}
     payload = json.dumps({"session_id": sid, "transcript_path": str(transcript),
                           "cwd": "/home/marco/projects/spotter", "hook_event_name": "Stop"}).encode()
@@ -137,11 +143,7 @@ def test_twenty_parallel_hooks_without_a_daemon_give_one_card_and_each_message_o
 @pytest.mark.corpus
 def test_a_running_daemon_takes_the_job_through_its_local_api(config: Config, ctx: Context, tmp_path: Path,
                                                              monkeypatch: pytest.MonkeyPatch) -> None:
-    source = CORPUS / "claude_code" / "spotter_short.jsonl"
-    sid = json.loads(source.read_text(encoding="utf-8").splitlines()[1])["sessionId"]
-    transcript = tmp_path / "claude" / "projects" / "p" / f"{sid}.jsonl"
-    transcript.parent.mkdir(parents=True)
-    transcript.write_bytes(source.read_bytes())
+    sid, transcript = spotter_transcript(tmp_path / "claude" / "projects" / "p")
     monkeypatch.setattr(hook, "spawn_drainer", lambda *_: pytest.fail("no drainer while a daemon runs"))
     daemon = Daemon(config, ctx=ctx)
     daemon.start()
@@ -160,11 +162,7 @@ def test_a_running_daemon_takes_the_job_through_its_local_api(config: Config, ct
 @pytest.mark.corpus
 def test_start_drains_jobs_left_while_nothing_ran_and_status_shows_errors(
         config: Config, ctx: Context, tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    source = CORPUS / "claude_code" / "spotter_short.jsonl"
-    sid = json.loads(source.read_text(encoding="utf-8").splitlines()[1])["sessionId"]
-    transcript = tmp_path / "t" / f"{sid}.jsonl"
-    transcript.parent.mkdir()
-    transcript.write_bytes(source.read_bytes())
+    sid, transcript = spotter_transcript(tmp_path / "t")
     spool.put(config.state_dir(), {"session_id": sid, "transcript_path": str(transcript), "hook_event_name": "Stop"})
     spool.put(config.state_dir(), {"session_id": "gone", "transcript_path": str(tmp_path / "gone.jsonl"),
                                    "hook_event_name": "Stop"})
@@ -187,11 +185,7 @@ def test_start_drains_jobs_left_while_nothing_ran_and_status_shows_errors(
 def test_session_start_answers_with_the_projects_recent_cards(config: Config, ctx: Context, tmp_path: Path) -> None:
     from daemon.integrations.claude_code.drain import process
 
-    source = CORPUS / "claude_code" / "spotter_short.jsonl"
-    sid = json.loads(source.read_text(encoding="utf-8").splitlines()[1])["sessionId"]
-    transcript = tmp_path / "t" / f"{sid}.jsonl"
-    transcript.parent.mkdir()
-    transcript.write_bytes(source.read_bytes())
+    sid, transcript = spotter_transcript(tmp_path / "t")
     start = {"session_id": "new", "cwd": "/home/marco/projects/spotter", "hook_event_name": "SessionStart"}
     assert run_hook(config, start) == (0, "")  # no card yet: nothing to say
     process(ctx, config.state_dir(), {"session_id": sid, "transcript_path": str(transcript),
@@ -212,11 +206,7 @@ def test_the_drainer_waits_for_the_vault_lock_instead_of_failing(config: Config,
     from daemon.cli_claude import drain_worker
     from daemon.vault.state import VaultLock
 
-    source = CORPUS / "claude_code" / "spotter_short.jsonl"
-    sid = json.loads(source.read_text(encoding="utf-8").splitlines()[1])["sessionId"]
-    transcript = tmp_path / "t" / f"{sid}.jsonl"
-    transcript.parent.mkdir()
-    transcript.write_bytes(source.read_bytes())
+    sid, transcript = spotter_transcript(tmp_path / "t")
     spool.put(config.state_dir(), {"session_id": sid, "transcript_path": str(transcript), "hook_event_name": "Stop"})
     held = VaultLock(config.state_dir(), "memvault ingest (a long import)")
     held.acquire()
