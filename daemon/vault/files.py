@@ -159,11 +159,16 @@ class Vault:
 
     def _write(self, rel: str, chunks: Iterable[bytes], expect: str) -> str:
         target = self.abspath(rel)
+        return self._guarded(rel, target, expect, lambda: self._replace(rel, target, chunks))
+
+    def _guarded(self, rel: str, target: Path, expect: str, put: Callable[[], str]) -> str:
+        """Run ``put`` (it replaces ``target`` and returns the digest of what it wrote) under the
+        compare-and-swap check, then look for bytes written late through an old descriptor."""
         with self._lock:
             _refuse_read_only(rel, target)
             held = self._check(rel, target, expect)
             try:
-                ours = self._replace(rel, target, chunks)
+                ours = put()
                 if held is not None:
                     self._late_writes(rel, target, held, ours)
             finally:
@@ -315,16 +320,11 @@ class Vault:
 
     def _swap_in(self, rel: str, target: Path, temp: Path, expect: str, ours: str) -> None:
         """Put a staged temp file in place if ``target`` still has digest ``expect`` (``_write``'s checks)."""
-        with self._lock:
-            _refuse_read_only(rel, target)
-            held = self._check(rel, target, expect)
-            try:
-                self._put_in_place(rel, target, temp)
-                if held is not None:
-                    self._late_writes(rel, target, held, ours)
-            finally:
-                if held is not None:
-                    held[0].close()
+        def put() -> str:
+            self._put_in_place(rel, target, temp)
+            return ours
+
+        self._guarded(rel, target, expect, put)
 
 
 @dataclass(frozen=True)
