@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 
-from daemon.distill.lexicon import _CJK_RE, _EVENT_RE, _PRONOUN_START
+from daemon.distill.lexicon import _CJK_RE, _DROPPED_I, _EVENT_RE, _PRONOUN_START
 from daemon.distill.phrases import phrase_counts, ranked, slugify, topics
 
 MONTHS = "January February March April May June July August September October November December".split()
@@ -26,9 +26,6 @@ _NAME_SUFFIX = {"en": {"decision": "decision", "state": "plans", "procedure": "h
                        "preference": "preferences", "fact": "notes", "question": "question"},
                 "zh": {"decision": "决定", "state": "计划", "procedure": "步骤", "work": "工作",
                        "preference": "偏好", "fact": "笔记", "question": "问题"}}
-_IRREGULAR_PAST = frozenset("""went got made took saw came found gave told felt left kept thought bought
-brought met ran began knew heard lost won sent spent built wrote read taught caught sold held fell
-paid put set quit drove rode flew grew drew threw wore chose spoke broke forgot became""".split())
 _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|i'm|i've|i'll|i'd)\b", re.I)
 _LEADS = [
     (re.compile(r"^i(?:'m| am)\s+", re.I), "{who} is "),
@@ -173,8 +170,9 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
                      else 3 if _outcome(p) else 4)
     else:
         fit = [p for p in fit if not _PRONOUN_START.match(p.text)]
-        own = [p for p in fit if p.kind == "decision" or _FIRST_PERSON.match(p.text) or _OWN_NEWS.search(p.text)]
-        news = [p for p in own if p.kind == "decision" or _EVENT_RE.search(p.text)]
+        own = [p for p in fit if p.kind == "decision" or _FIRST_PERSON.match(p.text) or _OWN_NEWS.search(p.text)
+               or _DROPPED_I.match(p.text)]
+        news = [p for p in own if p.kind == "decision" or _EVENT_RE.search(p.text) or _DROPPED_I.match(p.text)]
         fit = _unique(news + own + fit)
         spread = [p for i, p in enumerate(fit) if p.kind == "decision" or p.who not in {q.who for q in fit[:i]}]
         fit = spread + [p for p in fit if p not in spread]
@@ -270,8 +268,9 @@ def _as_note(point: Point, lang: str, named: bool, other: str = "") -> str:
         return f"{point.who}：{text}" if point.who and named else text
     if point.who and (m := re.match(r"(?i)^let'?s (go with|use|switch to|pick|choose|keep|drop|ship) ", text)):
         return third_person(f"{point.who} decided to {m.group(1)} {text[m.end():]}", point.who)
-    if point.who and re.match(r"(?:ran|tried|tested|checked|did|got|made|found|added|fixed|switched|moved)\b", text,
-                              re.I):  # "Ran the import…, zero errors." → "The user ran the import…"
+    if point.who and (_DROPPED_I.match(text) or re.match(r"(?:ran|tried|tested|checked|did|got|made|found|added|"
+                                                         r"fixed|switched|moved)\b", text, re.I)):
+        # "Ran the import…, zero errors." → "The user ran the import…"; "Lost my job" → "Jon lost his job"
         return third_person(f"{point.who} {text[:1].lower()}{text[1:]}", point.who)
     if not point.who or not _FIRST_PERSON.search(text):
         return text

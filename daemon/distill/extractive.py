@@ -34,6 +34,7 @@ from daemon.distill.lexicon import (
     _BULLET_RE,
     _CJK_RE,
     _CLAUSE_SEP,
+    _DROPPED_I,
     _EVENT_RE,
     _COMMON,
     _FENCE_RE,
@@ -101,6 +102,7 @@ _MAX_CODE_LINES = 25
 _MAX_CODE_BLOCKS = 4
 _BULLET_COST = 12
 _EVENT_BOOST = 1.4  # what a speaker did or will do: the news a reader looks for
+_NEWS_BONUS = 3.0  # between people, a piece of news is worth more than its length says
 
 
 @dataclass(frozen=True)
@@ -351,8 +353,13 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
             lead = sentences.pop() if fence and sentences else ""
             if not fence and _cut_off(turn, sentences):
                 sentences.pop()  # "…the original side of the r": the export cut the message short
+            last = ""
             for raw in sentences:
                 sentence = _trim(raw, names)  # (_trim drops the lead-in filler itself)
+                if last and _PRONOUN_START.match(sentence) and out and out[-1].msg == i and out[-1].text == last:
+                    # "I adopted Toby. He's a German Shepherd.": one statement, its referent inside
+                    sentence = f"{out.pop().text} {sentence}"
+                last = sentence if len(sentence) <= 40 and not _PRONOUN_START.match(sentence) else ""
                 previous, words = _classify(sentence, previous), _tokens(sentence)
                 if agent and turn.role == "assistant" and previous != "decision" and _DONE.match(sentence):
                     previous = "work"  # an agent reporting a change it made: work done, not a fact
@@ -464,8 +471,12 @@ def _density(stmt: _Stmt, weights: dict[str, float], covered: set[str]) -> float
     old = sum(weights.get(t, 0.0) for t in stmt.tokens & covered)
     gain = (new + 0.3 * old) * _KIND_BOOST[stmt.kind]
     # A speaker's news about themselves ("I adopted...") beats reactions ("That's so cool").
-    gain *= 1.3 if _SELF_RE.match(stmt.text) else 0.6 if _REACTION_RE.match(stmt.text) else 1.0
-    gain *= _EVENT_BOOST if _EVENT_RE.search(stmt.text) else 1.0
+    dropped = bool(_DROPPED_I.match(stmt.text))  # "Lost my job yesterday": the speaker's own news
+    gain *= 1.3 if dropped or _SELF_RE.match(stmt.text) else 0.6 if _REACTION_RE.match(stmt.text) else 1.0
+    event = dropped or bool(_EVENT_RE.search(stmt.text))
+    gain *= _EVENT_BOOST if event else 1.0
+    if event and stmt.speaker and new:  # between people, a short piece of news is worth its few words
+        gain += _NEWS_BONUS
     # An answer's bold lead ("**Switch the database to WAL mode.** …") is its headline point.
     gain *= 1.5 if stmt.text.startswith("**") else 1.0
     # Answers to the other speaker's questions carry the facts ("How long?" "Five years.").

@@ -96,6 +96,12 @@ _EVENT_RE = re.compile(r"\b(?:i|we)\s+(?:just\s+|finally\s+|recently\s+|also\s+|
                        r"finished|joined|made|bought|adopted|visited|signed|took|met|won|lost|moved|painted|wrote|"
                        r"read|saw|ran|gave|had|found|launched|opened|quit|decided|booked|tried|learned|became|"
                        r"[a-z]{3,}ed|(?:am|'m)\s+(?:going|gonna|planning|starting|thinking of)|'ll|will|plan)\b", re.I)
+# News told without its "I" ("Lost my job as a banker yesterday", "Just got back from Paris"): the speaker's own.
+_PAST = """went got made took saw came found gave told felt left kept thought bought brought met ran began knew heard
+lost won sent spent built wrote read taught caught sold held fell paid put set quit drove rode flew grew drew threw
+wore chose spoke broke forgot became""".split()
+_DROPPED_I = re.compile(r"^(?:just |finally |recently |also |actually )?(?!indeed\b)(?:" + "|".join(_PAST) +
+                        r"|[a-z]{3,}ed)\s+(?:my|our|a|an|the|to|up|into|back|home|some|\d+)\b", re.I)
 _REACTION_RE = re.compile(r"(?:you|your|you're|you'd|you've|you'll|it|it's|that|that's|this|thanks)\b"
                           r"|你|这|那", re.I)
 

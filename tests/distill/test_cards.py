@@ -554,3 +554,43 @@ def test_a_formula_is_kept_in_the_body_but_is_not_a_description_highlight() -> N
     result = card(chat)
     assert "\\int" in result.body and "\\int" not in result.description
     assert "Monte Carlo simulation of 10,000 draws" in result.description
+
+
+def test_news_told_without_its_i_is_the_speakers_own_and_heads_the_description() -> None:
+    chat = [
+        say("Hey Jon! Good to see you. What's up? Anything new?", "Gina"),
+        say("Hey Gina! Lost my job as a banker yesterday, so I'm gonna take a shot at starting my own "
+            "business.", "Jon"),
+        say("Sorry about your job Jon, but starting your own business sounds awesome! Unfortunately, I also lost "
+            "my job at Door Dash this month.", "Gina"),
+        say("I've been into dancing since I was a kid and it's been my passion and escape, so a dance studio it "
+            "is, something like a place by the water with natural light and good floors for everybody.", "Jon"),
+        say("Contemporary dance is so expressive and graceful, it speaks to me in a way that few other styles "
+            "ever have, and I could watch it for hours on end without getting bored at all.", "Gina"),
+    ]
+    result = card(chat)
+    assert "Lost my job as a banker" in result.body
+    assert result.description.startswith("Jon lost their job as a banker")  # the speaker named, the verb kept
+    # Both ways: a sentence opening on "Indeed" or on a reaction is not news told without its "I".
+    from daemon.distill.lexicon import _DROPPED_I
+    assert _DROPPED_I.match("Got a new puppy last week") and _DROPPED_I.match("Finally booked the flights")
+    assert not _DROPPED_I.match("Indeed the weather was nice") and not _DROPPED_I.match("Sounds great to me")
+
+
+def test_a_short_sentence_and_the_pronoun_sentence_after_it_are_one_statement() -> None:
+    chat = [
+        say("How is the new place?", "Maria"),
+        say("I adopted a dog named Toby. He's a German Shepherd, four years old, from the shelter in Reno.", "Nate"),
+        say("That's lovely, I'm happy for you both and I hope the two of you have a great time.", "Maria"),
+    ]
+    body = card(chat).body
+    assert "- Nate: I adopted a dog named Toby. He's a German Shepherd" in body  # one bullet, referent inside
+    # A pronoun sentence after a long one (over 40 characters) stays a statement of its own.
+    long_first = [say("I adopted a dog named Toby from the big shelter on the far side of Reno in March. "
+                      "He's a German Shepherd, four years old.", "Nate"),
+                  say("That's lovely, I'm happy for you both.", "Maria")]
+    from daemon.distill import extractive as x
+    turns = x._turns(DistillRequest("s", date(2023, 5, 8), tuple(long_first)), "en")
+    texts = [s.text for s in x._candidates(turns, x._names(["Nate", "Maria"]))]
+    assert texts[:2] == ["I adopted a dog named Toby from the big shelter on the far side of Reno in March.",
+                         "He's a German Shepherd, four years old."]
