@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 
-from daemon.distill.lexicon import _CJK_RE, _DROPPED_I, _EVENT_RE, _PRONOUN_START
+from daemon.distill.lexicon import _CJK_RE, _DROPPED_I, _EVENT_RE, _PRONOUN_START, _VERDICT
 from daemon.distill.phrases import phrase_counts, ranked, slugify, topics
 
 MONTHS = "January February March April May June July August September October November December".split()
@@ -196,10 +196,11 @@ _OUTCOME = re.compile(r"\b(?:works? now|(?:that|it) (?:worked|works|fixed it)|fi
 
 
 def _advice(point: Point) -> bool:
-    """The assistant's fix or recommendation: "Switch the database to WAL mode.", "**Use a lock.**"."""
-    return point.role == "assistant" and bool(re.match(r"(?i)\*\*|(?:the fix|the cause|the problem|the solution|"
-                                                       r"switch|replace|upgrade|downgrade|enable|disable)\b",
-                                                       point.text))
+    """The assistant's fix or recommendation ("Switch the database to WAL mode.", "**Use a lock.**"), or what
+    either speaker says it comes to ("Basically: solar yes, battery no for now")."""
+    fix = re.match(r"(?i)\*\*|(?:the fix|the cause|the problem|the solution|switch|replace|upgrade|downgrade|enable|"
+                   r"disable)\b", point.text)
+    return bool(_VERDICT.match(point.text)) or point.role == "assistant" and bool(fix)
 
 
 def _problem(point: Point) -> bool:

@@ -45,6 +45,7 @@ from daemon.distill.lexicon import (
     _INTENSIFIER,
     _IMPERATIVE,
     _IMAGE_MARKUP,
+    _INDIRECT_ASK,
     _KIND_BOOST,
     _KIND_RE,
     _LEAD_FILLER,
@@ -53,6 +54,7 @@ from daemon.distill.lexicon import (
     _PRONOUN_START,
     _REACTION_RE,
     _REASON_RE,
+    _RESULT,
     _SELF_RE,
     _SENT_END,
     _SMALL_TALK_EN,
@@ -60,6 +62,8 @@ from daemon.distill.lexicon import (
     _SMALL_TALK_ZH,
     _STOP,
     _TENTATIVE,
+    _VERDICT,
+    _WORKING,
     _WORD_RE,
     _ZH_STOP_CHARS,
 )
@@ -479,6 +483,9 @@ def _density(stmt: _Stmt, weights: dict[str, float], covered: set[str]) -> float
         gain += _NEWS_BONUS
     # An answer's bold lead ("**Switch the database to WAL mode.** …") is its headline point.
     gain *= 1.5 if stmt.text.startswith("**") else 1.0
+    # What the advice comes to ("Basically: solar yes, battery no") beats the arithmetic that led there.
+    gain *= 2.0 if _VERDICT.match(stmt.text.lstrip("*")) else 0.6 if _WORKING.search(stmt.text) and not \
+        _RESULT.match(stmt.text) else 1.0
     # Answers to the other speaker's questions carry the facts ("How long?" "Five years.").
     gain *= 1.7 if stmt.reply else 1.0
     # Rounded: a sum over a set depends on its order, which depends on the process's hash seed, and two
@@ -620,7 +627,8 @@ def _is_request(sentence: str) -> bool:
     """A question or an instruction, not a statement the body should keep."""
     if _CJK_RE.search(sentence[:4]):
         return _is_question(sentence) or bool(re.match(r"^(?:请|帮我|帮忙|能不能|能否|可以帮|麻烦|给我)", sentence))
-    return bool(sentence) and (_is_question(sentence) or bool(_IMPERATIVE.match(sentence)))
+    return bool(sentence) and (_is_question(sentence) or bool(_IMPERATIVE.match(sentence))
+                               or bool(_INDIRECT_ASK.search(sentence)))
 
 
 def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str, str], work: list[str],

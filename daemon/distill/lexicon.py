@@ -211,6 +211,18 @@ _FILLER_START = re.compile(r"^(?:i'?m |i am |i'?d be |i would be )?(?:so |very |
                            r"\bas i mentioned (?:before|earlier|above)\b|\bis (?:just )?one possible approach\b|"
                            r"\bnot something that can be explained\b|^(?:i now have|now i have|i have now)\b|^it (?:seems|appears|looks like)\b|^(?:ok(?:ay)?|alright),? "
                            r"(?:so|now|then)\b", re.I)
+# An ask said as a statement: "I'm trying to figure out if the battery is worth it", "I need to decide which…".
+_INDIRECT_ASK = re.compile(r"(?:^|,\s*|\b(?:and|but|so)\s+)(?:so,? )?(?:i'?m|i am|we'?re|we are) (?:trying to (?:figure out|decide|understand|work out|"
+                           r"choose|find out)|wondering|not sure|unsure|torn)\b|^(?:i|we) (?:need|want|have) to "
+                           r"(?:decide|figure out|choose|work out|find out)\b|^i(?:'d| would) like to (?:know|understand)\b|"
+                           r"^i (?:want|need) (?:to know|help|advice)\b|^(?:i|we) can'?t decide\b", re.I)
+# An answer's verdict ("Basically: solar yes, battery no for now"): what the advice comes to.
+_VERDICT = re.compile(r"^(?:basically|in short|bottom line|tl;?dr|in summary|to sum up|summary|verdict|"
+                      r"my (?:recommendation|advice|suggestion|verdict)|recommendation|the short answer|short answer|"
+                      r"so,? (?:my|the) (?:recommendation|answer|advice) is)\b", re.I)
+# A step of arithmetic ("Exported: 5,300 kWh × €0.081 = €429/year"): the working, not the result.
+_WORKING = re.compile(r"[×÷*/+−-]\s*[€$£]?\d[\d,.]*[^=≈]*[=≈]|\d\s*[×÷]\s*[€$£]?\d")
+_RESULT = re.compile(r"^(?:\*\*)?(?:total|net|overall|result|payback|so|that'?s|in total|altogether)\b", re.I)
 # An instruction: a sentence that starts with what to do ("Fix the login test", "Please write …").
 _IMPERATIVE = re.compile(
     r"^(?:please\s+|pls\s+|now\s+|also\s+)?(?:write|make|create|fix|add|build|help|explain|show|give|convert|refactor|"

@@ -594,3 +594,25 @@ def test_a_short_sentence_and_the_pronoun_sentence_after_it_are_one_statement() 
     texts = [s.text for s in x._candidates(turns, x._names(["Nate", "Maria"]))]
     assert texts[:2] == ["I adopted a dog named Toby from the big shelter on the far side of Reno in March.",
                          "He's a German Shepherd, four years old."]
+
+
+def test_an_ask_said_as_a_statement_and_the_verdict_lead_the_description_over_the_arithmetic() -> None:
+    chat = [
+        say("I got a quote for a heat pump and I'm trying to figure out if the buffer tank is worth it. "
+            "The quote is €11,200 for the pump and €1,900 for the tank."),
+        say("Heating 150 m² near Graz needs about 12,000 kWh a year. "
+            "Without tank: 12,000 kWh ÷ 3.4 = 3,530 kWh × €0.30 = €1,059/year. "
+            "With tank: 12,000 kWh ÷ 3.6 = 3,333 kWh × €0.30 = €1,000/year. "
+            "The tank saves about €59/year, so **32 years** to pay back the €1,900.", role="assistant"),
+        say("Basically: heat pump yes, buffer tank no unless the installer insists."),
+    ]
+    result = card(chat)
+    assert result.description.startswith("The user got a quote for a heat pump and")
+    assert "Basically: heat pump yes, buffer tank no" in result.description.split(". ", 2)[1]
+    # Both ways: a plain statement is no ask, and the working steps weigh less than the result.
+    from daemon.distill.extractive import _is_request
+    from daemon.distill.lexicon import _RESULT, _WORKING
+    assert _is_request("I'm trying to figure out if the battery is worth it.")
+    assert not _is_request("I got a quote for a heat pump last week.")
+    assert _WORKING.search("Without tank: 12,000 kWh ÷ 3.4 = 3,530 kWh") and not _WORKING.search("It costs €1,900.")
+    assert _RESULT.match("Total ≈ €1,741/year → payback 12.1 years")
