@@ -100,6 +100,11 @@ _NUMBER = re.compile(r"\d")
 _TODAY_NOTE = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening))\s*[(（][^)）]*[)）]", re.I)
 _EMOJI = re.compile(r"\s*[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+")
 _OUTCOME_NOTE = re.compile(r"^(?:output|error|result)\s*:\s", re.I)
+_ABOUT_YOU = re.compile(r"(?i)^(?:(?:haha|lol|ok|so|and)[,.!]*\s+)*(?:(?:do|did|are|were|have|would|can) you (?:like|love|enjoy|"
+                        r"ever|have|think|feel|get|sleep|dream|eat|drink|prefer|mind|be|a|an|real|human|ok|there)\b|"
+                        r"what'?s your (?:favou?rite|name)\b|how (?:are|is|was) (?:you|your)\b|you (?:like|too)\b)")
+_MEMORABLE = re.compile(r"(?i)\b(?:remember (?:that|this)|keep in mind|note that|for future reference|allergic|"
+                        r"intolerant|vegetarian|vegan|my name is|call me|i live in|i work (?:at|as|for)|my birthday)\b")
 _DENSE_SUBSTANCE = 0.72  # above this share (LoCoMo's 95th percentile) a chat is dense
 _TYPICAL_SUBSTANCE = 0.62  # the share of a chat's characters in statements worth keeping (LoCoMo: 0.61)
 _MAX_CODE_LINES = 25
@@ -398,17 +403,33 @@ def _cut_off(turn: _Turn, sentences: list[str]) -> bool:
 
 
 def _idle(turns: list[_Turn], candidates: list[_Stmt]) -> bool:
-    """A user/assistant chat where the user brings nothing ("just bored lol") and the assistant only chats."""
+    """A user/assistant chat where the user brings nothing ("just bored lol", "it's raining again") and the
+    assistant only chats."""
     if any(t.speaker for t in turns) or any(s.code for s in candidates):
         return False
+    user = [s for t in turns if t.role == "user" for s in _sentences(t.text)]
+    if any(_NUMBER.search(s) or _MEMORABLE.search(s) or _classify(s, None) in ("preference", "decision")
+           for s in user):
+        return False  # something to remember ("I'm allergic to peanuts", "I prefer tea")
     said = set().union(*(_tokens(t.text) for t in turns if t.role == "user")) - _SMALL_TALK_EN
-    if len(said) >= 4 or any(map(_NUMBER.search, said)):
-        return False
+    if len(said) >= 4:
+        return _chit_chat(turns)
     if sum(s.role == "assistant" and not _is_question(s.text) for s in candidates) > 2:
         return False
     # "What's the capital of Australia?" is short, not idle.
-    return not any(_tokens(s) - _SMALL_TALK_EN for t in turns if t.role == "user"
-                   for s in _sentences(t.text) if _is_request(s))
+    return not any(_tokens(s) - _SMALL_TALK_EN for s in user if _is_request(s))
+
+
+def _chit_chat(turns: list[_Turn]) -> bool:
+    """Short lines both ways, no name, and the only questions asked of the assistant are about itself
+    ("do you like rain?"): weather and coffee, nothing to remember."""
+    for turn in turns:
+        words = turn.text.split()
+        if len(words) > (10 if turn.role == "user" else 30) or re.search(r"(?<=[a-z,;] )[A-Z][a-z]+", turn.text):
+            return False
+        if turn.role == "user" and any(_is_request(s) and not _ABOUT_YOU.match(s) for s in _sentences(turn.text)):
+            return False
+    return True
 
 
 def _answered(turns: list[_Turn], i: int) -> bool:

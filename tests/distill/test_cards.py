@@ -616,3 +616,24 @@ def test_an_ask_said_as_a_statement_and_the_verdict_lead_the_description_over_th
     assert not _is_request("I got a quote for a heat pump last week.")
     assert _WORKING.search("Without tank: 12,000 kWh ÷ 3.4 = 3,530 kWh") and not _WORKING.search("It costs €1,900.")
     assert _RESULT.match("Total ≈ €1,741/year → payback 12.1 years")
+
+
+def test_chit_chat_about_the_weather_gives_no_card_but_something_to_remember_does() -> None:
+    chat = [say("good morning!!"), say("Good morning! How are you today?", role="assistant"),
+            say("sleepy lol. it's raining again"),
+            say("Rainy mornings make it hard to wake up. A warm drink might help!", role="assistant"),
+            say("yeah I have my coffee already"), say("Nice, enjoy it!", role="assistant"),
+            say("haha thanks. do you like rain?"),
+            say("I don't experience weather myself, but lots of people find the sound of rain relaxing.",
+                role="assistant"),
+            say("nah all good, just saying hi. have a nice day"), say("You too!", role="assistant")]
+    assert isinstance(distill(chat), Skip)
+    for remembered in ("I'm allergic to peanuts, remember that", "I prefer tea over coffee in the mornings",
+                       "I decided to quit my job"):
+        said = [say("hi"), say("Hi! How are you?", role="assistant"), say(remembered),
+                say("Noted, thanks for telling me!", role="assistant")]
+        assert remembered in card(said).body, remembered
+    # A real question in a chatty chat still gives a card.
+    asked = chat[:6] + [say("what's a good dark roast for a moka pot?"),
+                        say("Try Lavazza Crema e Gusto; grind it fine, but not espresso-fine.", role="assistant")]
+    assert "Lavazza" in text_of(card(asked))
