@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 
-from daemon.distill.lexicon import _CJK_RE, _DROPPED_I, _EVENT_RE, _PRONOUN_START, _VERDICT
+from daemon.distill.lexicon import _CJK_RE, _DROPPED_I, _EVENT_RE, _PRONOUN_START, _SHOWING, _VERDICT, _WORKING
 from daemon.distill.phrases import phrase_counts, ranked, slugify, topics
 
 MONTHS = "January February March April May June July August September October November December".split()
@@ -83,7 +83,7 @@ def describe(points: list[Point], *, context: str = "", request: str = "", asker
     else:
         context = ""
         if len(people) > 1:
-            context = f"Conversation between {_join(people)}" + (f" on {when(day)}" if day else "") + "."
+            context = f"{_join(people)} talked" + (f" on {when(day)}" if day else "") + "."
         elif people:
             context = f"Chat with {people[0]}" + (f" on {when(day)}" if day else "") + "."
         elif day:
@@ -164,7 +164,9 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
         return []
     fit = [p for p in points if _substantial(p) and p.kind != "procedure" and not p.text.startswith("`")
            and not p.text.rstrip().endswith(("?", "？"))  # a question is not what happened
-           and not re.search(r"\\(?:int|frac|sum|\(|\[)|\$\$", p.text)]  # nor is a formula, in one line of prose
+           and not re.search(r"\\(?:int|frac|sum|\(|\[)|\$\$", p.text)  # nor is a formula, in one line of prose
+           and not _SHOWING.match(p.text)  # nor a photo shown ("Check out this photo of…")
+           and not _WORKING.search(p.text)]  # nor a step of arithmetic ("€89 × (1 − 0.40) + €3 ≈ €56")
     if not people:  # what was decided, then the fix or advice given, then how it turned out
         fit = sorted(fit, key=lambda p: 0 if p.kind == "decision" else 1 if _problem(p) else 2 if _advice(p)
                      else 3 if _outcome(p) else 4)
@@ -173,6 +175,8 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
         own = [p for p in fit if p.kind == "decision" or _FIRST_PERSON.match(p.text) or _OWN_NEWS.search(p.text)
                or _DROPPED_I.match(p.text)]
         news = [p for p in own if p.kind == "decision" or _EVENT_RE.search(p.text) or _DROPPED_I.match(p.text)]
+        # News that happened and names something ("I got the job at Greenfield") before a promise ("I will ask").
+        news.sort(key=lambda p: (p.kind != "decision", bool(_PROMISE.search(p.text)), not _NAMED.search(p.text)))
         fit = _unique(news + own + fit)
         spread = [p for i, p in enumerate(fit) if p.kind == "decision" or p.who not in {q.who for q in fit[:i]}]
         fit = spread + [p for p in fit if p not in spread]
@@ -215,6 +219,12 @@ def _outcome(point: Point) -> bool:
     return point.role == "user" and bool(_OUTCOME.search(point.text))
 
 
+# A sentence that starts on a verb: a word other than a determiner, a pronoun or a name, then its object.
+_BARE_VERB = re.compile(r"^(?!(?:the|a|an|my|our|this|that|these|those|it|we|i|you|they|he|she|there|here|"
+                        r"decided|decision)\b)[A-Za-z][a-z]+ (?:the|a|an|my|our|it|them|with|to|for|on|in|up)\b",
+                        re.I)
+_PROMISE = re.compile(r"(?i)\b(?:i|we)(?:'ll| will| shall)\b")
+_NAMED = re.compile(r"\d|(?<=[\w,;] )[A-Z][a-zA-Z]+")
 _OWN_NEWS = re.compile(r"\bI(?:'m|'ve|'ll| am| have| will| was)?\b")
 
 
@@ -267,6 +277,9 @@ def _as_note(point: Point, lang: str, named: bool, other: str = "") -> str:
         text = _YOU.sub(lambda m: other + ("'s" if m.group(0).lower() in ("your", "yours") else ""), text)
     if lang == "zh":
         return f"{point.who}：{text}" if point.who and named else text
+    if point.who and point.kind == "decision" and _BARE_VERB.match(text):
+        # "Lease the e-bike, ride March to November…" → "The user decided to lease the e-bike, …"
+        return f"{point.who} decided to {text[:1].lower()}{text[1:]}"
     if point.who and (m := re.match(r"(?i)^let'?s (go with|use|switch to|pick|choose|keep|drop|ship) ", text)):
         return third_person(f"{point.who} decided to {m.group(1)} {text[m.end():]}", point.who)
     if point.who and (_DROPPED_I.match(text) or re.match(r"(?:ran|tried|tested|checked|did|got|made|found|added|"

@@ -30,10 +30,12 @@ from dataclasses import dataclass, replace
 from daemon.distill import describe as notes
 from daemon.distill.lexicon import (
     _ABBREV,
+    _ABSTRACT,
     _ACK,
     _BULLET_RE,
     _CJK_RE,
     _CLAUSE_SEP,
+    _CONVINCED,
     _DROPPED_I,
     _EVENT_RE,
     _COMMON,
@@ -49,7 +51,9 @@ from daemon.distill.lexicon import (
     _KIND_BOOST,
     _KIND_RE,
     _LEAD_FILLER,
+    _MINE,
     _NARRATION,
+    _PAST_TENSE,
     _PLATITUDE,
     _PRONOUN_START,
     _REACTION_RE,
@@ -57,6 +61,7 @@ from daemon.distill.lexicon import (
     _RESULT,
     _SELF_RE,
     _SENT_END,
+    _SHOWING,
     _SMALL_TALK_EN,
     _SMALL_TALK_PHRASES,
     _SMALL_TALK_ZH,
@@ -64,6 +69,7 @@ from daemon.distill.lexicon import (
     _TENTATIVE,
     _VERDICT,
     _WORKING,
+    _YOURS,
     _WORD_RE,
     _ZH_STOP_CHARS,
 )
@@ -99,6 +105,10 @@ _DONE = re.compile(r"^(?:done\s*[:—-]\s*(?=\S)|(?:done[:,]?\s*|i(?:'ve| have)\
 _NUMBER = re.compile(r"\d")
 _TODAY_NOTE = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening))\s*[(（][^)）]*[)）]", re.I)
 _EMOJI = re.compile(r"\s*[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+")
+_NEXT_STEPS = re.compile(r"(?i)\b(?:next steps?|to-?dos?|action items|what'?s next|what to do next|before you buy|"
+                         r"checklist)\b|下一步|待办")
+_LAUGH = re.compile(r"(?i)[\s,]+(?:ha(?:ha)+|lol|lmao|rofl|xd|hehe+)(?=[\s.!?]*$)")  # "I'll ask my new boss haha"
+_WILL = re.compile(r"(?i)\b(?:i|we)(?:'ll| will| shall)\b")
 _OUTCOME_NOTE = re.compile(r"^(?:output|error|result)\s*:\s", re.I)
 _ABOUT_YOU = re.compile(r"(?i)^(?:(?:haha|lol|ok|so|and)[,.!]*\s+)*(?:(?:do|did|are|were|have|would|can) you (?:like|love|enjoy|"
                         r"ever|have|think|feel|get|sleep|dream|eat|drink|prefer|mind|be|a|an|real|human|ok|there)\b|"
@@ -111,6 +121,7 @@ _MAX_CODE_LINES = 25
 _MAX_CODE_BLOCKS = 4
 _BULLET_COST = 12
 _EVENT_BOOST = 1.4  # what a speaker did or will do: the news a reader looks for
+_NEWS_CHARS = 110  # the room a piece of news between people takes in a chatty chat's budget, at least
 _NEWS_BONUS = 3.0  # between people, a piece of news is worth more than its length says
 
 
@@ -151,17 +162,19 @@ class ExtractiveDistiller:
     min_body: int = _MIN_BODY
     max_body: int = _MAX_BODY
 
-    def budget(self, size: int, substance: int) -> int:
-        """Body characters for a conversation of ``size`` characters, ``substance`` of them worth keeping.
+    def budget(self, size: int, substance: int, news: int = 0) -> int:
+        """Body characters for a conversation of ``size`` characters, ``substance`` of them worth keeping,
+        with ``news`` pieces of news between people in it.
 
         A dense conversation (a meeting, a plan) keeps more than a chatty one of the same length:
-        the budget scales with the square of the share of substance against a typical chat's.
+        the budget scales with the square of the share of substance against a typical chat's. A chatty
+        catch-up full of news (a new job, a puppy, a trip) still has room for each piece of it.
         """
         share = substance / max(size, 1)
         # Nearly all substance (a meeting, a plan, a research chat): most of it is worth keeping.
         dense = 1 + 4 * max(0.0, share - _DENSE_SUBSTANCE)
         density = min(2.5, max(0.7, (share / _TYPICAL_SUBSTANCE) ** 2 * dense))
-        return min(self.max_body, int(max(self.min_body, self.body_ratio * size) * density))
+        return min(self.max_body, max(int(max(self.min_body, self.body_ratio * size) * density), _NEWS_CHARS * news))
 
     def distill(self, request: DistillRequest) -> Card | Skip:
         """Return a new or merged card, the unchanged existing card, or a ``Skip``."""
@@ -180,7 +193,8 @@ class ExtractiveDistiller:
             return Skip(SKIP_REASON)
         # Code blocks are kept whole outside the budget, so the budget is for the prose around them.
         prose = [_FENCE_RE.sub(" ", text) for text in texts]
-        budget = self.budget(sum(map(weigh, prose)), sum(weigh(s.text) for s in candidates if not s.code))
+        budget = self.budget(sum(map(weigh, prose)), sum(weigh(s.text) for s in candidates if not s.code),
+                             sum(map(_news, candidates)))
         work = work_lines(calls, lang)
         picked = _select(candidates, _weights(texts, names, request.hint), budget,
                          frozenset().union(*map(_tokens, work)))
@@ -217,9 +231,22 @@ def _turns(request: DistillRequest, lang: str) -> list[_Turn]:
     return out
 
 
+_CAPTION = re.compile(r"^[ \t]*\[(?:shares?|shared|sends?|sent|posts?|posted)\s+(?:an?\s+)?(?:image|photo|picture|pic)"
+                      r"\s*:\s*(?:an? (?:photo|picture|image|close-up|screenshot) of\s+)?([^\]\n]{6,160})\][ \t]*$", re.I | re.M)
+
+
 def _speech(text: str) -> str:
-    """What a message says, without image markup and tool placeholders."""
-    return strip_tool_lines(_IMAGE_MARKUP.sub("", text)).strip()
+    """What a message says, without image markup and tool placeholders.
+
+    A photo shared with a few words ("Meet Mango." and a cat's picture) keeps its caption inside the sentence:
+    the words need it ("Meet Mango (an orange tabby cat lying on a grey sofa)."). Otherwise a caption goes.
+    """
+    captions = _CAPTION.findall(text)
+    said = strip_tool_lines(_IMAGE_MARKUP.sub("", text)).strip()
+    if len(captions) == 1 and said and len(said.split()) <= 6 and "\n" not in said and not _is_question(said):
+        end = re.search(r"[.!…]+$", said)
+        return f"{said[:end.start()] if end else said} ({captions[0].strip()}){end.group(0) if end else '.'}"
+    return said
 
 
 _ISO_NOTE = re.compile(r"([（(])((?:around |约|weekend of |week of )?)(\d{4})-(\d{2})(?:-(\d{2}))?(?=[)）])")
@@ -305,6 +332,8 @@ def _is_filler(sentence: str, names: frozenset[str], people: bool = False) -> bo
 
     Between ``people`` (named speakers), "I'll write the test plan" is a commitment, not narration.
     """
+    if (show := _SHOWING.match(sentence)) and len(_tokens(sentence[show.end():]) - names) < 2:
+        return True  # "Check out this moment I snapped!": the photo is not in the card
     if _OUTCOME_NOTE.match(sentence):
         return True  # "Output: image": how a code cell ran is the record's, not the card's
     if _is_small_talk(sentence) or _ACK.match(sentence) or _FILLER_START.search(sentence) or (
@@ -320,6 +349,16 @@ def _is_filler(sentence: str, names: frozenset[str], people: bool = False) -> bo
     return sentence.endswith("!") and cheering and not personal and not specific
 
 
+def _sentiment(sentence: str) -> bool:
+    """Between friends, a maxim ("We should cherish every moment with them.") or encouragement ("I believe in
+    your power to make a positive difference."): feeling, not news. Talk all the same, so it counts toward the
+    budget; it is just never picked."""
+    if _specific(sentence) or not _ABSTRACT.search(sentence) or _is_question(sentence):
+        return False
+    maxim = not _MINE.search(sentence) and not _PAST_TENSE.search(sentence)
+    return maxim or bool(_YOURS.search(sentence)) and not _EVENT_RE.search(sentence) and not _DROPPED_I.match(sentence)
+
+
 def _capitalized(text: str) -> str:
     """The first letter upper-case when it starts a word, never an identifier ("opentelemetry_api")."""
     return text[:1].upper() + text[1:] if re.match(r"[a-z][a-z'’]*\b(?![_.\d(/\\-])", text) else text
@@ -328,7 +367,7 @@ def _capitalized(text: str) -> str:
 def _trim(sentence: str, names: frozenset[str]) -> str:
     """Drop lead-in filler ("Wow,"), emoji, clauses that carry no content (", which is so exciting!") and
     intensifiers ("really", "super")."""
-    sentence = _capitalized(_LEAD_FILLER.sub("", _INTENSIFIER.sub("", _EMOJI.sub("", sentence)).strip()))
+    sentence = _capitalized(_LEAD_FILLER.sub("", _INTENSIFIER.sub("", _EMOJI.sub("", _LAUGH.sub("", sentence))).strip()))
     parts = _CLAUSE_SEP.split(sentence)
     clauses, seps = parts[0::2], parts[1::2]
     keep = [bool(_tokens(c) - names) for c in clauses]
@@ -363,13 +402,22 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
             if not fence and _cut_off(turn, sentences):
                 sentences.pop()  # "…the original side of the r": the export cut the message short
             last = ""
+            convinced = steps = False
             for raw in sentences:
                 sentence = _trim(raw, names)  # (_trim drops the lead-in filler itself)
-                if last and _PRONOUN_START.match(sentence) and out and out[-1].msg == i and out[-1].text == last:
+                decided, convinced = convinced and not _is_question(sentence), bool(_CONVINCED.match(raw.strip()))
+                if steps or raw.rstrip().endswith((":", "：")) and _NEXT_STEPS.search(raw):
+                    steps = True  # the list after "Next steps:" is what is next, item by item
+                if last and _PRONOUN_START.match(sentence) and out and out[-1].msg == i and out[-1].text == last \
+                        and len(_tokens(sentence) - names) >= 2 and not _is_filler(sentence, names, bool(turn.speaker)):
                     # "I adopted Toby. He's a German Shepherd.": one statement, its referent inside
                     sentence = f"{out.pop().text} {sentence}"
                 last = sentence if len(sentence) <= 40 and not _PRONOUN_START.match(sentence) else ""
                 previous, words = _classify(sentence, previous), _tokens(sentence)
+                if decided:
+                    previous = "decision"  # "ok that convinces me. lease the e-bike…"
+                elif steps and previous == "fact":
+                    previous = "state"
                 if agent and turn.role == "assistant" and previous != "decision" and _DONE.match(sentence):
                     previous = "work"  # an agent reporting a change it made: work done, not a fact
                 if skip and _norm(skip) in (_norm(sentence), _norm(raw)) or (len(skip) > 12 and _norm(skip) in _norm(raw)) \
@@ -383,7 +431,8 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                         not _is_question(sentence) or _framing(sentence, turns, i)) and not (
                         turn.role == "user" and previous != "decision" and _IMPERATIVE.match(sentence)
                         and _answered(turns, i)):
-                    out.append(_Stmt(len(out), i, turn.speaker, sentence, previous, words, "", reply, turn.role))
+                    kind = "sentiment" if turn.speaker and _sentiment(sentence) else previous
+                    out.append(_Stmt(len(out), i, turn.speaker, sentence, kind, words, "", reply, turn.role))
             if fence:
                 code, pos = fence.group(0), fence.end()
                 if code.count("\n") <= _MAX_CODE_LINES + 1 and code not in seen_code:
@@ -393,6 +442,12 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     out.append(_Stmt(len(out), i, turn.speaker, lead, "procedure", _tokens(lead + code), code,
                                      False, turn.role))
     return out
+
+
+def _news(stmt: _Stmt) -> bool:
+    """A speaker's own news between people, done or under way ("I quit Brightline", "Lost my job"), not a promise."""
+    return bool(stmt.speaker) and stmt.kind != "sentiment" and bool(
+        _DROPPED_I.match(stmt.text) or _EVENT_RE.search(stmt.text)) and not _WILL.search(stmt.text)
 
 
 def _cut_off(turn: _Turn, sentences: list[str]) -> bool:
@@ -445,20 +500,37 @@ def _framing(question: str, turns: list[_Turn], i: int) -> bool:
 
 
 def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt]) -> list[_Stmt]:
-    """A statement whose subject is a pronoun brings the sentence before it that names the referent."""
-    picked = {s.pos for s in chosen}
-    for stmt in list(chosen):
-        if stmt.code or not _PRONOUN_START.match(stmt.text) or stmt.pos == 0:
-            continue
-        before = candidates[stmt.pos - 1]
-        if before.msg == stmt.msg and before.pos not in picked and not before.code:
-            picked.add(before.pos)
-            chosen.append(_Stmt(before.pos, before.msg, before.speaker, before.text, stmt.kind, before.tokens,
-                                "", before.reply, before.role))
-        elif before.msg == stmt.msg and before.pos in picked and not before.code:
-            # Both were picked on their own: the pronoun's sentence goes under its referent's heading.
-            kind = next(s.kind for s in chosen if s.pos == before.pos)
-            chosen[chosen.index(stmt)] = replace(stmt, kind=kind)
+    """A statement whose subject is a pronoun brings the sentences before it that name the referent: back
+    through its message while they too open on a pronoun, then the other speaker's question just before that
+    names someone ("Did you hear about Jonah?" — "He asked me to be his best man."), or the speaker's own
+    message before that names something ("Meet Biscuit!" — "So cute!" — "He's a beagle.")."""
+    picked = {s.pos: s for s in chosen}
+    for stmt in [s for s in chosen if not s.code and _PRONOUN_START.match(s.text)]:
+        for before in reversed(candidates[:stmt.pos]):
+            if before.code or before.msg < stmt.msg - 2:
+                break
+            if before.kind == "sentiment":
+                continue
+            same = before.msg == stmt.msg
+            named = _specific(before.text)
+            if not same and before.speaker != stmt.speaker and not (_is_question(before.text) and named):
+                continue  # the other speaker's reaction in between ("So cute! What breed?")
+            if not same and not named:
+                continue  # "Meet Biscuit! Look at him.": the name may come earlier in that message
+            # The speaker's own earlier words share the pronoun's bullet: "Meet Biscuit! He's a beagle."
+            msg = stmt.msg if before.speaker == stmt.speaker else before.msg
+            if before.pos in picked:  # picked on its own: the pronoun's sentence goes under its heading
+                picked[stmt.pos] = replace(picked[stmt.pos], kind=picked[before.pos].kind)
+                picked[before.pos] = replace(picked[before.pos], msg=msg)
+            else:
+                picked[before.pos] = replace(before, kind=stmt.kind, msg=msg)
+            if not same or not _PRONOUN_START.match(before.text):
+                break
+    chosen = list(picked.values())
+    # A short answer goes under its question's heading: "Can you test it by Wednesday?" — "By the 25th."
+    asked = {s.msg: s.kind for s in chosen if _is_question(s.text)}
+    chosen = [replace(s, kind=asked[s.msg - 1]) if s.msg - 1 in asked and _bare_answer(s, candidates) else s
+              for s in chosen]
     return sorted(chosen, key=lambda s: s.pos)
 
 
@@ -500,13 +572,15 @@ def _density(stmt: _Stmt, weights: dict[str, float], covered: set[str]) -> float
     gain *= 1.3 if dropped or _SELF_RE.match(stmt.text) else 0.6 if _REACTION_RE.match(stmt.text) else 1.0
     event = dropped or bool(_EVENT_RE.search(stmt.text))
     gain *= _EVENT_BOOST if event else 1.0
-    if event and stmt.speaker and new:  # between people, a short piece of news is worth its few words
+    if new and _news(stmt):  # between people, a short piece of news is worth more than its few words
         gain += _NEWS_BONUS
     # An answer's bold lead ("**Switch the database to WAL mode.** …") is its headline point.
     gain *= 1.5 if stmt.text.startswith("**") else 1.0
     # What the advice comes to ("Basically: solar yes, battery no") beats the arithmetic that led there.
     gain *= 2.0 if _VERDICT.match(stmt.text.lstrip("*")) else 0.6 if _WORKING.search(stmt.text) and not \
         _RESULT.match(stmt.text) else 1.0
+    # What the user will do after the advice ("I'll ask them to requote with one.") is the next step.
+    gain *= 2.0 if stmt.role == "user" and not stmt.speaker and _WILL.search(stmt.text) else 1.0
     # Answers to the other speaker's questions carry the facts ("How long?" "Five years.").
     gain *= 1.7 if stmt.reply else 1.0
     # Rounded: a sum over a set depends on its order, which depends on the process's hash seed, and two
@@ -528,7 +602,7 @@ def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int,
     chosen: list[_Stmt] = []
     covered = set().union(known, *(s.tokens for s in code))
     said: set[str] = set(known)  # words of the statements chosen so far
-    heap = [(-_density(s, weights, covered), s.pos, s) for s in candidates if not s.code]
+    heap = [(-_density(s, weights, covered), s.pos, s) for s in candidates if not s.code and s.kind != "sentiment"]
     heapq.heapify(heap)
     used = 0
 

@@ -43,7 +43,7 @@ january february march april may june july august september october november dec
 _FLUFF = _words("""wow cool awesome amazing great nice good glad happy thanks thank hey hi hello bye
 sounds totally agree love loved lovely proud sweet fantastic wonderful incredible super fun enjoy
 inspiring inspired congrats congratulations hope hoping sure absolutely definitely exactly true right
-haha hahaha lol omg aw aww yay cheers talk soon see later care luck best means mean appreciate stuff
+haha hahaha lol omg aw aww yay cheers talk soon see later care luck means mean appreciate stuff
 feel feeling feels felt think thought know knew tell told say said seen look looks looking sorry pretty
 exciting excited stunning beautiful gorgeous special vital huge crazy rewarding refreshing meaningful
 important brilliant neat rad blast vibe vibes seriously truly honestly literally certainly actually
@@ -54,6 +54,7 @@ today there else anything nice meet chat chatting well good great doing""")
 _SMALL_TALK_ZH = re.compile(r"你好|您好|好的|谢谢|多谢|感谢|不客气|没问题|再见|拜拜|晚安|早上好|早安|到时候见|回头见|"
                             r"辛苦了|收到|明白|了解|知道了|好主意|好办法|加油|祝你(?:顺利|成功|好运)|一切顺利|"
                             r"有(?:问题|什么问题|需要)(?:的话)?随时(?:问我|找我|联系我)?|随时|太好了|真棒|厉害|"
+                            r"这样更好|那就这样|就这么定了吧|记下来了|记住了|我把\w{1,4}记下来了|"
                             r"哈+|嗯+|哦+|好吧|好|行|可以|在吗|吗|呢|啊|呀|了|的")
 _ZH_STOP_CHARS = "的了是在我你他她它们和就也都要把被吗呢吧啊这那有没不很还会说着过对给跟让从而与及或呀哦嗯么"
 
@@ -65,6 +66,7 @@ _CUES = {
                     r"went with|chose|chosen|picked|settled on|agreed (?:to|on|that)|we agreed|"
                     r"\b(?:we|i|let's|let us)\b[^.!?]*\b(?:instead of|rather than)|ruled out|(?<!was )(?<!were )(?<!been )(?<!got )(?<!get )rejected(?! by)|opted|"
                     r"switch(?:ed)? to|moves from|comes out of|goes into|postpone[sd]?|pushed back|"
+                    r"(?<=^)(?:then )?let'?s decide\s*:\s*(?=\w)|"
                     r"dropp(?:ed|ing)|won't use|not going to use)\b",
         "preference": r"\b(?:i|we) (?:really |always |usually )?(?:prefer|like|love|enjoy|hate|dislike|"
                       r"can't stand|don't like|adore)\b|\bfavou?rite\b|\bi'?d rather\b|\b(?:i'?m|i am|we'?re|we are) (?:a |an |such a )?(?:big |huge )?fans? of\b|"
@@ -95,7 +97,8 @@ _SELF_RE = re.compile(r"(?:i|i'm|i've|i'd|i'll|my|me|we|we're|we've|our)\b|我",
 _EVENT_RE = re.compile(r"\b(?:i|we)\s+(?:just\s+|finally\s+|recently\s+|also\s+|actually\s+)?(?:went|got|started|"
                        r"finished|joined|made|bought|adopted|visited|signed|took|met|won|lost|moved|painted|wrote|"
                        r"read|saw|ran|gave|had|found|launched|opened|quit|decided|booked|tried|learned|became|"
-                       r"[a-z]{3,}ed|(?:am|'m)\s+(?:going|gonna|planning|starting|thinking of)|'ll|will|plan)\b", re.I)
+                       r"[a-z]{3,}ed|(?:am|'m)\s+(?:going|gonna|planning|starting|thinking of)|'ll|will|plan)\b"
+                       r"|\b(?:asked|invited|offered|hired|promoted|picked|chose|proposed to|called)\s+(?:me|us)\b", re.I)
 # News told without its "I" ("Lost my job as a banker yesterday", "Just got back from Paris"): the speaker's own.
 _PAST = """went got made took saw came found gave told felt left kept thought bought brought met ran began knew heard
 lost won sent spent built wrote read taught caught sold held fell paid put set quit drove rode flew grew drew threw
@@ -113,11 +116,12 @@ _LEAD_FILLER = re.compile(r"^(?:(?:oh|wow|yeah|yes|yep|hey|hi|well|so|haha+|lol|
                           r"actually|honestly|unfortunately|fortunately|luckily|btw|by the way|also|and|but|plus|then|"
                           r"hmm+|um+|uh+|gosh|whoa|yay|guess what|you know what|to be honest|tbh|"
                           r"since (?:we|i) last (?:spoke|talked|chatted)|since our last (?:chat|talk|conversation)|"
+                          r"in the meantime|meanwhile|"
                           r"good (?:choice|point|call|idea)|"
                           r"great (?:choice|question|idea)|got it|noted|"
                           r"(?:(?:so )?many things to (?:plan|do|discuss|sort out)\s*)?(?:first|second|third|finally|"
                           r"lastly|(?:first|second|third|next|last|one more) (?:thing|topic|item))\s*:)[,!.:]?\s+|"
-                          r"(?:你好|您好|嗨|哈喽|嗯+|好的|对了|那个)[，,！!。\s]+)+", re.I)
+                          r"(?:你好|您好|嗨|哈喽|嗯+|好的|对了|那个)[，,！!。\s]+|哈哈+[，,！!。\s]*)+", re.I)
 _CLAUSE_SEP = re.compile(r"(,\s+|\s+[-–—]\s+|;\s+|，)")
 _WORD_RE = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?|[\u3400-\u9fff]+", re.I)
 _CJK_RE = re.compile(r"[\u3400-\u9fff]")
@@ -183,12 +187,34 @@ _PLATITUDE = re.compile(r"\b(?:is|are) (?:so |really |super |very |just )?(?:key
                         r"crucial|the best|what matters|worth it|a must|a game[- ]changer)\b|\bmeans? (?:so much|"
                         r"a lot|the world)\b|\bit'?s all about\b|\blife is\b|\bthere'?s nothing like\b|"
                         r"\bmakes? life\b|\bwe all (?:have|need|deserve)\b", re.I)
+# Between friends, maxims and encouragement are made of these words ("Pets bring tons of joy.", "I believe in
+# your power to make a positive difference.", "We should cherish every moment with them.").
+_ABSTRACT = re.compile(r"\b(?:joy|joys|strength|support|supportive|power|powerful|happiness|happy|passion|passionate|"
+                       r"journey|challenges?|moments?|life's|bond|bonds|memories|dreams?|goals?|difference|positiv\w*|"
+                       r"heart|soul|hard work|dedication|connections?|kindness|inspir\w*|motivat\w*|proud|glad|"
+                       r"amazing|awesome|wonderful|incredible|blessing|grateful|thankful|cherish\w*|encourag\w*|"
+                       r"believe in|worth it|shine|meaningful|fulfilling|comfort\w*|rewarding|tough|hope|hopefully|"
+                       r"warm|welcome|special|beautiful|precious|priceless|self-care|courage|brave|resilien\w*|"
+                       r"growth|grow|peace|love|loving|fun|blast|impact|rock|centered|grounded|small stuff|"
+                       r"little things|enjoy|appreciate|matters?|success|stay positive|positive|keep going|"
+                       r"never give up|give up)\b", re.I)
+_MINE = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|my|me|mine|myself)\b", re.I)
+_YOURS = re.compile(r"\b(?:you|your|you're|you've|you'll|yours|yourself)\b", re.I)
+_PAST_TENSE = re.compile(r"\b(?:was|were|had|did|went|got|made|took|saw|came|found|gave|told|felt|left|kept|bought|"
+                         r"brought|met|ran|began|knew|heard|lost|won|sent|spent|built|wrote|taught|caught|sold|held|"
+                         r"fell|paid|quit|drove|rode|flew|grew|drew|threw|wore|chose|spoke|broke|became)\b|"
+                         r"\b(?:we|they|he|she|it|you|(?-i:[A-Z][a-z]+))\s+(?:\w+ly\s+)?[a-z]{3,}ed\b", re.I)
+# Showing a photo ("Check out this moment I snapped!", "Look at this cute pic"): what the words add, if anything,
+# is what follows.
+_SHOWING = re.compile(r"^(?:check (?:this|it) out|check out|look at|here'?s|take a look at|see|this is)\s+(?:this|these|"
+                      r"my|a|an|the|our)\s+(?:\w+\s+){0,2}?(?:photo|pic|picture|shot|snap|moment|image|selfie|"
+                      r"snapshot|pics|photos|pictures)\b(?:\s+(?:i|we)\s+(?:snapped|took|got|made))?", re.I)
 # A statement whose subject is a pronoun needs its referent to be read later.
 _PRONOUN_START = re.compile(r"^(?:he|she|they|his|her|their|its|it|this|these|those|him|them)\b", re.I)
 # Hedged words: a sentence holding them is not a decision ("I'll keep you posted if I decide").
 _TENTATIVE = re.compile(r"\b(?:if|whether|might|maybe|perhaps|not sure|thinking (?:about|of)|considering|options?|"
                         r"either|alternatives?|need to decide|have to decide|"
-                        r"should (?:i|we)|wonder(?:ing)?|could)\b|如果|也许|可能|考虑", re.I)
+                        r"should (?:i|we)|wonder(?:ing)?|could|(?:i|we)(?:'d| would))\b|如果|也许|可能|考虑", re.I)
 # Small talk that a word list misses: an assistant's stock opener and closer.
 _SMALL_TALK_PHRASES = re.compile(r"how (?:can|may|could) i (?:help|assist)(?: you)?(?: today| with that)?|"
                                  r"thanks for asking|how about you|let me know if (?:there'?s |there is )?anything"
@@ -212,14 +238,19 @@ _FILLER_START = re.compile(r"^(?:i'?m |i am |i'?d be |i would be )?(?:so |very |
                            r"\bnot something that can be explained\b|^(?:i now have|now i have|i have now)\b|^it (?:seems|appears|looks like)\b|^(?:ok(?:ay)?|alright),? "
                            r"(?:so|now|then)\b", re.I)
 # An ask said as a statement: "I'm trying to figure out if the battery is worth it", "I need to decide which…".
-_INDIRECT_ASK = re.compile(r"(?:^|,\s*|\b(?:and|but|so)\s+)(?:so,? )?(?:i'?m|i am|we'?re|we are) (?:trying to (?:figure out|decide|understand|work out|"
-                           r"choose|find out)|wondering|not sure|unsure|torn)\b|^(?:i|we) (?:need|want|have) to "
-                           r"(?:decide|figure out|choose|work out|find out)\b|^i(?:'d| would) like to (?:know|understand)\b|"
-                           r"^i (?:want|need) (?:to know|help|advice)\b|^(?:i|we) can'?t decide\b", re.I)
+# (Said by one person: "We need to decide how the gateway authenticates" is a team's open question, not an ask.)
+_INDIRECT_ASK = re.compile(r"(?:^|,\s*|\b(?:and|but|so)\s+)(?:so,? )?(?:i'?m|i am) (?:trying to (?:figure out|decide|"
+                           r"understand|work out|choose|find out)|wondering|not sure|unsure|torn)\b|^i (?:need|want|have) "
+                           r"to (?:decide|figure out|choose|work out|find out)\b|^i(?:'d| would) like to (?:know|understand)"
+                           r"\b|^i (?:want|need) (?:to know|help|advice)\b|^i can'?t decide\b", re.I)
 # An answer's verdict ("Basically: solar yes, battery no for now"): what the advice comes to.
 _VERDICT = re.compile(r"^(?:basically|in short|bottom line|tl;?dr|in summary|to sum up|summary|verdict|"
                       r"my (?:recommendation|advice|suggestion|verdict)|recommendation|the short answer|short answer|"
                       r"so,? (?:my|the) (?:recommendation|answer|advice) is)\b", re.I)
+# Said after being convinced ("ok that convinces me. lease the e-bike…"): what follows is the decision.
+_CONVINCED = re.compile(r"(?i)^(?:ok(?:ay)?[,.!]?\s*|alright[,.!]?\s*|right[,.!]?\s*)?(?:that convinces me|i'?m convinced|"
+                        r"you(?:'ve| have) convinced me|sold|decision made|that settles it|let'?s do (?:it|that)|"
+                        r"i'?ll do that|makes sense,? (?:then|so))\b")
 # A step of arithmetic ("Exported: 5,300 kWh × €0.081 = €429/year"): the working, not the result.
 _WORKING = re.compile(r"[×÷*/+−-]\s*[€$£]?\d[\d,.]*[^=≈]*[=≈]|\d\s*[×÷]\s*[€$£]?\d")
 _RESULT = re.compile(r"^(?:\*\*)?(?:total|net|overall|result|payback|so|that'?s|in total|altogether)\b", re.I)

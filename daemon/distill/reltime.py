@@ -66,8 +66,8 @@ _MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 # Already grounded (by us or by the speaker): "(2023-05-09)", ", May 9", " the 9th", " 5/9", "5月9日".
 _DATE_AFTER = re.compile(
     r"\s*[（(](?:around |约|weekend of |week of )?\d{4}"
-    r"|,?\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b|,?\s*\d{1,2}/\d{1,2}\b"
-    r"|,?\s*" + _MONTHS + r"\s+\d{1,2}\b|\s*[（(]?\d{1,2}月\d{1,2}[日号]", re.I)
+    r"|,?\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b|,?\s*\d{1,2}/\d{1,2}\b|,?\s*\d{1,2}\s+" + _MONTHS + r"\b"
+    r"|,?\s*" + _MONTHS + r"\s+\d{1,2}(?:st|nd|rd|th)?\b|\s*[（(]?\d{1,2}月\d{1,2}[日号]", re.I)
 _CODE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]+`", re.S)
 _SENTENCE_END = re.compile(r"[.!?;。！？；\n]")
 _FUTURE_CUE = re.compile(r"\b(?:will|shall|gonna|going\s+to|let's|let’s|plan(?:s|ning)?|next|tomorrow|"
@@ -270,12 +270,41 @@ def _en_ordinal(m: re.Match[str], anchor: date) -> str | None:
     return _day(found)
 
 
+def _en_weekday_ordinal(m: re.Match[str], anchor: date) -> str | None:
+    """"Saturday 25th": the 25th of this month or the next (past tense: the last) that is a Saturday."""
+    weekday, day = _EN_WEEKDAYS.index(m.group(1).lower()), int(m.group(2))
+    step = -1 if _past_tense(m) else 1
+    for shift in (0, step):
+        index = anchor.year * 12 + anchor.month - 1 + shift
+        try:
+            found = date(index // 12, index % 12 + 1, day)
+        except ValueError:
+            continue
+        if found.weekday() == weekday and ((found <= anchor) if step < 0 else (found >= anchor)):
+            return _day(found)
+    return None
+
+
 def _en_month_day(m: re.Match[str], anchor: date) -> str | None:
-    """"July 1", "1 July", "the 4th of July": the nearest one ahead (past tense: the most recent)."""
-    if _after_weekday(m.match):
-        return None
+    """"July 1", "1 July", "the 4th of July": the nearest one ahead (past tense: the most recent).
+
+    After a weekday ("Monday the 13th of April"), the year is the one in which that day falls on that weekday,
+    within a year either way; if none does, the phrase stays as written.
+    """
     month = _month_index(m.group("month"))
-    found = _month_day(anchor, month, int(m.group("day")), _past_tense(m)) if month else None
+    if not month:
+        return None
+    day = int(m.group("day"))
+    if weekday := _WEEKDAY_BEFORE.search(m.string, max(0, m.start() - 20), m.start()):
+        target = _EN_WEEKDAYS.index(re.match(r"[a-z]+", weekday.group(0).lower()).group(0))
+        for year in (anchor.year, anchor.year + 1, anchor.year - 1):
+            try:
+                if date(year, month, day).weekday() == target:
+                    return f"{year}"
+            except ValueError:
+                return None
+        return None
+    found = _month_day(anchor, month, day, _past_tense(m))
     return f"{found.year}" if found else None  # the speaker said the day: only the year is missing
 
 
@@ -431,7 +460,8 @@ RULES: tuple[Rule, ...] = (
     Rule("yesterday / today / tomorrow …",
          "the anchor day shifted: the day before yesterday −2 … the day after tomorrow +2; "
          "last night −1; tonight and this morning/afternoon/evening 0",
-         re.compile(r"\b(?:the\s+day\s+before\s+yesterday|the\s+day\s+after\s+tomorrow|yesterday|"
+         re.compile(r"\b(?:the\s+day\s+before\s+yesterday|the\s+day\s+after\s+tomorrow|"
+                    r"(?<!like )(?<!like just )(?<!like it was )(?<!as if it were )yesterday|"
                     r"last\s+night|today(?:['’]s)?|tonight|this\s+(?:morning|afternoon|evening)|"
                     r"tomorrow(?:['’]s)?)\b", re.I), _en_fixed,
          examples=("yesterday", "today", "tomorrow", "the day after tomorrow", "last night"),
@@ -466,6 +496,13 @@ RULES: tuple[Rule, ...] = (
                     r"(?!,?\s*\d{4})(?!\s*[（(]\d{4})"), lambda m, a: _en_month_day(_Named(m), a),
          examples=("July 1", "on 3 May", "the 4th of July", "we met on April 20"),
          triggers=("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")),
+    Rule("<weekday> (the) <ordinal>",
+         "the nearest day of that number that falls on that weekday: this month or the next (past tense: this "
+         "month or the last); none does: as written",
+         re.compile(r"(?<!next )(?<!last )(?<!this )\b" + _EN_DAY + r",?\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of|century|floor)\b)"
+                    r"(?!\s*[（(]\d{4})", re.I), lambda m, a: _en_weekday_ordinal(m, a),
+         examples=("Saturday 25th", "Thursday the 23rd", "on Friday the 13th"),
+         triggers=("st", "nd", "rd", "th")),
     Rule("the <ordinal> (a day of the month)",
          "that day of this month if still ahead (today included), else of next month; past tense: the reverse",
          re.compile(r"\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of|century|centuries|floor|time|place|"

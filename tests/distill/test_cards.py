@@ -114,7 +114,7 @@ def test_description_says_what_happened_not_a_keyword_list() -> None:
     result = card(PEOPLE)
     assert not re.search(r"talked (?:on .*)?about", result.description)  # no keyword list
     assert "camping at Lake Tahoe" in result.description or "Toby" in result.description
-    assert result.description.endswith("Conversation between Joanna and Nate on Monday 8 May 2023.")
+    assert result.description.endswith("Joanna and Nate talked on Monday 8 May 2023.")
     assert "Let me" not in result.description
 
 
@@ -384,7 +384,7 @@ def test_people_chats_describe_each_speakers_own_news_and_you_becomes_the_other(
                                    "Last week (week of 1 May 2023) Maria volunteered"))
     assert "John went to that community meeting" in description and "Maria" in description
     assert "They created" not in description and "since we last spoke" not in description.lower()
-    assert description.endswith("Conversation between John and Maria on Monday 8 May 2023.")
+    assert description.endswith("John and Maria talked on Monday 8 May 2023.")
 
 
 def test_emoji_and_topic_labels_are_not_kept() -> None:
@@ -637,3 +637,114 @@ def test_chit_chat_about_the_weather_gives_no_card_but_something_to_remember_doe
     asked = chat[:6] + [say("what's a good dark roast for a moka pot?"),
                         say("Try Lavazza Crema e Gusto; grind it fine, but not espresso-fine.", role="assistant")]
     assert "Lavazza" in text_of(card(asked))
+
+
+def test_between_friends_maxims_encouragement_and_photo_showing_are_left_out() -> None:
+    chat = [
+        say("I wrapped up my second script last night, it's about a lighthouse keeper in Maine.", "Joanna"),
+        say("All that hard work and dedication will shine through, no doubt. I believe in your power to make a "
+            "positive difference.", "Nate"),
+        say("Pets bring tons of joy. I adopted two turtles from a shop in Tampa. Check out this moment I snapped!",
+            "Nate"),
+        say("Check out this photo of the ring my grandmother left me in Lisbon.", "Joanna"),
+        say("We played board games and hung out together all weekend.", "Nate"),
+    ]
+    body = card(chat).body
+    for gone in ("shine through", "believe in your power", "Pets bring tons of joy", "moment I snapped"):
+        assert gone not in body, gone
+    for kept in ("second script", "two turtles from a shop in Tampa", "ring my grandmother left me",
+                 "played board games"):  # news, a photo that says something, and a past event with feeling words
+        assert kept in body, kept
+    from daemon.distill.extractive import _sentiment
+    assert _sentiment("We should cherish every moment with them.")
+    assert not _sentiment("I loved the hike to Multnomah Falls with my sister.")  # a name: news, not a maxim
+
+
+def test_a_catch_up_full_of_news_has_room_for_each_piece_and_laughter_is_trimmed() -> None:
+    news = [("I quit Brightline after six years.", "Dev"), ("Wow, no way! Why?", "Priya"),
+            ("The commute was killing me haha", "Dev"), ("I got an offer from Helios Energy.", "Dev"),
+            ("Amazing!!! So happy for you, that's so so great!!", "Priya"),
+            ("We adopted a beagle puppy called Biscuit.", "Priya"), ("Omg cute!! Love that for you!", "Dev"),
+            ("I signed up for a pottery class on Thursdays.", "Priya"), ("Nice nice, sounds fun!", "Dev"),
+            ("My brother and I booked a week in Lisbon.", "Dev"), ("Ahh jealous, it will be amazing!", "Priya"),
+            ("I finished reading Piranesi last night lol", "Priya"), ("Haha of course you did", "Dev"),
+            ("Arjun got promoted to team lead.", "Priya"), ("Tell him congrats from me!!", "Dev")]
+    chat = [say(text, who) for text, who in news] * 1 + [say("Anyway so good to catch up, talk soon!!", "Dev"),
+                                                         say("Same, bye!!", "Priya")]
+    body = card(chat).body
+    for kept in ("Brightline", "Helios Energy", "Biscuit", "pottery", "Lisbon", "Piranesi", "team lead"):
+        assert kept in body, kept
+    assert "haha" not in body and " lol" not in body  # trailing laughter goes with the filler
+    from daemon.distill.extractive import ExtractiveDistiller
+    assert ExtractiveDistiller().budget(2000, 1100, news=9) == 9 * 110 > ExtractiveDistiller().budget(2000, 1100)
+
+
+def test_a_referent_comes_from_the_question_or_the_speakers_own_message_before_and_a_photo_keeps_its_caption() -> None:
+    chat = [
+        say("Did you hear about Jonah by the way?", "Marisol"),
+        say("The wedding? Yes! He called me last week. He asked me to be his best man.", "Kwame"),
+        say("Also I got a new roommate.", "Kwame"),
+        say("Meet Mango.\n[shares an image: a photo of an orange tabby cat lying on a grey sofa]", "Kwame"),
+        say("OMG. A CAT. You always said you were a dog person!", "Marisol"),
+        say("I know I know. He's two years old, from Harbor Cat Rescue on Elm Street.", "Kwame"),
+    ]
+    body = card(chat).body
+    assert "- Marisol: Did you hear about Jonah by the way?\n- Kwame: He called me last week" in body
+    assert "Meet Mango (an orange tabby cat lying on a grey sofa). He's two years old" in body  # one bullet
+    # A caption beside many words is not kept: the words say it themselves.
+    long_text = [say("I finally framed the print from the market in Porto and hung it over the desk.\n"
+                     "[shares an image: a photo of a framed print on a wall]", "Kwame"),
+                 say("It looks great there, well done on finally doing it!", "Marisol")]
+    assert "framed print on a wall" not in card(long_text).body
+
+
+def test_news_that_happened_and_names_something_heads_a_people_chats_description() -> None:
+    chat = [say("I will ask my new boss about Friday haha", "Marisol"),
+            say("I got the job at Greenfield Animal Hospital! Start in April.", "Marisol"),
+            say("I adopted a cat from Harbor Cat Rescue two weeks ago.", "Kwame"),
+            say("I'll cook something when you visit.", "Kwame")]
+    description = card(chat).description
+    assert "Marisol got the job at Greenfield Animal Hospital" in description
+    assert "Kwame adopted a cat from Harbor Cat Rescue" in description
+    assert "ask their new boss" not in description and "will cook" not in description  # promises come after
+
+
+def test_chinese_laughter_and_noted_acks_are_left_out() -> None:
+    chat = [say("我报名了4月26日的金鸡湖10公里跑，想在65分钟以内跑完。"),
+            say("每周跑三次：周二间歇跑，周四轻松跑5公里，周六长距离6公里。", role="assistant"),
+            say("哈哈好，这样更好。我把计划记下来了。")]
+    body = card(chat).body
+    assert "周二间歇跑" in body and "哈哈" not in body and "记下来" not in body and "这样更好" not in body
+
+
+def test_meeting_decisions_let_s_decide_proposals_and_answers_under_their_questions() -> None:
+    chat = [say("Let's decide: from December 5th the distribution moves to the Ridgeway gym, because the hall "
+                "has no heating.", "Grace"),
+            say("I'd switch to appointment slots of 15 minutes for the queue at the Ridgeway gym.", "Noor"),
+            say("Can you set up Textline and test it with 10 households by next Wednesday?", "Grace"),
+            say("By the 17th.", "Noor"),
+            say("The Hartley Foundation grant gives us £3,000 for 200 holiday boxes.", "Grace")]
+    body = card(chat).body
+    decisions = body.split("## Decisions\n", 1)[1].split("\n\n", 1)[0]
+    assert "distribution moves to the Ridgeway gym" in decisions  # "Let's decide:" decides
+    assert "switch to appointment slots" not in decisions  # "I'd switch" proposes
+    assert "by next Wednesday (17 May 2023)?\n- Noor: By the 17th" in body  # the answer under its question
+
+
+def test_a_help_chat_keeps_what_the_user_was_convinced_of_and_the_next_steps_list() -> None:
+    chat = [say("I'm trying to decide how to commute from next spring: the train pass is €63 a month, an e-bike "
+                "costs about €3,200."),
+            say("The pass costs **€756/year**. The e-bike costs about **€836/year** with depreciation, service "
+                "and insurance. Cheapest is the pass, but the e-bike saves 59 hours a year.", role="assistant"),
+            say("ok that convinces me. lease the e-bike, ride March to November, pass in winter"),
+            say("Good plan. Next steps:\n1. ask HR which leasing provider they use;\n2. test-ride two models on a "
+                "hilly 14 km route;\n3. check the battery is 500 Wh or more.", role="assistant"),
+            say("I'll ask HR on Monday.")]
+    result = card(chat)
+    assert "The user decided to lease the e-bike" in result.description
+    assert "## Decisions\n- Lease the e-bike, ride March to November, pass in winter" in result.body
+    steps = result.body.split("## Current state and next steps\n", 1)[1]
+    assert "HR" in steps and "battery" in steps
+    # Both ways: "ok that convinces me" decides only the sentence right after it.
+    plain = card(chat[:2] + [say("ok. lease the e-bike, ride March to November, pass in winter")])
+    assert "## Decisions" not in plain.body

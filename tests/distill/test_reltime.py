@@ -107,10 +107,15 @@ def test_chinese_expressions(text: str, expected: str) -> None:
         ("the 21st century", "the 21st century"),  # an ordinal that is not a day of the month
         ("on the 10th floor", "on the 10th floor"),
         ("I may 5 times", "I may 5 times"),  # "may" in lower case is not the month
-        ("next Tuesday, May 9", "next Tuesday, May 9"),  # grounded by the speaker: one date is enough
+        ("next Tuesday, May 9", "next Tuesday, May 9 (2023)"),  # grounded by the speaker: the year is checked
+        ("on Friday, May 9", "on Friday, May 9"),  # ... and left out when that day is no Friday in any near year
         ("Tomorrow, and Tomorrow, and Tomorrow by Gabrielle Zevin",
          "Tomorrow, and Tomorrow, and Tomorrow by Gabrielle Zevin"),  # a title, not a day
         ("I loved Yesterday by the Beatles", "I loved Yesterday by the Beatles"),
+        ("Time flies, feels like yesterday I put this dress on", "Time flies, feels like yesterday I put this dress on"),
+        ("it seems like it was yesterday", "it seems like it was yesterday"),  # an idiom, not a day
+        ("feels like just yesterday", "feels like just yesterday"),
+        ("The party was yesterday", "The party was yesterday (2023-05-07)"),  # ... but this is one
         ("since January 5, 2024", "since January 5, 2024"),  # the year was said
     ],
 )
@@ -232,6 +237,11 @@ MON, TUE, WED, THU, FRI, SAT, SUN = (D(2023, 5, 1) + timedelta(days=i) for i in 
         ("last Friday", MON, "last Friday (2023-04-28)"),
         ("last Sunday", SUN, "last Sunday (2023-04-30)"),
         ("last Saturday", SUN, "last Saturday (2023-05-06)"),
+        # A weekday with a day of the month: the nearest such day that falls on that weekday, or as written.
+        ("Saturday 13th", MON, "Saturday 13th (2023-05-13)"),
+        ("Thursday the 1st", WED, "Thursday the 1st (2023-06-01)"),  # not this month: May 1 was a Monday
+        ("We met on Saturday the 29th", MON, "We met on Saturday the 29th (2023-04-29)"),
+        ("Monday 13th", MON, "Monday 13th"),  # neither May 13 nor June 13 is a Monday: as written
         # Counts, words and digits.
         ("in two weeks", MON, "in two weeks (2023-05-15)"),
         ("in 3 days", MON, "in 3 days (2023-05-04)"),
@@ -277,7 +287,6 @@ def test_date_table_resolves(phrase: str, said_on: date, expected: str) -> None:
         ("We stayed two weekends.", MON),
         ("Three days later we left.", MON),  # later than what?
         ("over the past week", MON),  # a rolling window
-        ("next Tuesday, May 9", MON),  # the speaker already gave the date
         ("next Tuesday the 9th", MON),
         ("next Tuesday 5/9", MON),
         ("下周二（5月9日）", MON),
