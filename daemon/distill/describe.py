@@ -162,6 +162,7 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
     """
     if count <= 0:
         return []
+    points = [Point(p.who, _plain_math(p.text), p.kind, p.role) for p in points]
     fit = [p for p in points if _substantial(p) and p.kind != "procedure" and not p.text.startswith("`")
            and not p.text.rstrip().endswith(("?", "？"))  # a question is not what happened
            and not re.search(r"\\(?:int|frac|sum|\(|\[)|\$\$", p.text)  # nor is a formula, in one line of prose
@@ -181,6 +182,14 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
         spread = [p for i, p in enumerate(fit) if p.kind == "decision" or p.who not in {q.who for q in fit[:i]}]
         fit = spread + [p for p in fit if p not in spread]
     return fit[:count]
+
+
+def _plain_math(text: str) -> str:
+    """Inline math a sentence can say in plain text: "\\( \\frac{1}{3} \\)" → "1/3", "\\( x \\)" → "x"."""
+    def plain(m: re.Match[str]) -> str:
+        inner = re.sub(r"\\frac\{([^{}]+)\}\{([^{}]+)\}", r"\1/\2", m.group(1).strip())
+        return m.group(0) if "\\" in inner or "{" in inner else inner
+    return re.sub(r"\\\((.+?)\\\)", plain, text)
 
 
 _CLAUSE = re.compile(r"\s+[-–—]\s+|;\s*|,\s+(?:but|and|so|which|because|'cause|since|maybe|if|though|hope)\s+"

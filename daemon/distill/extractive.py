@@ -107,6 +107,13 @@ _TODAY_NOTE = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening)
 _EMOJI = re.compile(r"\s*[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+")
 _NEXT_STEPS = re.compile(r"(?i)\b(?:next steps?|to-?dos?|action items|what'?s next|what to do next|before you buy|"
                          r"checklist)\b|下一步|待办")
+# The assistant taking back what it just ran ("My apologies; there was an error…"): that code did not work.
+_RETRY = re.compile(r"(?i)\s*(?:my apologies|apologies|sorry|oops|it (?:seems|appears|looks like) (?:that )?(?:there was an? "
+                    r"error|the \w+ (?:is|was) (?:still )?not)|(?:that|this) (?:didn't|did not|doesn't|does not) work|"
+                    r"there was an? error)")
+# An answer's value: "… is \( \frac{1}{3} \)", "… comes to about €1,741".
+_VALUE = re.compile(r"\b(?:is|are|equals|comes? to|works out (?:to|at))\s+(?:about |roughly |approximately |exactly |around "
+                    r"|only |just )?(?:\\\(\s*)?(?:\\frac|[-−]?\d|[$€£¥])|\s[=≈]\s*[-−]?[\d$€£]")
 _LAUGH = re.compile(r"(?i)[\s,]+(?:ha(?:ha)+|lol|lmao|rofl|xd|hehe+)(?=[\s.!?]*$)")  # "I'll ask my new boss haha"
 _WILL = re.compile(r"(?i)\b(?:i|we)(?:'ll| will| shall)\b")
 _OUTCOME_NOTE = re.compile(r"^(?:output|error|result)\s*:\s", re.I)
@@ -197,7 +204,7 @@ class ExtractiveDistiller:
                              sum(map(_news, candidates)))
         work = work_lines(calls, lang)
         picked = _select(candidates, _weights(texts, names, request.hint), budget,
-                         frozenset().union(*map(_tokens, work)))
+                         frozenset().union(*map(_tokens, work)), _tokens(ask[1]))
         chosen = _with_referents(sorted(picked, key=lambda s: s.pos), candidates)
         if not chosen and not work and existing is None:  # only questions, none answered: write them down
             chosen = [_Stmt(s.pos, s.msg, s.speaker, s.text, "question", s.tokens, "", s.reply, s.role)
@@ -435,7 +442,8 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     out.append(_Stmt(len(out), i, turn.speaker, sentence, kind, words, "", reply, turn.role))
             if fence:
                 code, pos = fence.group(0), fence.end()
-                if code.count("\n") <= _MAX_CODE_LINES + 1 and code not in seen_code:
+                retried = i + 1 < len(turns) and turns[i + 1].role == turn.role and bool(_RETRY.match(turns[i + 1].text))
+                if code.count("\n") <= _MAX_CODE_LINES + 1 and code not in seen_code and not retried:
                     seen_code.add(code)
                     if _NARRATION.match(lead) or _is_filler(lead, names):
                         lead = ""
@@ -496,7 +504,9 @@ def _framing(question: str, turns: list[_Turn], i: int) -> bool:
     """An answered question that carries a date or a name: the answer ("Yes, booked!") needs it."""
     answered = i + 1 < len(turns) and turns[i + 1].role + turns[i + 1].speaker != turns[i].role + turns[i].speaker
     question = _TODAY_NOTE.sub("", question)  # "home tonight (8 May 2023)?" names no date worth keeping
-    return answered and bool(re.search(r"[(（][^)）]*\d{4}[^)）]*[)）]", question) or _specific(question))
+    # Between people a name frames the answer too; a user's question to the assistant is in its answer.
+    named = _specific(question) and bool(turns[i].speaker)
+    return answered and bool(re.search(r"[(（][^)）]*\d{4}[^)）]*[)）]", question) or named)
 
 
 def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt]) -> list[_Stmt]:
@@ -562,10 +572,11 @@ def _weights(texts: list[str], names: frozenset[str], hint: str | None) -> dict[
 
 # ---- choosing statements ------------------------------------------------------
 
-def _density(stmt: _Stmt, weights: dict[str, float], covered: set[str]) -> float:
-    """Weight added per character. Covered words still count 30 %: a second fact about a thing is news."""
-    new = sum(weights.get(t, 0.0) for t in stmt.tokens - covered)
-    old = sum(weights.get(t, 0.0) for t in stmt.tokens & covered)
+def _density(stmt: _Stmt, weights: dict[str, float], covered: set[str], answer: bool = False) -> float:
+    """Weight added per character. Covered words still count 30 %: a second fact about a thing is news.
+    An ``answer`` to the ask counts all its words as new: the code that found it said them first."""
+    new = sum(weights.get(t, 0.0) for t in (stmt.tokens if answer else stmt.tokens - covered))
+    old = 0.0 if answer else sum(weights.get(t, 0.0) for t in stmt.tokens & covered)
     gain = (new + 0.3 * old) * _KIND_BOOST[stmt.kind]
     # A speaker's news about themselves ("I adopted...") beats reactions ("That's so cool").
     dropped = bool(_DROPPED_I.match(stmt.text))  # "Lost my job yesterday": the speaker's own news
@@ -583,13 +594,14 @@ def _density(stmt: _Stmt, weights: dict[str, float], covered: set[str]) -> float
     gain *= 2.0 if stmt.role == "user" and not stmt.speaker and _WILL.search(stmt.text) else 1.0
     # Answers to the other speaker's questions carry the facts ("How long?" "Five years.").
     gain *= 1.7 if stmt.reply else 1.0
+    gain *= 2.0 if answer else 1.0
     # Rounded: a sum over a set depends on its order, which depends on the process's hash seed, and two
     # equally informative statements must tie the same way in every process (a crash and its restart).
     return round(gain / math.pow(len(stmt.text) + _BULLET_COST, 0.8), 9)
 
 
 def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int,
-            known: frozenset[str] = frozenset()) -> list[_Stmt]:
+            known: frozenset[str] = frozenset(), asked: frozenset[str] = frozenset()) -> list[_Stmt]:
     """Greedy budgeted coverage (lazy: densities only fall as words get covered).
 
     Code blocks are always kept whole and outside the budget: reusable commands are what cards
@@ -602,7 +614,10 @@ def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int,
     chosen: list[_Stmt] = []
     covered = set().union(known, *(s.tokens for s in code))
     said: set[str] = set(known)  # words of the statements chosen so far
-    heap = [(-_density(s, weights, covered), s.pos, s) for s in candidates if not s.code and s.kind != "sentiment"]
+    # The assistant's answer to the ask ("The average distance … is 1/3") is what the card is for.
+    answers = {s.pos for s in candidates if s.role == "assistant" and len(s.tokens & asked) >= 2 and _VALUE.search(s.text)}
+    heap = [(-_density(s, weights, covered, s.pos in answers), s.pos, s) for s in candidates
+            if not s.code and s.kind != "sentiment"]
     heapq.heapify(heap)
     used = 0
 
@@ -616,7 +631,7 @@ def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int,
 
     while heap:
         _, pos, stmt = heapq.heappop(heap)
-        density = _density(stmt, weights, covered)
+        density = _density(stmt, weights, covered, pos in answers)
         if heap and density < -heap[0][0]:
             heapq.heappush(heap, (-density, pos, stmt))
         elif density <= 0.02:

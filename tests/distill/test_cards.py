@@ -748,3 +748,24 @@ def test_a_help_chat_keeps_what_the_user_was_convinced_of_and_the_next_steps_lis
     # Both ways: "ok that convinces me" decides only the sentence right after it.
     plain = card(chat[:2] + [say("ok. lease the e-bike, ride March to November, pass in winter")])
     assert "## Decisions" not in plain.body
+
+
+def test_the_answer_to_the_ask_is_kept_and_described_and_a_retried_code_cell_is_not() -> None:
+    failed = "```python\nintegral = integrate(Abs(x - y), (x, 0, 1))\nintegral\n```\nOutput: 0"
+    worked = "```python\nintegral = integrate(x - y, (x, y, 1)) * 2\nintegral\n```\nOutput: 1/3"
+    chat = [say("given two random independent variables x,y in U(0,1), what is the average distance between them?"),
+            say("To find the average distance between two independent variables \\( x \\) and \\( y \\) drawn from "
+                "\\( U(0,1) \\), take the expectation of \\( |x-y| \\).", role="assistant"),
+            say(failed, role="assistant"),
+            say("My apologies; it looks like there was an error in the calculation. Let me correct that.",
+                role="assistant"),
+            say(worked, role="assistant"),
+            say("The average distance between \\( x \\) and \\( y \\) when both are drawn from \\( U(0,1) \\) is "
+                "\\( \\frac{1}{3} \\).", role="assistant"),
+            say("can you plot the mean for 0.5 and 0.25 too?"),
+            say("Here's the plot: the mean converges to 1/3 for both, from below.", role="assistant")]
+    result = card(chat)
+    assert "is \\( \\frac{1}{3} \\)" in result.body  # the body keeps what was said
+    assert "drawn from U(0,1) is 1/3." in result.description  # the description says it in plain text
+    assert "(x, y, 1)) * 2" in result.body and "Abs(x - y)" not in result.body  # the cell that was taken back goes
+    assert "can you plot the mean" not in result.body  # a later question to the assistant is in its answer
