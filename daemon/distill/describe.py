@@ -267,7 +267,7 @@ def _ask(request: str, asker: str, lang: str, task: bool) -> str:
     if text.rstrip().endswith("?"):  # "What's wrong?" says nothing the context does not
         return f"{who} asked: “{text}”" if len(re.findall(r"[A-Za-z]{3,}", text)) >= 4 else ""
     if task:
-        plain = re.match(r"[a-z]+\b(?![_.])", text)  # an identifier keeps its case
+        plain = re.match(r"[a-z]+\b(?![_.])(?!\s+\S*[._/]\w)", text)  # "mix phx.server …": a command keeps its case
         return "Task: " + (text[:1].upper() + text[1:] if plain else text)
     if _FIRST_PERSON.match(text):
         return _as_note(Point(who, text, "fact"), lang, False)

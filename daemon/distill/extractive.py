@@ -114,6 +114,9 @@ _RETRY = re.compile(r"(?i)\s*(?:my apologies|apologies|sorry|oops|it (?:seems|ap
 # An answer's value: "… is \( \frac{1}{3} \)", "… comes to about €1,741".
 _VALUE = re.compile(r"\b(?:is|are|equals|comes? to|works out (?:to|at))\s+(?:about |roughly |approximately |exactly |around "
                     r"|only |just )?(?:\\\(\s*)?(?:\\frac|[-−]?\d|[$€£¥])|\s[=≈]\s*[-−]?[\d$€£]")
+# An ask that names no subject ("continue implementation", "go ahead", "fix it please"): the work names the card.
+_GENERIC_WORK = frozenset("""continue implementation implement go ahead proceed next task keep going work fix start
+resume carry please do finish rest remaining step steps same again try run one more thing this that""".split())
 _LAUGH = re.compile(r"(?i)[\s,]+(?:ha(?:ha)+|lol|lmao|rofl|xd|hehe+)(?=[\s.!?]*$)")  # "I'll ask my new boss haha"
 _WILL = re.compile(r"(?i)\b(?:i|we)(?:'ll| will| shall)\b")
 _OUTCOME_NOTE = re.compile(r"^(?:output|error|result)\s*:\s", re.I)
@@ -298,6 +301,8 @@ def _tokens(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+_LABELLED = re.compile(r"^[^—\n]{1,60} — \*\*([^*\n]{1,40}?):?\*\*:?")
+_LINK_ONLY = re.compile(r"^\s*\[[^\]]+\]\([^)\s]+\)[.;,]?\s*$")
 _HEADING = re.compile(r"^\s*(?:#{1,6}\s+(.+?)|\*\*([^*\n]{1,60})\*\*:?)\s*$")
 _LABEL = re.compile(r"^\*\*[^*\n]{1,40}?(?::\*\*|\*\*:)")
 
@@ -321,6 +326,8 @@ def _sentences(prose: str) -> list[str]:
 
 
 def _classify(sentence: str, previous: str | None) -> str:
+    if label := _LABELLED.match(sentence):  # "opentelemetry_api — **Latest Version:** 1.5.0 (released …)"
+        return next((k for k in ("decision", "state") if _KIND_RE[k].search(label.group(1))), "fact")
     kind = next((k for k, cue in _KIND_RE.items() if cue.search(sentence)), "fact")
     if kind == "decision" and (_TENTATIVE.search(sentence) or _is_question(sentence)):
         # "if I decide to go there" and "是不是定了？" decide nothing
@@ -341,8 +348,8 @@ def _is_filler(sentence: str, names: frozenset[str], people: bool = False) -> bo
     """
     if (show := _SHOWING.match(sentence)) and len(_tokens(sentence[show.end():]) - names) < 2:
         return True  # "Check out this moment I snapped!": the photo is not in the card
-    if _OUTCOME_NOTE.match(sentence):
-        return True  # "Output: image": how a code cell ran is the record's, not the card's
+    if _OUTCOME_NOTE.match(sentence) or _LINK_ONLY.match(sentence):
+        return True  # "Output: image", "[Docs](https://…)": how a cell ran, or a source, is the record's
     if _is_small_talk(sentence) or _ACK.match(sentence) or _FILLER_START.search(sentence) or (
             not people and _NARRATION.match(sentence)):
         return True
@@ -406,6 +413,9 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
         for fence in [*_FENCE_RE.finditer(text), None]:
             sentences = _sentences(text[pos:fence.start()] if fence else text[pos:])
             lead = sentences.pop() if fence and sentences else ""
+            if fence and (head := _HEADING.match(text[pos:fence.start()].rstrip().rsplit("\n", 1)[-1])):
+                sentences.append(lead) if lead else None  # "### Example mix.exs block" names the code after it
+                lead = re.sub(r"\*\*|`", "", head.group(1) or head.group(2) or "").strip(" :#_*") + ":"
             if not fence and _cut_off(turn, sentences):
                 sentences.pop()  # "…the original side of the r": the export cut the message short
             last = ""
@@ -755,7 +765,7 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
                                  day=request.day if dated else None, lang=lang)
     names = _names([t.speaker or t.who for t in turns])
     kinds = Counter(s.kind for s in chosen) + Counter(work=len(work))
-    if ask:
+    if ask and _tokens(ask) - _GENERIC_WORK:
         # A request names the card from its own words and the conversation's opening, so that a card
         # distilled in two steps (a crash, a hook between turns) gets the name the whole would get.
         focus = [context, ask]
@@ -765,7 +775,8 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
         # Between people the lead is one speaker's news: the name comes from what recurs in the whole talk.
         # (A meeting that decided something is named by its first decision.)
         lead = notes.highlights(points, 1)
-        focus = [p.text for p in lead if len(people) < 2 or p.kind == "decision"]
+        # (An agent told only "continue implementation" is named by what recurs in its work.)
+        focus = [p.text for p in lead if (len(people) < 2 and not ask) or p.kind == "decision"]
         texts = [s.text for s in chosen for _ in range(1 + (s.kind == "decision"))] + [t.text for t in turns]
     said = [t.text for t in turns]
     subject = notes.name_from_title(request.title, lang, said) or notes.name(focus, texts, names, kinds, lang)

@@ -769,3 +769,32 @@ def test_the_answer_to_the_ask_is_kept_and_described_and_a_retried_code_cell_is_
     assert "drawn from U(0,1) is 1/3." in result.description  # the description says it in plain text
     assert "(x, y, 1)) * 2" in result.body and "Abs(x - y)" not in result.body  # the cell that was taken back goes
     assert "can you plot the mean" not in result.body  # a later question to the assistant is in its answer
+
+
+def test_a_heading_names_the_code_after_it_labels_are_facts_and_source_links_go() -> None:
+    answer = ("## OpenTelemetry package versions\n\n### 1. **opentelemetry_api**\n"
+              "- **Latest Version:** 1.5.0 (released October 17, 2025)\n- **Recommended Constraint:** `~> 1.5`\n\n"
+              "### Example mix.exs dependencies block\n\n```elixir\ndefp deps do\n  [{:opentelemetry_api, \"~> 1.5\"}]\n"
+              "end\n```\n\n### Sources:\n- [opentelemetry_api on Hex.pm](https://hex.pm/packages/opentelemetry_api)")
+    result = card([say("Search hex.pm for the latest opentelemetry_api version for mix.exs"),
+                   say(answer, role="assistant")])
+    assert "- Example mix.exs dependencies block:\n\n```elixir" in result.body  # the heading, not the line above
+    assert "## Current state" not in result.body  # "released October 17" in a labelled line is a fact
+    assert "opentelemetry_api — **Latest Version:** 1.5.0" in result.body
+    assert "Hex.pm](https://" not in result.body  # a list of sources is the record's
+
+
+def test_an_agent_told_only_to_continue_is_named_by_its_work_and_a_command_keeps_its_case() -> None:
+    def tool(name: str, **args: str) -> dict:
+        return {"type": "tool_use", "id": f"t{abs(hash(name + str(args))) % 10**6}", "name": name, "input": args}
+
+    work = [say("continue implementation"),
+            say("Added the Spotter.Telemetry tracing module for the spotter-4te epic. Tracing spans now wrap "
+                "every hook controller, and tracing headers carry the trace ID.", role="assistant",
+                blocks=(tool("Edit", file_path="lib/spotter/telemetry.ex", old_string="a", new_string="b"),))]
+    name = card(work).name
+    assert "continue" not in name and "implementation" not in name and "trac" in name
+    started = card([say("mix phx.server doesnt seem to start"),
+                    say("Port 4000 was taken by an old beam process; I stopped it and the server starts.",
+                        role="assistant", blocks=(tool("Bash", command="mix phx.server"),))])
+    assert started.description.startswith("Task: mix phx.server doesnt seem to start")
