@@ -269,7 +269,8 @@ def _ask(request: str, asker: str, lang: str, task: bool) -> str:
     if task:
         plain = re.match(r"[a-z]+\b(?![_.])(?!\s+\S*[._/]\w)", text)  # "mix phx.server …": a command keeps its case
         return "Task: " + (text[:1].upper() + text[1:] if plain else text)
-    if _FIRST_PERSON.match(text):
+    if _FIRST_PERSON.match(text):  # "… was wondering if you could recommend" → "if the assistant could"
+        text = re.sub(r"(?i)\b(?:if|whether) you (could|can|would|might)\b", r"if the assistant \1", text)
         return _as_note(Point(who, text, "fact"), lang, False)
     if not re.match(r"(?i)^(?:the|a|an|this|that|it|there|my|our|we|you|he|she|they)\b", text):
         return f"{who} asked to " + re.sub(r"(?i)^please\s+", "", lowered)

@@ -420,7 +420,7 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                 sentences.pop()  # "…the original side of the r": the export cut the message short
             last = ""
             convinced = steps = False
-            for raw in sentences:
+            for opening, raw in zip([pos == 0, *[False] * len(sentences)], sentences):
                 sentence = _trim(raw, names)  # (_trim drops the lead-in filler itself)
                 decided, convinced = convinced and not _is_question(sentence), bool(_CONVINCED.match(raw.strip()))
                 if steps or raw.rstrip().endswith((":", "：")) and _NEXT_STEPS.search(raw):
@@ -444,6 +444,9 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     out.append(_Stmt(len(out), i, turn.speaker, sentence, "question", words, "", reply, turn.role))
                 elif questions:
                     continue
+                elif opening and turn.role == "assistant" and not turn.speaker and sentence.endswith("!") \
+                        and not _specific(sentence):
+                    pass  # an answer's opening cheer ("Making the leap from a planner to a digital system!")
                 elif len(words - names) >= 2 and not _is_filler(sentence, names, bool(turn.speaker)) and (
                         not _is_question(sentence) or _framing(sentence, turns, i)) and not (
                         turn.role == "user" and previous != "decision" and _IMPERATIVE.match(sentence)

@@ -242,7 +242,8 @@ _FILLER_START = re.compile(r"^(?:i'?m |i am |i'?d be |i would be )?(?:so |very |
 _INDIRECT_ASK = re.compile(r"(?:^|,\s*|\b(?:and|but|so)\s+)(?:so,? )?(?:i'?m|i am) (?:trying to (?:figure out|decide|"
                            r"understand|work out|choose|find out)|wondering|not sure|unsure|torn)\b|^i (?:need|want|have) "
                            r"to (?:decide|figure out|choose|work out|find out)\b|^i(?:'d| would) like to (?:know|understand)"
-                           r"\b|^i (?:want|need) (?:to know|help|advice)\b|^i can'?t decide\b", re.I)
+                           r"\b|^i (?:want|need) (?:to know|help|advice)\b|^i can'?t decide\b"
+                           r"|\bwonder(?:ing)? (?:if|whether) (?:you|anyone) (?:could|can|would|might)\b", re.I)
 # An answer's verdict ("Basically: solar yes, battery no for now"): what the advice comes to.
 _VERDICT = re.compile(r"^(?:basically|in short|bottom line|tl;?dr|in summary|to sum up|summary|verdict|"
                       r"my (?:recommendation|advice|suggestion|verdict)|recommendation|the short answer|short answer|"

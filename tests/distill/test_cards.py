@@ -798,3 +798,13 @@ def test_an_agent_told_only_to_continue_is_named_by_its_work_and_a_command_keeps
                     say("Port 4000 was taken by an old beam process; I stopped it and the server starts.",
                         role="assistant", blocks=(tool("Bash", command="mix phx.server"),))])
     assert started.description.startswith("Task: mix phx.server doesnt seem to start")
+
+
+def test_wondering_if_the_assistant_could_is_an_ask_and_an_answers_opening_cheer_is_left_out() -> None:
+    result = card([say("I'm trying to stay on top of my fitness goals and was wondering if you could recommend "
+                       "some workouts that can help me increase my step count."),
+                   say("Making the leap to a daily step goal! Brisk 20-minute walks after lunch add about 2,500 "
+                       "steps, and taking the stairs adds another 500.", role="assistant")])
+    assert result.description.startswith("The user is trying to stay on top of their fitness goals and was "
+                                          "wondering if the assistant could recommend some workouts")
+    assert "Making the leap" not in result.body and "Brisk 20-minute walks" in result.body
