@@ -138,6 +138,17 @@ def name(focus: list[str], texts: list[str], names: frozenset[str], kinds: Count
             found = sorted(asked, key=lambda p: -sum(1 + recurrence[w] for w in p.lower().split()) *
                            (1 + 0.5 * (len(p.split()) - 1)))
     words = found[0].split()[:4] if found else []
+    if len(words) == 1 and not _CJK_RE.search(words[0]) and not any(focus):
+        # One recurring word is not a subject; a phrase said twice that holds it is ("video game tournament").
+        counts = counted[0]
+        top = words[0].lower()
+        phrases = [p for p in counts if " " in p and counts[p] > 1 and not p[:1].isdigit()
+                   and not _VAGUE.search(p) and p.split()[0] not in _NOT_A_HEAD]
+        # (Holding the recurring word, or said three times: a chosen statement is counted twice.)
+        phrases = [p for p in phrases if top in p.split()] or [p for p in phrases if counts[p] > 2]
+        if phrases:
+            best = max(phrases, key=lambda p: (counts[p] * len(p.split()), sum(counts[w] for w in p.split()), p))
+            words = counted[1][best].split()[:4]
     if len(words) == 1 and not _CJK_RE.search(words[0]) and len(found) > 1:
         words += found[1].split()[:2]
     if len(words) < 2 and not (words and _CJK_RE.search(words[0]) and len(words[0]) >= 3):
@@ -228,6 +239,10 @@ def _outcome(point: Point) -> bool:
     return point.role == "user" and bool(_OUTCOME.search(point.text))
 
 
+_NOT_A_HEAD = frozenset("yet still interesting considering really hard good great so just even also very pretty "
+                        "best nice".split())  # "yet stayed optimistic" is no subject
+_VAGUE = re.compile(r"\b(?:positive|impact|journey|passion|happiness|joy|strength|moments?|hard work|dedication|"
+                    r"cute|pics?|photos?|pictures?|amazing|awesome|feel|feels|feeling)\b")
 # A sentence that starts on a verb: a word other than a determiner, a pronoun or a name, then its object.
 _BARE_VERB = re.compile(r"^(?!(?:the|a|an|my|our|this|that|these|those|it|we|i|you|they|he|she|there|here|"
                         r"decided|decision)\b)[A-Za-z][a-z]+ (?:the|a|an|my|our|it|them|with|to|for|on|in|up)\b",

@@ -142,7 +142,8 @@ proposes propose proposed confirmed confirm booked halfway euros euro eur dollar
 percent""")
 # (The last line: a verb, comparison or unit makes a poor name: "app keeps throwing", "a100 cheaper", "euros".)
 # Words that end a key phrase: function words, filler, calendar words, everyday verbs, connectives.
-_PHRASE_STOP_WORDS = _STOP | _FLUFF | _TIME_WORDS | _COMMON | _PHRASE_EDGE
+# Irregular past tenses end a phrase as the -ed verbs do ("the Lindenstraße flat wrote back": "Lindenstraße flat").
+_PHRASE_STOP_WORDS = _STOP | _FLUFF | _TIME_WORDS | _COMMON | _PHRASE_EDGE | frozenset(_PAST)
 _BULLET_RE = re.compile(r"^- (?!\[)([^:：\n]{1,40})[:：] ?(.*)$")  # "- Name: text", not "- [ ] task"
 _DEVICE_NAMES = frozenset({"con", "prn", "aux", "nul"} | {f"{p}{i}" for p in ("com", "lpt")
                                                             for i in "0123456789¹²³"})

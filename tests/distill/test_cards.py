@@ -808,3 +808,16 @@ def test_wondering_if_the_assistant_could_is_an_ask_and_an_answers_opening_cheer
     assert result.description.startswith("The user is trying to stay on top of their fitness goals and was "
                                           "wondering if the assistant could recommend some workouts")
     assert "Making the leap" not in result.body and "Brisk 20-minute walks" in result.body
+
+
+def test_a_word_that_recurs_is_named_with_the_phrase_that_holds_it() -> None:
+    from collections import Counter
+    from daemon.distill import describe
+    texts = ["I won my first video game tournament last week!", "A tournament? Which video game tournament?",
+             "The tournament was Street Fighter, and I watched movies after the tournament.",
+             "Congrats on the tournament! Movies are my thing too."]
+    assert describe.name([], texts, frozenset({"nate", "joanna"}), Counter(fact=3), "en") == "video-game-tournament"
+    # Both ways: a past tense ends a phrase ("the flat wrote back" names the flat, not "flat wrote").
+    from daemon.distill.phrases import topics
+    assert "flat wrote" not in " ".join(topics(["The Lindenstraße flat wrote back", "the Lindenstraße flat"],
+                                               frozenset(), k=4)).lower()
