@@ -484,16 +484,17 @@ def _idle(turns: list[_Turn], candidates: list[_Stmt]) -> bool:
     if any(t.speaker for t in turns) or any(s.code for s in candidates):
         return False
     user = [s for t in turns if t.role == "user" for s in _sentences(t.text)]
-    if any(_NUMBER.search(s) or _MEMORABLE.search(s) or _classify(s, None) in ("preference", "decision")
-           for s in user):
-        return False  # something to remember ("I'm allergic to peanuts", "I prefer tea")
     said = set().union(*(_tokens(t.text) for t in turns if t.role == "user")) - _SMALL_TALK_EN
-    if len(said) >= 4:
-        return _chit_chat(turns)
-    if sum(s.role == "assistant" and not _is_question(s.text) for s in candidates) > 2:
+    if any(map(_NUMBER.search, said)):
         return False
-    # "What's the capital of Australia?" is short, not idle.
-    return not any(_tokens(s) - _SMALL_TALK_EN for s in user if _is_request(s))
+    if len(said) >= 4:
+        idle = _chit_chat(turns)
+    elif sum(s.role == "assistant" and not _is_question(s.text) for s in candidates) > 2:
+        idle = False
+    else:  # "What's the capital of Australia?" is short, not idle.
+        idle = not any(_tokens(s) - _SMALL_TALK_EN for s in user if _is_request(s))
+    # ... unless the user said something to remember ("I'm allergic to peanuts", "I prefer tea").
+    return idle and not any(_MEMORABLE.search(s) or _classify(s, None) in ("preference", "decision") for s in user)
 
 
 def _chit_chat(turns: list[_Turn]) -> bool:
@@ -590,27 +591,36 @@ def _density(stmt: _Stmt, weights: dict[str, float], covered: set[str], answer: 
     An ``answer`` to the ask counts all its words as new: the code that found it said them first."""
     new = sum(weights.get(t, 0.0) for t in (stmt.tokens if answer else stmt.tokens - covered))
     old = 0.0 if answer else sum(weights.get(t, 0.0) for t in stmt.tokens & covered)
-    gain = (new + 0.3 * old) * _KIND_BOOST[stmt.kind]
-    # A speaker's news about themselves ("I adopted...") beats reactions ("That's so cool").
-    dropped = bool(_DROPPED_I.match(stmt.text))  # "Lost my job yesterday": the speaker's own news
-    gain *= 1.3 if dropped or _SELF_RE.match(stmt.text) else 0.6 if _REACTION_RE.match(stmt.text) else 1.0
-    event = dropped or bool(_EVENT_RE.search(stmt.text))
-    gain *= _EVENT_BOOST if event else 1.0
-    if new and _news(stmt):  # between people, a short piece of news is worth more than its few words
+    before, news, after = _boosts(stmt)
+    gain = (new + 0.3 * old) * before
+    if new and news:  # between people, a short piece of news is worth more than its few words
         gain += _NEWS_BONUS
-    # An answer's bold lead ("**Switch the database to WAL mode.** …") is its headline point.
-    gain *= 1.5 if stmt.text.startswith("**") else 1.0
-    # What the advice comes to ("Basically: solar yes, battery no") beats the arithmetic that led there.
-    gain *= 2.0 if _VERDICT.match(stmt.text.lstrip("*")) else 0.6 if _WORKING.search(stmt.text) and not \
-        _RESULT.match(stmt.text) else 1.0
-    # What the user will do after the advice ("I'll ask them to requote with one.") is the next step.
-    gain *= 2.0 if stmt.role == "user" and not stmt.speaker and _WILL.search(stmt.text) else 1.0
-    # Answers to the other speaker's questions carry the facts ("How long?" "Five years.").
-    gain *= 1.7 if stmt.reply else 1.0
-    gain *= 2.0 if answer else 1.0
+    gain *= after * (2.0 if answer else 1.0)
     # Rounded: a sum over a set depends on its order, which depends on the process's hash seed, and two
     # equally informative statements must tie the same way in every process (a crash and its restart).
     return round(gain / math.pow(len(stmt.text) + _BULLET_COST, 0.8), 9)
+
+
+@lru_cache(maxsize=8192)
+def _boosts(stmt: _Stmt) -> tuple[float, bool, float]:
+    """What a statement's own words are worth, whatever is covered: the factors before and after the news
+    bonus, and whether it is news."""
+    text = stmt.text
+    before = _KIND_BOOST[stmt.kind]
+    # A speaker's news about themselves ("I adopted...") beats reactions ("That's so cool").
+    dropped = bool(_DROPPED_I.match(text))  # "Lost my job yesterday": the speaker's own news
+    before *= 1.3 if dropped or _SELF_RE.match(text) else 0.6 if _REACTION_RE.match(text) else 1.0
+    before *= _EVENT_BOOST if dropped or _EVENT_RE.search(text) else 1.0
+    # An answer's bold lead ("**Switch the database to WAL mode.** …") is its headline point.
+    after = 1.5 if text.startswith("**") else 1.0
+    # What the advice comes to ("Basically: solar yes, battery no") beats the arithmetic that led there.
+    after *= 2.0 if _VERDICT.match(text.lstrip("*")) else 0.6 if _WORKING.search(text) and not _RESULT.match(text) \
+        else 1.0
+    # What the user will do after the advice ("I'll ask them to requote with one.") is the next step.
+    after *= 2.0 if stmt.role == "user" and not stmt.speaker and _WILL.search(text) else 1.0
+    # Answers to the other speaker's questions carry the facts ("How long?" "Five years.").
+    after *= 1.7 if stmt.reply else 1.0
+    return before, _news(stmt), after
 
 
 def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int,
