@@ -17,7 +17,7 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 
-from daemon.distill.lexicon import _CJK_RE, _DROPPED_I, _EVENT_RE, _PRONOUN_START, _SHOWING, _VERDICT, _WORKING
+from daemon.distill.lexicon import _CJK_RE, _DROPPED_I, _OUTCOME, _PROBLEM, _EVENT_RE, _PRONOUN_START, _SHOWING, _VERDICT, _WORKING
 from daemon.distill.phrases import phrase_counts, ranked, slugify, topics
 
 MONTHS = "January February March April May June July August September October November December".split()
@@ -174,7 +174,8 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
     if count <= 0:
         return []
     points = [Point(p.who, _plain_math(p.text), p.kind, p.role) for p in points]
-    fit = [p for p in points if _substantial(p) and p.kind != "procedure" and not p.text.startswith("`")
+    fit = [p for p in points if _substantial(p) and (p.kind != "procedure" or _advice(p) and "`" in p.text)
+           and not p.text.startswith("`")
            and not p.text.rstrip().endswith(("?", "？"))  # a question is not what happened
            and not re.search(r"\\(?:int|frac|sum|\(|\[)|\$\$", p.text)  # nor is a formula, in one line of prose
            and not _SHOWING.match(p.text)  # nor a photo shown ("Check out this photo of…")
@@ -215,8 +216,6 @@ def _headline(point: Point) -> Point:
     return Point(point.who, head.rstrip(",:") + ".", point.kind, point.role)
 
 
-_OUTCOME = re.compile(r"\b(?:works? now|(?:that|it) (?:worked|works|fixed it)|fixed|solved|no (?:more )?errors?|"
-                      r"zero errors|\d+ (?:passed|errors?|failed)|no longer|went from|down to|up to|dropped to)\b", re.I)
 
 
 def _advice(point: Point) -> bool:
@@ -229,9 +228,7 @@ def _advice(point: Point) -> bool:
 
 def _problem(point: Point) -> bool:
     """The user's own problem, said in the present: "My flask app keeps throwing…"."""
-    return point.role == "user" and point.kind == "fact" and bool(
-        re.match(r"(?i)(?:my|our)\b.*\b(?:keeps?|fails?|crash(?:es)?|throws?|stopped|won't|doesn't|isn't|broke)\b",
-                 point.text))
+    return point.role == "user" and point.kind == "fact" and bool(_PROBLEM.match(point.text))
 
 
 def _outcome(point: Point) -> bool:

@@ -53,8 +53,10 @@ from daemon.distill.lexicon import (
     _LEAD_FILLER,
     _MINE,
     _NARRATION,
+    _OUTCOME,
     _PAST_TENSE,
     _PLATITUDE,
+    _PROBLEM,
     _PRONOUN_START,
     _REACTION_RE,
     _REASON_RE,
@@ -616,8 +618,10 @@ def _boosts(stmt: _Stmt) -> tuple[float, bool, float]:
     # What the advice comes to ("Basically: solar yes, battery no") beats the arithmetic that led there.
     after *= 2.0 if _VERDICT.match(text.lstrip("*")) else 0.6 if _WORKING.search(text) and not _RESULT.match(text) \
         else 1.0
-    # What the user will do after the advice ("I'll ask them to requote with one.") is the next step.
-    after *= 2.0 if stmt.role == "user" and not stmt.speaker and _WILL.search(text) else 1.0
+    # What the user will do after the advice ("I'll ask them to requote with one.") is the next step, and how
+    # it turned out ("April is now 18,236.50, matches the till") is the outcome.
+    after *= 2.0 if stmt.role == "user" and not stmt.speaker and (_WILL.search(text) or _OUTCOME.search(text)) \
+        else 1.0
     # Answers to the other speaker's questions carry the facts ("How long?" "Five years.").
     after *= 1.7 if stmt.reply else 1.0
     return before, _news(stmt), after
@@ -667,8 +671,9 @@ def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int,
             asked = [c for c in candidates if c.msg == stmt.msg - 1 and _is_question(c.text)]
             if asked and used + _cost(asked[-1]) + _cost(stmt) <= budget:
                 take(asked[-1], stmt)
-        elif len(stmt.tokens - said) < 0.2 * len(stmt.tokens) and stmt.kind != "decision":
-            continue  # a restatement ("The red dashed line is still …"): nothing new; a decision still counts
+        elif len(stmt.tokens - said) < 0.2 * len(stmt.tokens) and stmt.kind != "decision" and not (
+                stmt.role == "user" and _OUTCOME.search(stmt.text)):
+            continue  # a restatement ("The red dashed line is still …"); a decision, or how it turned out, counts
         elif used + _cost(stmt) <= budget:
             for earlier in [c for c in chosen if _restates(c, stmt)]:
                 chosen.remove(earlier)
@@ -685,6 +690,8 @@ def _cost(stmt: _Stmt) -> int:
 def _restates(earlier: _Stmt, later: _Stmt) -> bool:
     """``later`` says what ``earlier`` said (four in five of its words, every number), by the same speaker."""
     left = earlier.tokens - later.tokens
+    if earlier.role == "user" and _OUTCOME.search(earlier.text):
+        return False  # "April is now 18,236.50, matches the till" is news, though its words were said before
     return (earlier.speaker == later.speaker and earlier.kind != "decision" and len(earlier.tokens) >= 3
             and len(left) <= 0.2 * len(earlier.tokens) and not any(map(_NUMBER.search, left)))
 
@@ -725,9 +732,18 @@ def _body(blocks: dict[str, list[str]], lang: str) -> str:
 
 
 def _points(stmts: list[_Stmt], turns: list[_Turn], lang: str = "en") -> list[notes.Point]:
+    """The statements offered to the description; a one-line code block goes inline with its lead-in
+    ("The fix is to give pandas the exact format: `pd.to_datetime(df["date"], format="%d/%m/%Y")`")."""
     who = {t.speaker: t.who for t in turns if t.speaker}
-    return [notes.Point(who.get(s.speaker, s.speaker) if s.speaker else _WHO[lang].get(s.role, ""), s.text, s.kind,
+    return [notes.Point(who.get(s.speaker, s.speaker) if s.speaker else _WHO[lang].get(s.role, ""), _inline(s), s.kind,
                         s.role) for s in stmts if s.text]
+
+
+def _inline(stmt: _Stmt) -> str:
+    lines = stmt.code.strip().split("\n")[1:-1] if stmt.code else []
+    if len(lines) != 1 or len(lines[0]) > 100 or "`" in lines[0]:
+        return stmt.text
+    return f"{stmt.text.rstrip().rstrip(':：').rstrip()}: `{lines[0].strip()}`"
 
 
 def _request(turns: list[_Turn], calls: list[ToolCall]) -> tuple[str, str, str]:
@@ -761,7 +777,7 @@ def _is_request(sentence: str) -> bool:
     if _CJK_RE.search(sentence[:4]):
         return _is_question(sentence) or bool(re.match(r"^(?:请|帮我|帮忙|能不能|能否|可以帮|麻烦|给我)", sentence))
     return bool(sentence) and (_is_question(sentence) or bool(_IMPERATIVE.match(sentence))
-                               or bool(_INDIRECT_ASK.search(sentence)))
+                               or bool(_INDIRECT_ASK.search(sentence)) or bool(_PROBLEM.match(sentence)))
 
 
 def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str, str], work: list[str],

@@ -245,6 +245,13 @@ _INDIRECT_ASK = re.compile(r"(?:^|,\s*|\b(?:and|but|so)\s+)(?:so,? )?(?:i'?m|i a
                            r"to (?:decide|figure out|choose|work out|find out)\b|^i(?:'d| would) like to (?:know|understand)"
                            r"\b|^i (?:want|need) (?:to know|help|advice)\b|^i can'?t decide\b"
                            r"|\bwonder(?:ing)? (?:if|whether) (?:you|anyone) (?:could|can|would|might)\b", re.I)
+# The user's own problem, said in the present: "My flask app keeps throwing…", "my monthly report is wrong".
+_PROBLEM = re.compile(r"(?i)(?:my|our)\b.*\b(?:keeps?|fails?|crash(?:es)?|throws?|stopped|won't|doesn't|isn't|broke|"
+                      r"(?:is|are) (?:wrong|off|broken|empty|missing|stuck|slow))\b")
+# How it turned out, in the user's words: "zero errors", "that fixed it", "April is now 18,236.50, matches the till".
+_OUTCOME = re.compile(r"\b(?:works? now|(?:that|it) (?:worked|works|fixed it)|fixed|solved|no (?:more )?errors?|"
+                      r"zero errors|\d+ (?:passed|errors?|failed)|no longer|went from|down to|up to|dropped to|"
+                      r"(?:is|are) now|now (?:matches|shows|works)|matches|that confirms)\b", re.I)
 # An answer's verdict ("Basically: solar yes, battery no for now"): what the advice comes to.
 _VERDICT = re.compile(r"^(?:basically|in short|bottom line|tl;?dr|in summary|to sum up|summary|verdict|"
                       r"my (?:recommendation|advice|suggestion|verdict)|recommendation|the short answer|short answer|"

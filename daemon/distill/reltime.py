@@ -68,6 +68,7 @@ _DATE_AFTER = re.compile(
     r"\s*[（(](?:around |约|weekend of |week of )?\d{4}"
     r"|,?\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b|,?\s*\d{1,2}/\d{1,2}\b|,?\s*\d{1,2}\s+" + _MONTHS + r"\b"
     r"|,?\s*" + _MONTHS + r"\s+\d{1,2}(?:st|nd|rd|th)?\b|\s*[（(]?\d{1,2}月\d{1,2}[日号]", re.I)
+_YEAR = re.compile(r"(?<![\d.-])(?:19|20)\d{2}(?!\d)|\b\d{1,2}[./]\d{1,2}[./](?:19|20)?\d{2}\b")
 _CODE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]+`", re.S)
 _SENTENCE_END = re.compile(r"[.!?;。！？；\n]")
 _FUTURE_CUE = re.compile(r"\b(?:will|shall|gonna|going\s+to|let's|let’s|plan(?:s|ning)?|next|tomorrow|"
@@ -99,14 +100,7 @@ def resolve_relative(text: str, anchor: date) -> str:
     Code spans and fenced blocks are left alone, and an expression already
     followed by a date is not annotated twice, so the function is idempotent.
     """
-    out: list[str] = []
-    pos = 0
-    for code in _CODE.finditer(text):
-        out.append(_resolve_prose(text[pos:code.start()], anchor))
-        out.append(code.group(0))
-        pos = code.end()
-    out.append(_resolve_prose(text[pos:], anchor))
-    return "".join(out)
+    return _resolve_prose(text, anchor) if text else text
 
 
 def _resolve_prose(text: str, anchor: date) -> str:
@@ -118,8 +112,11 @@ def _resolve_prose(text: str, anchor: date) -> str:
 
 
 def _apply(rule: Rule, text: str, anchor: date) -> str:
+    # Code is left alone, though the sentence around a date may read it ("`04.03.2024` means 4 March").
+    code = [c.span() for c in _CODE.finditer(text)]
+
     def repl(m: re.Match[str]) -> str:
-        if _DATE_AFTER.match(text, m.end()):
+        if _DATE_AFTER.match(text, m.end()) or any(a <= m.start() < b or a < m.end() <= b for a, b in code):
             return m.group(0)
         try:
             label = rule.resolve(m, anchor)
@@ -183,14 +180,18 @@ def on_weekday(anchor: date, target: int, past: bool = False) -> date | None:
     return anchor - timedelta(days=gap) if past else anchor + timedelta(days=gap)
 
 
-def _past_tense(m: re.Match[str]) -> bool:
-    """Whether the sentence around a match speaks of the past (and has no future word)."""
+def _sentence_around(m: re.Match[str]) -> str:
+    """The sentence a match is in, without the match."""
     text = m.string
     begin = max(0, m.start() - 300)  # a sentence's cue words are near; this keeps long texts linear
     starts = [e.end() for e in _SENTENCE_END.finditer(text, begin, m.start())]
     end = _SENTENCE_END.search(text, m.end(), m.end() + 300)
-    sentence = text[starts[-1] if starts else begin: end.start() if end else m.end() + 300]
-    sentence = sentence.replace(m.group(0), " ")
+    return text[starts[-1] if starts else begin: end.start() if end else m.end() + 300].replace(m.group(0), " ")
+
+
+def _past_tense(m: re.Match[str]) -> bool:
+    """Whether the sentence around a match speaks of the past (and has no future word)."""
+    sentence = _sentence_around(m)
     return bool(_PAST_CUE.search(sentence)) and not _FUTURE_CUE.search(sentence)
 
 
@@ -292,8 +293,8 @@ def _en_month_day(m: re.Match[str], anchor: date) -> str | None:
     within a year either way; if none does, the phrase stays as written.
     """
     month = _month_index(m.group("month"))
-    if not month:
-        return None
+    if not month or _YEAR.search(_sentence_around(m)):
+        return None  # "`04.03.2024` means 4 March": the sentence names its year
     day = int(m.group("day"))
     if weekday := _WEEKDAY_BEFORE.search(m.string, max(0, m.start() - 20), m.start()):
         target = _EN_WEEKDAYS.index(re.match(r"[a-z]+", weekday.group(0).lower()).group(0))

@@ -821,3 +821,20 @@ def test_a_word_that_recurs_is_named_with_the_phrase_that_holds_it() -> None:
     from daemon.distill.phrases import topics
     assert "flat wrote" not in " ".join(topics(["The Lindenstraße flat wrote back", "the Lindenstraße flat"],
                                                frozenset(), k=4)).lower()
+
+
+def test_a_help_chat_opened_on_a_problem_is_described_by_the_problem_the_fix_inline_and_the_outcome() -> None:
+    chat = [say("my monthly sales report in pandas is wrong. April shows 9,140.20 but the till says 18,236.50."),
+            say("`pd.to_datetime` without a format reads `03/04/2026` as March 4, but your till means 3 April. "
+                "The fix is to give pandas the exact format:\n\n```python\n"
+                "df[\"date\"] = pd.to_datetime(df[\"date\"], format=\"%d/%m/%Y\")\n```", role="assistant"),
+            say("April is now 18,236.50, matches the till exactly."),
+            say("Good. Keep the format strict for every export from now on.", role="assistant")]
+    description = card(chat).description
+    assert description.startswith("The user's monthly sales report in pandas is wrong. The fix is to give pandas the "
+                                  "exact format: `df[\"date\"] = pd.to_datetime(df[\"date\"], format=\"%d/%m/%Y\")`.")
+    assert "April is now 18,236.50, matches the till exactly." in description
+    # Both ways: a statement of the user's that is no problem ("my report has three tabs") is no ask.
+    from daemon.distill.extractive import _is_request
+    assert _is_request("my monthly sales report in pandas is wrong.")
+    assert not _is_request("my monthly sales report has three tabs.")

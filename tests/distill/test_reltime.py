@@ -115,6 +115,9 @@ def test_chinese_expressions(text: str, expected: str) -> None:
         ("Time flies, feels like yesterday I put this dress on", "Time flies, feels like yesterday I put this dress on"),
         ("it seems like it was yesterday", "it seems like it was yesterday"),  # an idiom, not a day
         ("feels like just yesterday", "feels like just yesterday"),
+        ("so `04.03.2024` means 4 March", "so `04.03.2024` means 4 March"),  # the sentence names its year
+        ("In 2024 we met on July 1", "In 2024 we met on July 1"),
+        ("`tomorrow` is a keyword, see you tomorrow", "`tomorrow` is a keyword, see you tomorrow (2023-05-09)"),
         ("The party was yesterday", "The party was yesterday (2023-05-07)"),  # ... but this is one
         ("since January 5, 2024", "since January 5, 2024"),  # the year was said
     ],
