@@ -187,7 +187,10 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
         fit = [p for p in fit if not _PRONOUN_START.match(p.text)]
         own = [p for p in fit if p.kind == "decision" or _FIRST_PERSON.match(p.text) or _OWN_NEWS.search(p.text)
                or _DROPPED_I.match(p.text)]
+        # A plan with its date ("Viewing is tomorrow (10 July 2026) at 17:30") is news whoever's it is.
+        dated = [p for p in fit if p.kind == "state" and _DATED.search(p.text) and not _PROMISE.search(p.text)]
         news = [p for p in own if p.kind == "decision" or _EVENT_RE.search(p.text) or _DROPPED_I.match(p.text)]
+        news = _unique(news + dated)
         # News that happened and names something ("I got the job at Greenfield") before a promise ("I will ask").
         news.sort(key=lambda p: (p.kind != "decision", bool(_PROMISE.search(p.text)), not _NAMED.search(p.text)))
         fit = _unique(news + own + fit)
@@ -244,6 +247,7 @@ _VAGUE = re.compile(r"\b(?:positive|impact|journey|passion|happiness|joy|strengt
 _BARE_VERB = re.compile(r"^(?!(?:the|a|an|my|our|this|that|these|those|it|we|i|you|they|he|she|there|here|"
                         r"decided|decision)\b)[A-Za-z][a-z]+ (?:the|a|an|my|our|it|them|with|to|for|on|in|up)\b",
                         re.I)
+_DATED = re.compile(r"[(（](?:around |weekend of |week of )?\d{1,2} [A-Z][a-z]+ \d{4}[)）]|[(（]\d{4}-\d{2}-\d{2}[)）]")
 _PROMISE = re.compile(r"(?i)\b(?:i|we)(?:'ll| will| shall)\b")
 _NAMED = re.compile(r"\d|(?<=[\w,;] )[A-Z][a-zA-Z]+")
 _OWN_NEWS = re.compile(r"\bI(?:'m|'ve|'ll| am| have| will| was)?\b")

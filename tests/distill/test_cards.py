@@ -838,3 +838,14 @@ def test_a_help_chat_opened_on_a_problem_is_described_by_the_problem_the_fix_inl
     from daemon.distill.extractive import _is_request
     assert _is_request("my monthly sales report in pandas is wrong.")
     assert not _is_request("my monthly sales report has three tabs.")
+
+
+def test_a_plans_chat_is_described_by_its_dated_plans_before_promises() -> None:
+    chat = [say("The landlord of the Lindenstraße flat wrote back! Viewing is tomorrow at 17:30, Lindenstraße 14.",
+                "Sofia"),
+            say("The anniversary dinner is next Tuesday, 7pm at my parents' place.", "Malik"),
+            say("I'll bake the pistachio cake then, your dad loved it last time.", "Sofia"),
+            say("I'll book the canoe and the campsite tonight.", "Malik")]
+    description = card(chat).description
+    assert description.startswith("Viewing is tomorrow (9 May 2023) at 17:30")
+    assert "next Tuesday (16 May 2023)" in description and "will bake" not in description
