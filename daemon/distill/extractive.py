@@ -375,6 +375,12 @@ def _sentiment(sentence: str) -> bool:
     return maxim or bool(_YOURS.search(sentence)) and not _EVENT_RE.search(sentence) and not _DROPPED_I.match(sentence)
 
 
+def _reaction(sentence: str, names: frozenset[str]) -> bool:
+    """A reaction to what was said ("That's a busy few weeks."): talk, counted toward the budget, never picked."""
+    return bool(re.match(r"(?i)(?:that'?s|that sounds|sounds like|what a|how)\b", sentence)) and not \
+        _specific(sentence) and len(_tokens(sentence) - names) < 4 and not _is_question(sentence)
+
+
 def _capitalized(text: str) -> str:
     """The first letter upper-case when it starts a word, never an identifier ("opentelemetry_api")."""
     return text[:1].upper() + text[1:] if re.match(r"[a-z][a-z'’]*\b(?![_.\d(/\\-])", text) else text
@@ -446,14 +452,15 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     out.append(_Stmt(len(out), i, turn.speaker, sentence, "question", words, "", reply, turn.role))
                 elif questions:
                     continue
-                elif opening and turn.role == "assistant" and not turn.speaker and sentence.endswith("!") \
-                        and not _specific(sentence):
-                    pass  # an answer's opening cheer ("Making the leap from a planner to a digital system!")
                 elif len(words - names) >= 2 and not _is_filler(sentence, names, bool(turn.speaker)) and (
                         not _is_question(sentence) or _framing(sentence, turns, i)) and not (
                         turn.role == "user" and previous != "decision" and _IMPERATIVE.match(sentence)
                         and _answered(turns, i)):
-                    kind = "sentiment" if turn.speaker and _sentiment(sentence) else previous
+                    # An answer's opening cheer ("Making the leap from a planner to a digital system!") too.
+                    cheer = opening and turn.role == "assistant" and not turn.speaker and sentence.endswith("!") \
+                        and not _specific(sentence)
+                    kind = "sentiment" if turn.speaker and _sentiment(sentence) or _reaction(sentence, names) or cheer \
+                        else previous
                     out.append(_Stmt(len(out), i, turn.speaker, sentence, kind, words, "", reply, turn.role))
             if fence:
                 code, pos = fence.group(0), fence.end()

@@ -849,3 +849,14 @@ def test_a_plans_chat_is_described_by_its_dated_plans_before_promises() -> None:
     description = card(chat).description
     assert description.startswith("Viewing is tomorrow (9 May 2023) at 17:30")
     assert "next Tuesday (16 May 2023)" in description and "will bake" not in description
+
+
+def test_a_reaction_to_what_was_said_is_left_out_but_still_counts_as_talk() -> None:
+    from daemon.distill.extractive import _reaction
+    assert _reaction("That's a busy few weeks.", frozenset())
+    assert not _reaction("That's the 14th, the day of the Rome flight.", frozenset())  # a name: news
+    assert not _reaction("How do I book it?", frozenset())  # a question
+    chat = [say("My sister Lena flies in from Lisbon on the 29th and stays 5 nights."),
+            say("That's a busy few weeks. Pick her up at 14:50 at Terminal 1.", role="assistant")]
+    body = card(chat).body
+    assert "busy few weeks" not in body and "Terminal 1" in body
