@@ -73,10 +73,14 @@ def describe(points: list[Point], *, context: str = "", request: str = "", asker
     # People chatting: a highlight from each of two speakers (their own news first), then who and when;
     # a request or agent session: up to three sentences.
     chat = len(people) > 1 and not sentences
+    advised = False
     for point in highlights(points, 2 if chat else 3 - len(sentences), people=chat):
         other = [p for p in people if p != point.who]
-        sentences.append(_as_note(_headline(point) if chat else point, lang, len(people) > 1,
-                                  other[0] if len(people) == 2 and len(other) == 1 else ""))
+        note = _as_note(_headline(point) if chat else point, lang, len(people) > 1,
+                        other[0] if len(people) == 2 and len(other) == 1 else "")
+        if lang == "en" and not people and point.role == "assistant" and not advised and advises(note):
+            note, advised = f"Advice: {note[:1].lower()}{note[1:]}", True  # "Switch to 1:2:2…" is said to the user
+        sentences.append(note)
     if lang == "zh":
         context = (f"{'、'.join(people)}的对话" if len(people) > 1 else "") + (f"，{day.isoformat()}" if day else "")
         text = "".join(_end(s, lang) for s in sentences) + (f"（{context.strip('，')}）" if context else "")
@@ -248,6 +252,11 @@ _BARE_VERB = re.compile(r"^(?!(?:the|a|an|my|our|this|that|these|those|it|we|i|y
                         r"decided|decision)\b)[A-Za-z][a-z]+ (?:the|a|an|my|our|it|them|with|to|for|on|in|up)\b",
                         re.I)
 _DATED = re.compile(r"[(（](?:around |weekend of |week of )?\d{1,2} [A-Z][a-z]+ \d{4}[)）]|[(（]\d{4}-\d{2}-\d{2}[)）]")
+def advises(text: str) -> bool:
+    """Said as an instruction ("Switch to 1:2:2 and feed every 12 hours."): advice, when the assistant says it."""
+    return bool(_BARE_VERB.match(text)) or bool(re.match(r"(?i)(?:switch|use|try|move|go)\b", text))
+
+
 _PROMISE = re.compile(r"(?i)\b(?:i|we)(?:'ll| will| shall)\b")
 _NAMED = re.compile(r"\d|(?<=[\w,;] )[A-Z][a-zA-Z]+")
 _OWN_NEWS = re.compile(r"\bI(?:'m|'ve|'ll| am| have| will| was)?\b")
@@ -303,7 +312,7 @@ def _as_note(point: Point, lang: str, named: bool, other: str = "") -> str:
         text = _YOU.sub(lambda m: other + ("'s" if m.group(0).lower() in ("your", "yours") else ""), text)
     if lang == "zh":
         return f"{point.who}：{text}" if point.who and named else text
-    if point.who and point.kind == "decision" and _BARE_VERB.match(text):
+    if point.who and point.kind == "decision" and point.role == "user" and _BARE_VERB.match(text):
         # "Lease the e-bike, ride March to November…" → "The user decided to lease the e-bike, …"
         return f"{point.who} decided to {text[:1].lower()}{text[1:]}"
     if point.who and (m := re.match(r"(?i)^let'?s (go with|use|switch to|pick|choose|keep|drop|ship) ", text)):

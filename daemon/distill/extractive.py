@@ -439,6 +439,9 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     sentence = f"{out.pop().text} {sentence}"
                 last = sentence if len(sentence) <= 40 and not _PRONOUN_START.match(sentence) else ""
                 previous, words = _classify(sentence, previous), _tokens(sentence)
+                if previous == "decision" and turn.role == "assistant" and not turn.speaker and \
+                        notes.advises(sentence):
+                    previous = "fact"  # the assistant's "Switch to 1:2:2 and feed every 12 hours." advises
                 if decided:
                     previous = "decision"  # "ok that convinces me. lease the e-bike…"
                 elif steps and previous == "fact":

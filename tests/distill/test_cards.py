@@ -860,3 +860,14 @@ def test_a_reaction_to_what_was_said_is_left_out_but_still_counts_as_talk() -> N
             say("That's a busy few weeks. Pick her up at 14:50 at Terminal 1.", role="assistant")]
     body = card(chat).body
     assert "busy few weeks" not in body and "Terminal 1" in body
+
+
+def test_the_assistants_instruction_is_advice_not_a_decision() -> None:
+    chat = [say("My sourdough starter stopped rising. It's on the kitchen counter, about 18 °C."),
+            say("Switch to 1:2:2 (50 g starter, 100 g flour, 100 g water) and feed every 12 hours. Move it "
+                "somewhere around 24 °C, like the oven with only the light on.", role="assistant"),
+            say("ok. we decided to use the oven light and 1:2:2 twice a day.")]
+    result = card(chat)
+    assert "Advice: switch to 1:2:2" in result.description and "The assistant decided" not in result.description
+    decisions = result.body.split("## Decisions\n", 1)[1].split("\n\n", 1)[0]
+    assert "Switch to 1:2:2" not in decisions and "we decided to use the oven light" in decisions
