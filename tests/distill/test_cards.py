@@ -870,4 +870,4 @@ def test_the_assistants_instruction_is_advice_not_a_decision() -> None:
     result = card(chat)
     assert "Advice: switch to 1:2:2" in result.description and "The assistant decided" not in result.description
     decisions = result.body.split("## Decisions\n", 1)[1].split("\n\n", 1)[0]
-    assert "Switch to 1:2:2" not in decisions and "we decided to use the oven light" in decisions
+    assert "Switch to 1:2:2" not in decisions and "We decided to use the oven light" in decisions
