@@ -190,7 +190,7 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
     else:
         fit = [p for p in fit if not _PRONOUN_START.match(p.text)]
         own = [p for p in fit if p.kind == "decision" or _FIRST_PERSON.match(p.text) or _OWN_NEWS.search(p.text)
-               or _DROPPED_I.match(p.text)]
+               or _DROPPED_I.match(p.text) or re.match(r"(?i)we\b", p.text)]
         # A plan with its date ("Viewing is tomorrow (10 July 2026) at 17:30") is news whoever's it is.
         dated = [p for p in fit if p.kind == "state" and _DATED.search(p.text) and not _PROMISE.search(p.text)]
         news = [p for p in own if p.kind == "decision" or _EVENT_RE.search(p.text) or _DROPPED_I.match(p.text)]
@@ -321,6 +321,8 @@ def _as_note(point: Point, lang: str, named: bool, other: str = "") -> str:
                                                          r"fixed|switched|moved)\b", text, re.I)):
         # "Ran the import…, zero errors." → "The user ran the import…"; "Lost my job" → "Jon lost his job"
         return third_person(f"{point.who} {text[:1].lower()}{text[1:]}", point.who)
+    if point.who and named and re.match(r"(?i)we\b", text):
+        return f"{point.who}: {text}"  # "We started puppy classes": who "we" are is the speaker's to say
     if not point.who or not _FIRST_PERSON.search(text):
         return text
     if not re.match(r"(?i)^(?:i\b|i'|my\b|me\b)", text) and re.match(r"(?i)^(?:gonna|just|going|been|got|"
