@@ -138,6 +138,8 @@ def name(focus: list[str], texts: list[str], names: frozenset[str], kinds: Count
     if any(focus) and lang == "en":  # Chinese phrases need recurrence to be words: the whole conversation
         recurrence = Counter({word: n for word, n in counted[0].items() if " " not in word})
         asked = [p for p in topics(focus, names, k=8) if not p[:1].isdigit()]  # "120M tokens" is an amount
+        said = " ".join(focus).lower()  # on a tie, what the ask names first ("dog saliva is anti bacterial")
+        asked.sort(key=lambda p: said.find(p.lower()) % (len(said) + 1))
         if asked:
             found = sorted(asked, key=lambda p: -sum(1 + recurrence[w] for w in p.lower().split()) *
                            (1 + 0.5 * (len(p.split()) - 1)))

@@ -871,3 +871,10 @@ def test_the_assistants_instruction_is_advice_not_a_decision() -> None:
     assert "Advice: switch to 1:2:2" in result.description and "The assistant decided" not in result.description
     decisions = result.body.split("## Decisions\n", 1)[1].split("\n\n", 1)[0]
     assert "Switch to 1:2:2" not in decisions and "We decided to use the oven light" in decisions
+
+
+def test_an_ask_names_the_card_by_what_it_names_first_on_a_tie() -> None:
+    from collections import Counter
+    from daemon.distill import describe
+    ask = "Tell me about the facts behind the belief that dog saliva is anti bacterial etc"
+    assert describe.name([ask], [ask], frozenset(), Counter(fact=3), "en") == "dog-saliva"
