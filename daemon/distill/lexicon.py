@@ -201,9 +201,7 @@ _ABSTRACT = re.compile(r"\b(?:joy|joys|strength|support|supportive|power|powerfu
                        r"never give up|give up)\b", re.I)
 _MINE = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|my|me|mine|myself)\b", re.I)
 _YOURS = re.compile(r"\b(?:you|your|you're|you've|you'll|yours|yourself)\b", re.I)
-_PAST_TENSE = re.compile(r"\b(?:was|were|had|did|went|got|made|took|saw|came|found|gave|told|felt|left|kept|bought|"
-                         r"brought|met|ran|began|knew|heard|lost|won|sent|spent|built|wrote|taught|caught|sold|held|"
-                         r"fell|paid|quit|drove|rode|flew|grew|drew|threw|wore|chose|spoke|broke|became)\b|"
+_PAST_TENSE = re.compile(r"\b(?:was|were|had|did|" + "|".join(_PAST) + r")\b|"
                          r"\b(?:we|they|he|she|it|you|(?-i:[A-Z][a-z]+))\s+(?:\w+ly\s+)?[a-z]{3,}ed\b", re.I)
 # Showing a photo ("Check out this moment I snapped!", "Look at this cute pic"): what the words add, if anything,
 # is what follows.
