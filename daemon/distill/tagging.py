@@ -92,7 +92,8 @@ class ExtractiveTagger:
         properties = props.read(text)
         own = str(properties.get("name") or "")
         # Who and when close a description: the speakers and the date are not what it is about.
-        head = re.sub(r"\s*(?:Conversation between|Chat with|On) [^.]*\.$", "", str(properties.get("description") or ""))
+        head = re.sub(r"\s*(?:[^.]* talked(?: on [^.]*)?|(?:Conversation between|Chat with|On) [^.]*)\.$", "",
+                      str(properties.get("description") or ""))
         body = _prose(props.body(text))
         head = _prose(head)
         # Speakers are who talked, not what the card is about; the card's name is already its name.

@@ -878,3 +878,11 @@ def test_an_ask_names_the_card_by_what_it_names_first_on_a_tie() -> None:
     from daemon.distill import describe
     ask = "Tell me about the facts behind the belief that dog saliva is anti bacterial etc"
     assert describe.name([ask], [ask], frozenset(), Counter(fact=3), "en") == "dog-saliva"
+
+
+def test_who_and_when_at_the_end_of_a_description_are_not_tagged() -> None:
+    text = ("---\nname: canoe-trip\ndescription: The canoe trip on the Altmühl is booked. Sofia and Malik talked on "
+            "Thursday 9 July 2026.\n---\n## Key facts\n- The canoe from Kanu Kuhn costs 48 euros per day.\n")
+    tags = [t.casefold() for t in ExtractiveTagger().tag(text, 5)]
+    assert "sofia" not in tags and "malik" not in tags and "thursday" not in tags
+    assert {"altmühl", "kanu kuhn"} & set(tags), tags
