@@ -245,7 +245,9 @@ _INDIRECT_ASK = re.compile(r"(?:^|,\s*|\b(?:and|but|so)\s+)(?:so,? )?(?:i'?m|i a
                            r"|\bwonder(?:ing)? (?:if|whether) (?:you|anyone) (?:could|can|would|might)\b", re.I)
 # The user's own problem, said in the present: "My flask app keeps throwing…", "my monthly report is wrong".
 _PROBLEM = re.compile(r"(?i)(?:my|our)\b.*\b(?:keeps?|fails?|crash(?:es)?|throws?|stopped|won't|doesn't|isn't|broke|"
-                      r"(?:is|are) (?:wrong|off|broken|empty|missing|stuck|slow))\b")
+                      r"(?:is|are) (?:wrong|off|broken|empty|missing|stuck|slow))\b|(?:i'?m getting|i get|i keep getting|"
+                      r"i'?m seeing|i see|getting)\b[^.?!]*\b(?:error|exception|warning|panic|traceback|segfault|"
+                      r"failure)s?\b|[^.?!]*\b(?:fails|crashes|panics) with\b")
 # How it turned out, in the user's words: "zero errors", "that fixed it", "April is now 18,236.50, matches the till".
 _OUTCOME = re.compile(r"\b(?:works? now|(?:that|it) (?:worked|works|fixed it)|fixed|solved|no (?:more )?errors?|"
                       r"zero errors|\d+ (?:passed|errors?|failed)|no longer|went from|down to|up to|dropped to|"

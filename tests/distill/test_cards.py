@@ -886,3 +886,15 @@ def test_who_and_when_at_the_end_of_a_description_are_not_tagged() -> None:
     tags = [t.casefold() for t in ExtractiveTagger().tag(text, 5)]
     assert "sofia" not in tags and "malik" not in tags and "thursday" not in tags
     assert {"altmühl", "kanu kuhn"} & set(tags), tags
+
+
+def test_an_error_the_user_is_getting_is_the_ask() -> None:
+    from daemon.distill.extractive import _is_request
+    assert _is_request("I get a borrow checker error in my parser") and _is_request("cargo build fails with E0502")
+    assert not _is_request("I see the problem now") and not _is_request("my build is fine")
+    result = card([say("I get a borrow checker error in my parser when I push to the tokens vector."),
+                   say("You hold `first` (a shared borrow of `tokens`) while pushing. Clone the value first: "
+                       "`let first = tokens[0].clone();`", role="assistant"),
+                   say("that fixed it, compiles now")])
+    assert result.description.startswith("The user gets a borrow checker error in their parser")
+    assert "that fixed it" in result.description.lower() or "compiles now" in result.description
