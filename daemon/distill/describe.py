@@ -313,6 +313,8 @@ def _as_note(point: Point, lang: str, named: bool, other: str = "") -> str:
     if other and lang == "en":
         text = _YOU.sub(lambda m: other + ("'s" if m.group(0).lower() in ("your", "yours") else ""), text)
     if lang == "zh":
+        if point.who == "用户" and not named:  # "我报名了…" → "用户报名了…"
+            return re.sub(r"我(?!们)", "用户", text)
         return f"{point.who}：{text}" if point.who and named else text
     if point.who and point.kind == "decision" and point.role == "user" and _BARE_VERB.match(text):
         # "Lease the e-bike, ride March to November…" → "The user decided to lease the e-bike, …"
