@@ -119,6 +119,10 @@ _VALUE = re.compile(r"\b(?:is|are|equals|comes? to|works out (?:to|at))\s+(?:abo
 # An ask that names no subject ("continue implementation", "go ahead", "fix it please"): the work names the card.
 _GENERIC_WORK = frozenset("""continue implementation implement go ahead proceed next task keep going work fix start
 resume carry please do finish rest remaining step steps same again try run one more thing this that""".split())
+_GUESS_WHO = re.compile(r"(?i)^guess who (finally |just |actually )?(has|is|got|passed|did|won|found|bought)\b")
+_GUESS_VERB = {"has": "have", "is": "am", "got": "got", "passed": "passed", "did": "did", "won": "won",
+               "found": "found", "bought": "bought"}
+_DATE_NOTE = re.compile(r"\s*[(（][^)）]*\d{4}[^)）]*[)）]")
 _LAUGH = re.compile(r"(?i)[\s,]+(?:ha(?:ha)+|lol|lmao|rofl|xd|hehe+)(?=[\s.!?]*$)")  # "I'll ask my new boss haha"
 _WILL = re.compile(r"(?i)\b(?:i|we)(?:'ll| will| shall)\b")
 _OUTCOME_NOTE = re.compile(r"^(?:output|error|result)\s*:\s", re.I)
@@ -126,14 +130,18 @@ _ABOUT_YOU = re.compile(r"(?i)^(?:(?:haha|lol|ok|so|and)[,.!]*\s+)*(?:(?:do|did|
                         r"ever|have|think|feel|get|sleep|dream|eat|drink|prefer|mind|be|a|an|real|human|ok|there)\b|"
                         r"what'?s your (?:favou?rite|name)\b|how (?:are|is|was) (?:you|your)\b|you (?:like|too)\b)")
 _MEMORABLE = re.compile(r"(?i)\b(?:remember (?:that|this)|keep in mind|note that|for future reference|allergic|"
-                        r"intolerant|vegetarian|vegan|my name is|call me|i live in|i work (?:at|as|for)|my birthday)\b")
+                        r"intolerant|vegetarian|vegan|my name is|call me|i live in|i work (?:at|as|for)|birthday|"
+                        r"married|engaged|pregnant|moving|new job|promoted|fired|laid off|graduat\w*|wedding|funeral|"
+                        r"diagnos\w*|hospital|surgery|exam|interview|passed away|broke up|divorce\w*)\b")
+_CALENDAR = frozenset("monday tuesday wednesday thursday friday saturday sunday january february march april may june "
+                      "july august september october november december".split())
 _DENSE_SUBSTANCE = 0.72  # above this share (LoCoMo's 95th percentile) a chat is dense
 _TYPICAL_SUBSTANCE = 0.62  # the share of a chat's characters in statements worth keeping (LoCoMo: 0.61)
 _MAX_CODE_LINES = 25
 _MAX_CODE_BLOCKS = 4
 _BULLET_COST = 12
 _EVENT_BOOST = 1.4  # what a speaker did or will do: the news a reader looks for
-_NEWS_CHARS = 110  # the room a piece of news between people takes in a chatty chat's budget, at least
+_NEWS_CHARS = 95  # the room a piece of news between people takes in a chatty chat's budget, at least
 _NEWS_BONUS = 3.0  # between people, a piece of news is worth more than its length says
 
 
@@ -250,12 +258,13 @@ _CAPTION = re.compile(r"^[ \t]*\[(?:shares?|shared|sends?|sent|posts?|posted)\s+
 def _speech(text: str) -> str:
     """What a message says, without image markup and tool placeholders.
 
-    A photo shared with a few words ("Meet Mango." and a cat's picture) keeps its caption inside the sentence:
-    the words need it ("Meet Mango (an orange tabby cat lying on a grey sofa)."). Otherwise a caption goes.
+    A photo shared with a few words that name it ("Meet Mango." and a cat's picture) keeps its caption inside the
+    sentence: the words need it ("Meet Mango (an orange tabby cat lying on a grey sofa)."). Otherwise it goes.
     """
     captions = _CAPTION.findall(text)
     said = strip_tool_lines(_IMAGE_MARKUP.sub("", text)).strip()
-    if len(captions) == 1 and said and len(said.split()) <= 6 and "\n" not in said and not _is_question(said):
+    if len(captions) == 1 and said and len(said.split()) <= 6 and "\n" not in said and not _is_question(said) \
+            and _specific(said):  # "Meet Mango." names what the photo shows; "Don't laugh" does not
         end = re.search(r"[.!…]+$", said)
         return f"{said[:end.start()] if end else said} ({captions[0].strip()}){end.group(0) if end else '.'}"
     return said
@@ -388,7 +397,8 @@ def _capitalized(text: str) -> str:
 
 def _trim(sentence: str, names: frozenset[str]) -> str:
     """Drop lead-in filler ("Wow,"), emoji, clauses that carry no content (", which is so exciting!") and
-    intensifiers ("really", "super")."""
+    intensifiers ("really", "super"); "Guess who finally has a licence" is "I finally have a licence"."""
+    sentence = _GUESS_WHO.sub(lambda m: "I " + (m.group(1) or "") + _GUESS_VERB[m.group(2).lower()], sentence)
     sentence = _capitalized(_LEAD_FILLER.sub("", _INTENSIFIER.sub("", _EMOJI.sub("", _LAUGH.sub("", sentence))).strip()))
     parts = _CLAUSE_SEP.split(sentence)
     clauses, seps = parts[0::2], parts[1::2]
@@ -462,8 +472,11 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     # An answer's opening cheer ("Making the leap from a planner to a digital system!") too.
                     cheer = opening and turn.role == "assistant" and not turn.speaker and sentence.endswith("!") \
                         and not _specific(sentence)
+                    # And a few words between people that answer nothing ("Lunch break.", "Classic puppy.").
+                    aside = bool(turn.speaker) and not reply and len(words - names) <= 2 and not _specific(sentence) \
+                        and not _is_question(sentence) and not re.search(r"\b(?:i|we|my|our)\b", sentence, re.I)
                     kind = "sentiment" if turn.speaker and _sentiment(sentence) or _reaction(sentence, names) or cheer \
-                        else previous
+                        or aside else previous
                     out.append(_Stmt(len(out), i, turn.speaker, sentence, kind, words, "", reply, turn.role))
             if fence:
                 code, pos = fence.group(0), fence.end()
@@ -513,8 +526,10 @@ def _chit_chat(turns: list[_Turn]) -> bool:
     """Short lines both ways, no name, and the only questions asked of the assistant are about itself
     ("do you like rain?"): weather and coffee, nothing to remember."""
     for turn in turns:
-        words = turn.text.split()
-        if len(words) > (10 if turn.role == "user" else 30) or re.search(r"(?<=[a-z,;] )[A-Z][a-z]+", turn.text):
+        text = _DATE_NOTE.sub("", turn.text)  # "How are you today (8 May 2023)?" holds no number of its own
+        names = [w for w in re.findall(r"(?<=[a-z,;] )[A-Z][a-z]+", text) if w.lower() not in _CALENDAR]
+        if len(text.split()) > (20 if turn.role == "user" else 30) or names or _NUMBER.search(text) or \
+                re.search(r"\b[A-Z]{2,}\b|\w[_.]\w|`", text):  # a name, a number, an acronym or code: talk of things
             return False
         if turn.role == "user" and any(_is_request(s) and not _ABOUT_YOU.match(s) for s in _sentences(turn.text)):
             return False
@@ -579,7 +594,7 @@ def _bare_answer(stmt: _Stmt, candidates: list[_Stmt]) -> bool:
 
 def _short(text: str) -> bool:
     """Three content words or fewer, a grounded date not counted."""
-    return len(_tokens(re.sub(r"\s*[(（][^)）]*\d{4}[^)）]*[)）]", "", text))) < 4
+    return len(_tokens(_DATE_NOTE.sub("", text))) < 4
 
 
 def _weights(texts: list[str], names: frozenset[str], hint: str | None) -> dict[str, float]:

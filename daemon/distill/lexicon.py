@@ -51,20 +51,22 @@ kind sort quite""")
 _SMALL_TALK_EN = _FLUFF | _STOP | _words("""morning evening night afternoon doing fine how day welcome
 np problem again goodbye yep nope sup whats makes sense noted gotcha alright saying hear asking help assist
 today there else anything nice meet chat chatting well good great doing""")
-_SMALL_TALK_ZH = re.compile(r"你好|您好|好的|谢谢|多谢|感谢|不客气|没问题|再见|拜拜|晚安|早上好|早安|到时候见|回头见|"
+_SMALL_TALK_ZH = re.compile(r"谢谢你|谢谢您|你好|您好|好的|谢谢|多谢|感谢|不客气|没问题|再见|拜拜|晚安|早上好|早安|到时候见|回头见|"
                             r"辛苦了|收到|明白|了解|知道了|好主意|好办法|加油|祝你(?:顺利|成功|好运)|一切顺利|"
                             r"有(?:问题|什么问题|需要)(?:的话)?随时(?:问我|找我|联系我)?|随时|太好了|真棒|厉害|"
-                            r"这样更好|那就这样|就这么定了吧|记下来了|记住了|我把\w{1,4}记下来了|"
+                            r"这样更好|那就这样|就这么定了吧|记下来了|记住了|我把\w{1,4}记下来了|谢谢你|谢谢您|"
+                            r"祝[^，,。！!]{1,8}(?:顺利|愉快|成功|好运)|"
                             r"哈+|嗯+|哦+|好吧|好|行|可以|在吗|吗|呢|啊|呀|了|的")
 _ZH_STOP_CHARS = "的了是在我你他她它们和就也都要把被吗呢吧啊这那有没不很还会说着过对给跟让从而与及或呀哦嗯么"
 
 _CUES = {
     "en": {
         "procedure": r"`(?:sudo |pip3? |pipx |npm |npx |git |python3? |uv |cargo |go |make |docker |kubectl |brew |apt(?:-get)? |curl |wget |mix |yarn |pnpm |node |bash |sh |cd |ls |cat |grep |export |memvault |pytest|ssh |scp |rsync |chmod |mkdir |rm |cp |mv |tar |systemctl |conda |poetry |gradle |mvn |dotnet |swift |ruby |gem |bundle |rails |php |composer |psql |mysql |redis-cli |gh |terraform |ansible)[^`]*`|\b(?:commands?|step \d+|steps to|shortcut|procedure|recipe|instructions|"
-                     r"install|configure|to (?:fix|set up|reset|deploy|rebuild|update) \w+)\b",
+                     r"install|configure|(?:^|how |steps )to (?:fix|set up|reset|deploy|rebuild|update) \w+)\b",
         "decision": r"\b(?:decided|decision(?! to make)|(?:we'll|we will|i'll|i will|let's|going to) go with|"
                     r"went with|chose|chosen|picked|settled on|agreed (?:to|on|that)|we agreed|"
-                    r"\b(?:we|i|let's|let us)\b[^.!?]*\b(?:instead of|rather than)|ruled out|(?<!was )(?<!were )(?<!been )(?<!got )(?<!get )rejected(?! by)|opted|"
+                    r"\b(?:we'll|we will|i'll|i will|let's|let us|we(?:'re| are) going to|we should|we decided to|we chose to|"
+                    r"we went with|we use|we'll use)\b[^.!?]*\b(?:instead of|rather than)|ruled out|(?<!was )(?<!were )(?<!been )(?<!got )(?<!get )rejected(?! by)|opted|"
                     r"switch(?:ed)? to|moves from|comes out of|goes into|postpone[sd]?|pushed back|"
                     r"(?<=^)(?:then )?let'?s decide\s*:\s*(?=\w)|"
                     r"dropp(?:ed|ing)|won't use|not going to use)\b",
@@ -98,7 +100,11 @@ _EVENT_RE = re.compile(r"\b(?:i|we)\s+(?:just\s+|finally\s+|recently\s+|also\s+|
                        r"finished|joined|made|bought|adopted|visited|signed|took|met|won|lost|moved|painted|wrote|"
                        r"read|saw|ran|gave|had|found|launched|opened|quit|decided|booked|tried|learned|became|"
                        r"[a-z]{3,}ed|(?:am|'m)\s+(?:going|gonna|planning|starting|thinking of)|'ll|will|plan)\b"
-                       r"|\b(?:asked|invited|offered|hired|promoted|picked|chose|proposed to|called)\s+(?:me|us)\b", re.I)
+                       r"|\b(?:asked|invited|offered|hired|promoted|picked|chose|proposed to|called)\s+(?:me|us)\b"
+                       # "I'm adopting a dog!", "We're moving in together", "I start as head chef on the 1st"
+                       r"|\b(?:i'?m|i am|we'?re|we are)\s+(?:now\s+|finally\s+|also\s+|officially\s+)?"
+                       r"(?!(?:being|feeling|doing|getting)\b)[a-z]{3,}ing\b"
+                       r"|\b(?:i|we)\s+(?:start|begin|fly|move|pick (?:\w+ )?up|get the keys)\b", re.I)
 # News told without its "I" ("Lost my job as a banker yesterday", "Just got back from Paris"): the speaker's own.
 _PAST = """went got made took saw came found gave told felt left kept thought bought brought met ran began knew heard
 lost won sent spent built wrote read taught caught sold held fell paid put set quit drove rode flew grew drew threw
@@ -121,7 +127,7 @@ _LEAD_FILLER = re.compile(r"^(?:(?:oh|wow|yeah|yes|yep|hey|hi|well|so|haha+|lol|
                           r"great (?:choice|question|idea)|got it|noted|"
                           r"(?:(?:so )?many things to (?:plan|do|discuss|sort out)\s*)?(?:first|second|third|finally|"
                           r"lastly|(?:first|second|third|next|last|one more) (?:thing|topic|item))\s*:)[,!.:]?\s+|"
-                          r"(?:你好|您好|嗨|哈喽|嗯+|好的|对了|那个)[，,！!。\s]+|哈哈+[，,！!。\s]*)+", re.I)
+                          r"(?:你好|您好|嗨|哈喽|嗯+|好的?|对了|那个)[，,！!。\s]+|哈哈+[，,！!。\s]*)+", re.I)
 _CLAUSE_SEP = re.compile(r"(,\s+|\s+[-–—]\s+|;\s+|，)")
 _WORD_RE = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?|[\u3400-\u9fff]+", re.I)
 _CJK_RE = re.compile(r"[\u3400-\u9fff]")
@@ -221,6 +227,8 @@ _SMALL_TALK_PHRASES = re.compile(r"how (?:can|may|could) i (?:help|assist)(?: yo
                                  r"what can i do for you|is there anything else(?: i can (?:help|do)[^?]*)?|"
                                  r"how are you(?: doing)?(?: today)?|nice to meet you|have a (?:great|nice|good) "
                                  r"(?:day|one|weekend|evening|night)|how'?s it going|what'?s up|"
+                                 r"(?:gotta|got to|have to|need to|must) (?:go|run|dash)|gtg|ttyl|brb|talk (?:to you )?later|"
+                                 r"(?:see|talk to|catch) you (?:later|tonight|tomorrow|soon|then|there)|"
                                  r"有什么(?:可以|能)?(?:帮|帮助)(?:你|您)的|需要什么帮助|很高兴(?:认识|见到)(?:你|您)",
                                  re.I)
 # Openers that make the whole sentence filler, however long ("I'm happy to help you with …").
