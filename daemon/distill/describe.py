@@ -230,7 +230,7 @@ def _headline(point: Point) -> Point:
 def _advice(point: Point) -> bool:
     """The assistant's fix or recommendation ("Switch the database to WAL mode.", "**Use a lock.**"), or what
     either speaker says it comes to ("Basically: solar yes, battery no for now")."""
-    fix = re.match(r"(?i)\*\*|(?:the fix|the cause|the problem|the solution|switch|replace|upgrade|downgrade|enable|"
+    fix = re.match(r"(?i)\*\*|(?:the (?:\w+ )?(?:fix|cause|problem|solution)|switch|replace|upgrade|downgrade|enable|"
                    r"disable)\b", point.text)
     return bool(_VERDICT.match(point.text)) or point.role == "assistant" and bool(fix)
 
@@ -296,6 +296,8 @@ def _ask(request: str, asker: str, lang: str, task: bool) -> str:
     if task:
         plain = re.match(r"[a-z]+\b(?![_.])(?!\s+\S*[._/]\w)", text)  # "mix phx.server …": a command keeps its case
         return "Task: " + (text[:1].upper() + text[1:] if plain else text)
+    if _PROBLEM.match(text) and not _FIRST_PERSON.match(text):  # "`cargo build` fails and I don't get why"
+        return _as_note(Point(who, text, "fact"), lang, False)
     if _FIRST_PERSON.match(text):  # "… was wondering if you could recommend" → "if the assistant could"
         text = re.sub(r"(?i)\b(?:if|whether) you (could|can|would|might)\b", r"if the assistant \1", text)
         return _as_note(Point(who, text, "fact"), lang, False)

@@ -107,6 +107,7 @@ _DONE = re.compile(r"^(?:done\s*[:—-]\s*(?=\S)|(?:done[:,]?\s*|i(?:'ve| have)\
 _NUMBER = re.compile(r"\d")
 _TODAY_NOTE = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening))\s*[(（][^)）]*[)）]", re.I)
 _EMOJI = re.compile(r"\s*[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+")
+_EMOJI_STOP = re.compile(r"(?<=\w)\s*[\U0001F300-\U0001FAFF\u2600-\u27BF]+[\uFE0F\u200D]*(?=\s+[a-z])")
 _NEXT_STEPS = re.compile(r"(?i)\b(?:next steps?|to-?dos?|action items|what'?s next|what to do next|before you buy|"
                          r"checklist)\b|下一步|待办")
 # The assistant taking back what it just ran ("My apologies; there was an error…"): that code did not work.
@@ -122,6 +123,7 @@ resume carry please do finish rest remaining step steps same again try run one m
 _GUESS_WHO = re.compile(r"(?i)^guess who (finally |just |actually )?(has|is|got|passed|did|won|found|bought)\b")
 _GUESS_VERB = {"has": "have", "is": "am", "got": "got", "passed": "passed", "did": "did", "won": "won",
                "found": "found", "bought": "bought"}
+_THE_FIX = re.compile(r"(?i)(?:\*\*)?the (?:\w+ )?(?:fix|cause|culprit|problem is|solution|root cause)\b")
 _DATE_NOTE = re.compile(r"\s*[(（][^)）]*\d{4}[^)）]*[)）]")
 _LAUGH = re.compile(r"(?i)[\s,]+(?:ha(?:ha)+|lol|lmao|rofl|xd|hehe+)(?=[\s.!?]*$)")  # "I'll ask my new boss haha"
 _WILL = re.compile(r"(?i)\b(?:i|we)(?:'ll| will| shall)\b")
@@ -322,6 +324,7 @@ def _sentences(prose: str) -> list[str]:
     """Sentences and list items; a heading says nothing itself, but names what a bare label is about."""
     out: list[str] = []
     heading = ""
+    prose = _EMOJI_STOP.sub(".", prose)  # "it compiles now 🎉 cargo build is clean": the emoji ends a sentence
     for piece in _SENT_END.split(prose):
         if head := _HEADING.match(piece or ""):
             heading = re.sub(r"\*\*|`", "", head.group(1) or head.group(2) or "").strip(" :#_*")
@@ -640,6 +643,8 @@ def _boosts(stmt: _Stmt) -> tuple[float, bool, float]:
     before *= _EVENT_BOOST if dropped or _EVENT_RE.search(text) else 1.0
     # An answer's bold lead ("**Switch the database to WAL mode.** …") is its headline point.
     after = 1.5 if text.startswith("**") else 1.0
+    # The fix or the cause named as such ("The usual fix is to look up an index") is what the answer is for.
+    after *= 1.5 if stmt.role == "assistant" and _THE_FIX.match(text) else 1.0
     # What the advice comes to ("Basically: solar yes, battery no") beats the arithmetic that led there.
     after *= 2.0 if _VERDICT.match(text.lstrip("*")) else 0.6 if _WORKING.search(text) and not _RESULT.match(text) \
         else 1.0

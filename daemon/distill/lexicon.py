@@ -255,11 +255,13 @@ _INDIRECT_ASK = re.compile(r"(?:^|,\s*|\b(?:and|but|so)\s+)(?:so,? )?(?:i'?m|i a
 _PROBLEM = re.compile(r"(?i)(?:my|our)\b.*\b(?:keeps?|fails?|crash(?:es)?|throws?|stopped|won't|doesn't|isn't|broke|"
                       r"(?:is|are) (?:wrong|off|broken|empty|missing|stuck|slow))\b|(?:i'?m getting|i get|i keep getting|"
                       r"i'?m seeing|i see|getting)\b[^.?!]*\b(?:error|exception|warning|panic|traceback|segfault|"
-                      r"failure)s?\b|[^.?!]*\b(?:fails|crashes|panics) with\b")
+                      r"failure)s?\b|[^.?!]*\b(?:fails|crashes|panics|won't (?:compile|build|start)|doesn't (?:compile|"
+                      r"build|start))\b")
 # How it turned out, in the user's words: "zero errors", "that fixed it", "April is now 18,236.50, matches the till".
 _OUTCOME = re.compile(r"\b(?:works? now|(?:that|it) (?:worked|works|fixed it)|fixed|solved|no (?:more )?errors?|"
                       r"zero errors|\d+ (?:passed|errors?|failed)|no longer|went from|down to|up to|dropped to|"
-                      r"(?:is|are) now|now (?:matches|shows|works)|matches|that confirms)\b", re.I)
+                      r"(?:is|are) now|now (?:matches|shows|works)|matches|that confirms|(?:compiles|builds|runs|passes|"
+                      r"loads|starts) (?:now|fine|again)|(?:build|it|everything) is (?:clean|green)|all green)\b", re.I)
 # An answer's verdict ("Basically: solar yes, battery no for now"): what the advice comes to.
 _VERDICT = re.compile(r"^(?:basically|in short|bottom line|tl;?dr|in summary|to sum up|summary|verdict|"
                       r"my (?:recommendation|advice|suggestion|verdict)|recommendation|the short answer|short answer|"

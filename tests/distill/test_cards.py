@@ -935,3 +935,17 @@ def test_news_under_way_and_a_schedule_count_as_news_and_a_present_habit_decides
     from daemon.distill.extractive import _speech
     assert _speech("Don't laugh\n[shares an image: a photo of a lopsided blue bowl]") == "Don't laugh"
     assert "(a grey greyhound" in _speech("Meet Biscuit.\n[shares an image: a photo of a grey greyhound]")
+
+
+def test_a_build_that_fails_is_the_ask_the_named_fix_is_advice_and_an_emoji_ends_a_sentence() -> None:
+    chat = [say("I'm writing a small Rust CLI called `shelf`. `cargo build` fails and I don't get why."),
+            say("The borrow checker is right here. The usual fix is to look up an **index** instead of a "
+                "reference, so the push is allowed.", role="assistant"),
+            say("ok it compiles now 🎉 cargo build is clean, and new game titles get added too. thanks!")]
+    result = card(chat)
+    assert "`cargo build` fails and the user doesn't get why." in result.description
+    assert "The usual fix is to look up an index instead of a reference" in result.description
+    assert "Cargo build is clean" in result.body and "now cargo build" not in result.body
+    from daemon.distill.lexicon import _OUTCOME
+    assert _OUTCOME.search("it compiles now") and _OUTCOME.search("the build is clean")
+    assert not _OUTCOME.search("it compiles slowly")

@@ -55,7 +55,6 @@ KNOWN_GAPS = {
     # --- review 4 (written 2026-11-30 by a reviewer before any card was produced; 22 of 209 checks failed on
     # the first run, listed in the closing note; the general causes were fixed, these remain) ---
     "review4_agent_lru_cache_claude_code.jsonl": {"Priya"},  # who asked for the counters: in a tool result only
-    "review4_coding_rust_borrow_claude.json": {"compiles"},  # the user's "builds now" is kept, not this word
     "review4_long_catch_up_locomo.json": {
         "driving test", "second try", "Portobello", "Salt & Ember",  # news told in fragments, cut by the budget
     },
