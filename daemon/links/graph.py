@@ -365,13 +365,17 @@ class Graph:
         written since they were indexed (their links repaired), which are always re-read.
         """
         with self.index.transaction():
-            staged = {old: (f"\0moving\0{old}" if new in moves else new) for old, new in moves.items()}
-            for old, new in staged.items():
-                self.index.rename_note(old, new)
+            if set(moves.values()) & set(moves):
+                staged = {old: (f"\0moving\0{old}" if new in moves else new) for old, new in moves.items()}
+                for old, new in staged.items():
+                    self.index.rename_note(old, new)
+                for old, new in staged.items():
+                    if new != moves[old]:
+                        self.index.rename_note(new, moves[old])
+            else:  # a folder move: a few statements for all its files
+                self.index.rename_notes(moves)
+            for old in moves:
                 self.paths.remove(old)
-            for old, new in staged.items():
-                if new != moves[old]:
-                    self.index.rename_note(new, moves[old])
             for new in moves.values():
                 self.paths.add(new)
         kept = self.unchanged_moves(moves, set(rewritten))

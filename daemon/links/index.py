@@ -14,7 +14,7 @@ import unicodedata
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, NamedTuple
+from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple
 
 from daemon.errors import MemvaultError
 from daemon.links.fulltext import SearchDoc, project_key
@@ -336,12 +336,38 @@ class Index:
             yield from self.db.execute(f"{select} WHERE {column} IN ({', '.join('?' * len(chunk))})", chunk)
 
     def put_note(self, note: NoteRow, links: Iterable[tuple[Link, str | None]] | None) -> None:
-        """Insert or replace a note; ``links`` (with resolutions) replaces its links unless None."""
-        self.db.execute("INSERT OR REPLACE INTO notes VALUES (?, ?, ?, ?, ?, ?)", _note_values(note))
+        """Insert or replace a note; ``links`` (with resolutions) replaces its links unless None.
+
+        Only the link rows that differ are written (``_diff_links``): a note whose links were
+        rewritten by a move keeps most rows as they were, and deleting and inserting every
+        row touched all five of the links table's indexes for each.
+        """
+        values = _note_values(note)
+        updated = self.db.execute("UPDATE notes SET size = ?, mtime_ns = ?, hash = ?, identity = ?, signature = ? "
+                                  "WHERE path = ?", (*values[1:], values[0]))
+        if updated.rowcount == 0:
+            self.db.execute("INSERT INTO notes VALUES (?, ?, ?, ?, ?, ?)", values)
         if links is not None:
-            self.db.execute("DELETE FROM links WHERE source = ?", (note.path,))
-            self.db.executemany("INSERT INTO links VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                                [_link_values(note.path, link, resolved) for link, resolved in links])
+            old = self.db.execute(f"SELECT rowid, {_LINK_COLUMNS} FROM links WHERE source = ?",
+                                  (note.path,)).fetchall()
+            new = [_link_values(note.path, link, resolved) for link, resolved in links]
+            self._write_link_diff(old, new)
+
+    def _write_link_diff(self, old: list[tuple[Any, ...]], new: list[tuple[object, ...]]) -> None:
+        """Turn one note's link rows ``old`` (rowid first) into ``new`` (``_link_values``) with few writes."""
+        moved, retargeted, other, gone, added = _diff_links(old, new)
+        if moved:
+            self.db.executemany('UPDATE links SET start = ?, "end" = ? WHERE rowid = ?', moved)
+        if retargeted:
+            self.db.executemany('UPDATE links SET start = ?, "end" = ?, resolved = ? WHERE rowid = ?', retargeted)
+        if other:
+            self.db.executemany("UPDATE links SET kind = ?, embed = ?, raw = ?, target = ?, target_name = ?, "
+                                'subpath = ?, alias = ?, start = ?, "end" = ?, line = ?, key = ?, resolved = ? '
+                                "WHERE rowid = ?", other)
+        if gone:
+            self.db.executemany("DELETE FROM links WHERE rowid = ?", gone)
+        if added:
+            self.db.executemany("INSERT INTO links VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", added)
 
     def replace_all(
         self,
@@ -401,6 +427,24 @@ class Index:
         self.db.execute("UPDATE tags SET path = ? WHERE path = ?", (new, old))
         self._drop_search(new)
         self.db.execute("UPDATE search_docs SET path = ? WHERE path = ?", (new, old))
+
+    def rename_notes(self, moves: Mapping[str, str]) -> None:
+        """``rename_note`` for many notes at once, in a few statements (a folder of 10,000 notes
+        took six statements a file). No destination may be another move's source: a swap or a
+        chain goes through ``rename_note`` and temporary names.
+        """
+        assert not set(moves.values()) & set(moves), "a chain or swap of moves: rename one by one"
+        self.db.execute("CREATE TEMP TABLE IF NOT EXISTS moving (old TEXT PRIMARY KEY, new TEXT NOT NULL UNIQUE)")
+        self.db.execute("DELETE FROM temp.moving")
+        self.db.executemany("INSERT INTO temp.moving VALUES (?, ?)", list(moves.items()))
+        arrivals = "(SELECT new FROM temp.moving)"
+        self.db.execute(f"DELETE FROM notes WHERE path IN {arrivals}")
+        self.db.execute(f"DELETE FROM search WHERE rowid IN (SELECT rowid FROM search_docs WHERE path IN {arrivals})")
+        self.db.execute(f"DELETE FROM search_docs WHERE path IN {arrivals}")
+        for table, column in (("notes", "path"), ("links", "source"), ("tags", "path"), ("search_docs", "path")):
+            self.db.execute(f"UPDATE {table} SET {column} = (SELECT new FROM temp.moving WHERE old = {column}) "
+                            f"WHERE {column} IN (SELECT old FROM temp.moving)")
+        self.db.execute("DELETE FROM temp.moving")
 
     # -- full-text search ----------------------------------------------------
 
@@ -568,7 +612,12 @@ class Index:
         return list(rows.values())
 
     def set_resolved(self, updates: Iterable[tuple[str | None, int]]) -> None:
-        self.db.executemany("UPDATE links SET resolved = ? WHERE rowid = ?", list(updates))
+        """Set links' resolutions ((resolved, rowid) pairs); a row already holding its value is not written.
+
+        Most rows re-resolved after a move resolve as before: writing them anyway rewrote
+        their entries in the three indexes that hold ``resolved``.
+        """
+        self.db.executemany("UPDATE links SET resolved = ?1 WHERE rowid = ?2 AND resolved IS NOT ?1", list(updates))
 
     # -- inbox ledger ------------------------------------------------------
 
@@ -616,6 +665,10 @@ class Index:
     # -- tags and meta -----------------------------------------------------
 
     def put_tags(self, path: str, tags: Iterable[tuple[str, str]]) -> None:
+        """Replace a note's tags (not written again when they are the same, as after a link rewrite)."""
+        tags = [(t, o) for t, o in tags]
+        if sorted(self.db.execute("SELECT tag, origin FROM tags WHERE path = ?", (path,))) == sorted(tags):
+            return
         self.db.execute("DELETE FROM tags WHERE path = ?", (path,))
         self.db.executemany("INSERT INTO tags VALUES (?, ?, ?)", [(path, t, o) for t, o in tags])
 
@@ -685,6 +738,52 @@ def _private(path: Path) -> None:
 
 def _note_values(note: NoteRow) -> tuple[object, ...]:
     return (note.path, note.size, note.mtime_ns, note.hash, note.identity, note.signature)
+
+
+_LINK_COLUMNS = 'source, kind, embed, raw, target, target_name, subpath, alias, start, "end", line, key, resolved'
+_START, _END, _RESOLVED = 8, 9, 12  # positions in a row of ``_LINK_COLUMNS`` (and of ``_link_values``)
+
+
+def _diff_links(old: list[tuple[Any, ...]], new: list[tuple[object, ...]]) -> tuple[list[tuple[object, ...]], ...]:
+    """The writes that turn one note's link rows ``old`` ((rowid, *columns)) into ``new``.
+
+    Returns (start/end moves, start/end/resolved changes, other changes, rowids to delete,
+    rows to insert). An equal row is kept; then rows equal but for their offsets (a rewrite
+    earlier in the text shifted them), then also for their resolution, keep their rowid;
+    any other old row is reused for a new one, in order, and the rest deleted or inserted.
+    """
+    keep: dict[tuple[Any, ...], list[int]] = {}
+    for row in old:
+        keep.setdefault(tuple(row[1:]), []).append(row[0])
+    rest: list[tuple[object, ...]] = []
+    for row in new:
+        same = keep.get(row)
+        if same:
+            same.pop()
+        else:
+            rest.append(row)
+    spare = [(rowid, *key) for key, rowids in keep.items() for rowid in rowids]
+    moved: list[tuple[object, ...]] = []
+    retargeted: list[tuple[object, ...]] = []
+    for drop, out in (((_START, _END), moved), ((_START, _END, _RESOLVED), retargeted)):
+        if not rest or not spare:
+            break
+        by_key: dict[tuple[Any, ...], list[tuple[Any, ...]]] = {}
+        for row in spare:
+            by_key.setdefault(tuple(v for i, v in enumerate(row[1:]) if i not in drop), []).append(row)
+        unmatched = []
+        for row in rest:
+            twins = by_key.get(tuple(v for i, v in enumerate(row) if i not in drop))
+            if twins:
+                was = twins.pop()
+                out.append((*(row[i] for i in drop), was[0]))
+            else:
+                unmatched.append(row)
+        rest = unmatched
+        spare = [row for rows in by_key.values() for row in rows]
+    other = [(*row[1:], was[0]) for was, row in zip(spare, rest)]
+    gone = [(was[0],) for was in spare[len(rest):]]
+    return moved, retargeted, other, gone, rest[len(spare):]
 
 
 def _link_values(source: str, link: Link, resolved: str | None) -> tuple[object, ...]:

@@ -106,8 +106,39 @@ def _reads_back(link: Link, target: str, moved_to: str, want: str, after: PathIn
             and after.resolve(again[0], moved_to) == want)
 
 
+Verdicts = dict[tuple[bool, str], tuple[str, bool]]
+VERDICTS_MAX = 100_000  # remembered verdicts per move, forgotten all at once beyond (bounded memory)
+
+
+def _verdict(link: Link, source: str, moved_to: str, moves: Mapping[str, str], before: PathIndex,
+             after: PathIndex, memo: Verdicts | None = None) -> tuple[str | None, bool]:
+    """(the file the link resolved to before the moves, whether it may stay as it is).
+
+    It may stay when it was unresolved (an author's broken link is left alone) or is still
+    right after the moves. A bare name that one file carries both before and after the
+    moves resolves the same from every note, so its verdict is remembered in ``memo``
+    (shared by a move's chunks): a folder move's referrers ask for the same few thousand
+    names tens of thousands of times.
+    """
+    target = link.target
+    key = (link.kind == MARKDOWN, target)
+    if memo is not None and "/" not in target:
+        found = memo.get(key)
+        if found is not None:
+            return found
+    was = before.resolve(link, source)
+    stays = was is None or _still_right(link, source, moved_to, was, moves.get(was, was), before, after)
+    if memo is not None and was is not None and "/" not in target and before.sole_bearer(target) == was \
+            and after.sole_bearer(target) is not None:
+        if len(memo) >= VERDICTS_MAX:
+            memo.clear()
+        memo[key] = (was, stays)
+    return was, stays
+
+
 def _replacements(text: str, source: str, moves: Mapping[str, str], before: PathIndex,
-                  after: PathIndex, changed: bool = False, style: str = "shortest") -> list[tuple[Link, str]]:
+                  after: PathIndex, changed: bool = False, style: str = "shortest",
+                  memo: Verdicts | None = None) -> list[tuple[Link, str]]:
     """The links of one file whose resolution the moves would change, with new targets.
 
     In a file `changed` since it was indexed, the links may have been written after
@@ -120,12 +151,10 @@ def _replacements(text: str, source: str, moves: Mapping[str, str], before: Path
     for link in scan(text):
         if changed and after.resolve(link, moved_to) is not None:
             continue
-        was = before.resolve(link, source)
-        if was is None:
-            continue  # an unresolved link stays exactly as the author left it
+        was, stays = _verdict(link, source, moved_to, moves, before, after, memo)
+        if was is None or stays:
+            continue  # unresolved (left as the author wrote it), already rewritten, or a unique name that moved
         want = moves.get(was, was)
-        if _still_right(link, source, moved_to, was, want, before, after):
-            continue  # already rewritten, or a unique name that moved (U3, U10)
         relative = _relative_style(link, source, was, before)
         target = link_target_for(want, moved_to, after, link, relative=relative, style=style)
         unchanged = target == text[link.target_start:link.target_end]
@@ -135,7 +164,7 @@ def _replacements(text: str, source: str, moves: Mapping[str, str], before: Path
 
 
 def may_change(links: Iterable[tuple[str, str]], source: str, moves: Mapping[str, str], before: PathIndex,
-               after: PathIndex) -> bool:
+               after: PathIndex, memo: Verdicts | None = None) -> bool:
     """Whether `plan_moves` may rewrite a link of `source`, given its links' (kind, target) as indexed.
 
     False only when every link resolves after the moves as `_replacements` requires of a link
@@ -144,16 +173,15 @@ def may_change(links: Iterable[tuple[str, str]], source: str, moves: Mapping[str
     """
     moved_to = moves.get(source, source)
     for kind, target in links:
-        link = Link(kind, False, 0, 0, target, 0, 0, "", None, 0)
-        was = before.resolve(link, source)
-        if was is not None and not _still_right(link, source, moved_to, was, moves.get(was, was), before, after):
+        if not _verdict(Link(kind, False, 0, 0, target, 0, 0, "", None, 0), source, moved_to, moves, before, after,
+                        memo)[1]:
             return True
     return False
 
 
 def plan_moves(files: Mapping[str, str], moves: Mapping[str, str], before: PathIndex,
                changed: Collection[str] = (), style: str = "shortest",
-               after: PathIndex | None = None) -> dict[str, str]:
+               after: PathIndex | None = None, memo: Verdicts | None = None) -> dict[str, str]:
     """New texts for the files whose links the moves would break or redirect.
 
     `files` maps each candidate file's path *before* the moves to its text; `moves`
@@ -165,11 +193,13 @@ def plan_moves(files: Mapping[str, str], moves: Mapping[str, str], before: PathI
     target cannot be written so that it reads back as the moved file is left unchanged.
     `after` is `after_moves(before, moves)` when the caller has it already (a folder move is
     planned a chunk of files at a time, and building the view costs as much as the moves).
+    `memo` carries links' verdicts from one chunk to the next (`_verdict`): the same moves,
+    `before` and `after` throughout.
     """
     after = after_moves(before, moves) if after is None else after
     planned: dict[str, str] = {}
     for source, text in files.items():
-        replacements = _replacements(text, source, moves, before, after, source in changed, style)
+        replacements = _replacements(text, source, moves, before, after, source in changed, style, memo)
         if replacements:
             planned[moves.get(source, source)] = rewrite(text, replacements)
     return planned

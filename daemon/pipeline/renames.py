@@ -17,7 +17,7 @@ from daemon.errors import ConflictError, VaultError
 from daemon.links.graph import Changes
 from daemon.links.pairing import detect_moves
 from daemon.links.index import target_name
-from daemon.links.plan import after_moves, before_moves, may_change, plan_moves
+from daemon.links.plan import Verdicts, after_moves, before_moves, may_change, plan_moves
 from daemon.links.moves import Actions
 from daemon.pipeline.cardnames import follow_card_names
 from daemon.pipeline.context import Context
@@ -63,9 +63,10 @@ def plan_for_moves(ctx: Context, moves: dict[str, str]) -> Iterator[tuple[dict[s
     sources = sorted(c for c in candidates if c.lower().endswith(".md"))
     before, style = before_moves(graph.paths, moves), link_format(ctx)
     after = after_moves(before, moves)
+    memo: Verdicts = {}  # links' verdicts, shared by the chunks (plan._verdict)
     for start in range(0, len(sources), CHUNK):
         snapshots: dict[str, Snapshot] = {}
-        for source in _worth_reading(ctx, sources[start:start + CHUNK], moves, names, before, after):
+        for source in _worth_reading(ctx, sources[start:start + CHUNK], moves, names, before, after, memo):
             try:
                 snapshot = ctx.vault.read(moves.get(source, source)) or ctx.vault.read(source)
             except VaultError:
@@ -75,11 +76,11 @@ def plan_for_moves(ctx: Context, moves: dict[str, str]) -> Iterator[tuple[dict[s
         rows = graph.index.notes_at(snapshots)
         changed = {p for p, s in snapshots.items() if p not in rows or rows[p].hash != s.digest}
         texts = {p: s.text for p, s in snapshots.items()}
-        yield plan_moves(texts, moves, before, changed, style, after), snapshots
+        yield plan_moves(texts, moves, before, changed, style, after, memo), snapshots
 
 
 def _worth_reading(ctx: Context, sources: list[str], moves: dict[str, str], names: set[str],
-                   before: PathIndex, after: PathIndex) -> list[str]:
+                   before: PathIndex, after: PathIndex, memo: Verdicts | None = None) -> list[str]:
     """The candidates that may need a rewrite: the others are not read (a big folder move's
     referrers mostly link by a name that still resolves).
 
@@ -107,7 +108,7 @@ def _worth_reading(ctx: Context, sources: list[str], moves: dict[str, str], name
     for _, source, kind, target in graph.index.links_of(trusted):
         if source in moves or target_name(target) in names:
             links.setdefault(source, []).append((kind, target))
-    return [p for p in sources if p not in trusted or may_change(links.get(p, ()), p, moves, before, after)]
+    return [p for p in sources if p not in trusted or may_change(links.get(p, ()), p, moves, before, after, memo)]
 
 
 def link_format(ctx: Context) -> str:
