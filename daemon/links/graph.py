@@ -171,18 +171,22 @@ class Graph:
         row = NoteRow(rel, size, mtime_ns, digest, identity, signature(text) if text else "")
         return row, text, properties
 
-    def put_written(self, written: Iterable[tuple[Written, str]], paths: PathIndex | None = None) -> None:
+    def put_written(self, written: Iterable[tuple[Written, str, list[tuple[Link, str | None]] | None]],
+                    paths: PathIndex | None = None) -> None:
         """Index Markdown files we just wrote from the text we wrote, instead of reading them back.
 
         ``Vault.write_all`` gives each file's digest, size and mtime as written, so the rows
         equal what ``sync`` would read (if the file changes again, its size or mtime no longer
         match and the next event or reconcile reads it). The files must already be indexed at
         these paths; ``paths`` resolves their links (default: the index's own), e.g. the
-        vault as it will be once a move's rows have followed (``plan.after_moves``).
+        vault as it will be once a move's rows have followed (``plan.after_moves``). Each
+        file's links, resolved, may come with it (what the move's plan derived,
+        ``plan_moves``' ``relinked``); otherwise the text is scanned and they are resolved.
         """
         with self.index.transaction():
-            for done, text in written:
-                self._put(*self._row(done.path, text, done.size, done.mtime_ns, done.digest), paths=paths)
+            for done, text, links in written:
+                self._put(*self._row(done.path, text, done.size, done.mtime_ns, done.digest), paths=paths,
+                          links=links)
 
     def sync(self, rels: Iterable[str]) -> None:
         """Re-read these paths into the index (removing the ones that are gone)."""
@@ -214,19 +218,25 @@ class Graph:
             self._reresolve(added, removed)
             self._resync_cards_of_records([rel for rel in rels if rel.endswith(".jsonl")], set(rels))
 
-    def _put(self, row: NoteRow, text: str | None, properties: dict[str, Any], paths: PathIndex | None = None) -> None:
-        entry = self._entry(row, text, properties, paths)
+    def _put(self, row: NoteRow, text: str | None, properties: dict[str, Any], paths: PathIndex | None = None,
+             links: list[tuple[Link, str | None]] | None = None) -> None:
+        entry = self._entry(row, text, properties, paths, links)
         self.index.put_note(row, entry.links)
         if text is not None:
             self.index.put_tags(row.path, entry.tags)
         self.index.put_search(row.path, entry.doc)
 
-    def _entry(self, row: NoteRow, text: str | None, properties: dict[str, Any], paths: PathIndex | None = None) -> Entry:
-        """A file's rows: links (None keeps a non-Markdown file's, [] for undecodable Markdown) and tags."""
+    def _entry(self, row: NoteRow, text: str | None, properties: dict[str, Any], paths: PathIndex | None = None,
+               links: list[tuple[Link, str | None]] | None = None) -> Entry:
+        """A file's rows: links (None keeps a non-Markdown file's, [] for undecodable Markdown) and tags.
+
+        ``links``: the text's links already resolved (else it is scanned and they are resolved).
+        """
         if text is None or row.path in self.opaque:
             return Entry(row, [] if row.path.lower().endswith(".md") else None, [])
-        resolve = (self.paths if paths is None else paths).resolve
-        links = [(link, resolve(link, row.path)) for link in scan(text)]
+        if links is None:
+            resolve = (self.paths if paths is None else paths).resolve
+            links = [(link, resolve(link, row.path)) for link in scan(text)]
         no_tags = self.tag_key not in properties and "#" not in text  # the common case: nothing to look for
         tags = [] if no_tags else tags_of(text, properties, self.tag_key)
         doc = search_doc(row.path, text, properties, [t for t, _ in tags], self.search_scope,

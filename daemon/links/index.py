@@ -339,8 +339,8 @@ class Index:
         """Insert or replace a note; ``links`` (with resolutions) replaces its links unless None.
 
         Only the link rows that differ are written (``_diff_links``): a note whose links were
-        rewritten by a move keeps most rows as they were, and deleting and inserting every
-        row touched all five of the links table's indexes for each.
+        rewritten by a move keeps most rows as they were (or only their offsets change), and
+        deleting and inserting every row touched all five of the links table's indexes for each.
         """
         values = _note_values(note)
         updated = self.db.execute("UPDATE notes SET size = ?, mtime_ns = ?, hash = ?, identity = ?, signature = ? "
@@ -348,7 +348,7 @@ class Index:
         if updated.rowcount == 0:
             self.db.execute("INSERT INTO notes VALUES (?, ?, ?, ?, ?, ?)", values)
         if links is not None:
-            old = self.db.execute(f"SELECT rowid, {_LINK_COLUMNS} FROM links WHERE source = ?",
+            old = self.db.execute(f"SELECT rowid, {_LINK_COLUMNS} FROM links WHERE source = ? ORDER BY start",
                                   (note.path,)).fetchall()
             new = [_link_values(note.path, link, resolved) for link, resolved in links]
             self._write_link_diff(old, new)
@@ -567,6 +567,10 @@ class Index:
         """(rowid, source, kind, target) of the links in these notes."""
         return list(self._where_in("SELECT rowid, source, kind, target FROM links", "source", sources))
 
+    def link_targets_of(self, sources: Iterable[str]) -> list[tuple[str, str, str, str]]:
+        """(source, kind, target, target_name) of the links in these notes."""
+        return list(self._where_in("SELECT source, kind, target, target_name FROM links", "source", sources))
+
     def links_resolved_to(self, path: str) -> list[tuple[int, str, str, str]]:
         """(rowid, source, kind, target) of links that resolve to ``path``."""
         return list(self.db.execute("SELECT rowid, source, kind, target FROM links WHERE resolved = ?", (path,)))
@@ -745,45 +749,29 @@ _START, _END, _RESOLVED = 8, 9, 12  # positions in a row of ``_LINK_COLUMNS`` (a
 
 
 def _diff_links(old: list[tuple[Any, ...]], new: list[tuple[object, ...]]) -> tuple[list[tuple[object, ...]], ...]:
-    """The writes that turn one note's link rows ``old`` ((rowid, *columns)) into ``new``.
+    """The writes that turn one note's link rows ``old`` ((rowid, *columns), in text order) into ``new``.
 
-    Returns (start/end moves, start/end/resolved changes, other changes, rowids to delete,
-    rows to insert). An equal row is kept; then rows equal but for their offsets (a rewrite
-    earlier in the text shifted them), then also for their resolution, keep their rowid;
-    any other old row is reused for a new one, in order, and the rest deleted or inserted.
+    Returns (start/end changes, start/end/resolved changes, other changes, rowids to delete,
+    rows to insert). The rows are paired in text order: after a link rewrite the pairs are
+    equal (kept as they are), or differ only by offsets (a rewrite earlier in the text
+    shifted them), or also by resolution, or are the rewritten link itself. Unpaired old
+    rows are deleted, unpaired new ones inserted.
     """
-    keep: dict[tuple[Any, ...], list[int]] = {}
-    for row in old:
-        keep.setdefault(tuple(row[1:]), []).append(row[0])
-    rest: list[tuple[object, ...]] = []
-    for row in new:
-        same = keep.get(row)
-        if same:
-            same.pop()
-        else:
-            rest.append(row)
-    spare = [(rowid, *key) for key, rowids in keep.items() for rowid in rowids]
     moved: list[tuple[object, ...]] = []
     retargeted: list[tuple[object, ...]] = []
-    for drop, out in (((_START, _END), moved), ((_START, _END, _RESOLVED), retargeted)):
-        if not rest or not spare:
-            break
-        by_key: dict[tuple[Any, ...], list[tuple[Any, ...]]] = {}
-        for row in spare:
-            by_key.setdefault(tuple(v for i, v in enumerate(row[1:]) if i not in drop), []).append(row)
-        unmatched = []
-        for row in rest:
-            twins = by_key.get(tuple(v for i, v in enumerate(row) if i not in drop))
-            if twins:
-                was = twins.pop()
-                out.append((*(row[i] for i in drop), was[0]))
+    other: list[tuple[object, ...]] = []
+    for was, row in zip(old, new):
+        if was[1:] == row:
+            continue
+        if was[1:_START + 1] == row[:_START] and was[_END + 2:_RESOLVED + 1] == row[_END + 1:_RESOLVED]:
+            if was[_RESOLVED + 1] == row[_RESOLVED]:
+                moved.append((row[_START], row[_END], was[0]))
             else:
-                unmatched.append(row)
-        rest = unmatched
-        spare = [row for rows in by_key.values() for row in rows]
-    other = [(*row[1:], was[0]) for was, row in zip(spare, rest)]
-    gone = [(was[0],) for was in spare[len(rest):]]
-    return moved, retargeted, other, gone, rest[len(spare):]
+                retargeted.append((row[_START], row[_END], row[_RESOLVED], was[0]))
+        else:
+            other.append((*row[1:], was[0]))
+    gone = [(was[0],) for was in old[len(new):]]
+    return moved, retargeted, other, gone, list(new[len(old):])
 
 
 def _link_values(source: str, link: Link, resolved: str | None) -> tuple[object, ...]:

@@ -17,7 +17,8 @@ from daemon.errors import ConflictError, VaultError
 from daemon.links.graph import Changes
 from daemon.links.pairing import detect_moves
 from daemon.links.index import target_name
-from daemon.links.plan import Verdicts, after_moves, before_moves, may_change, plan_moves
+from daemon.links.plan import Relinked, Verdicts, after_moves, before_moves, may_change, plan_moves
+from daemon.links.scan import Link
 from daemon.links.moves import Actions
 from daemon.pipeline.cardnames import follow_card_names
 from daemon.pipeline.context import Context
@@ -46,9 +47,10 @@ class MoveReport:
     rewritten: tuple[str, ...]
 
 
-def plan_for_moves(ctx: Context, moves: dict[str, str]) -> Iterator[tuple[dict[str, str], dict[str, Snapshot]]]:
+def plan_for_moves(ctx: Context, moves: dict[str, str]) -> Iterator[tuple[dict[str, str], dict[str, Snapshot], Relinked]]:
     """The link rewrites ``moves`` need, CHUNK candidate notes at a time: ({path after: new text},
-    the snapshots they were planned from).
+    the snapshots they were planned from, {path after: its links resolved after the moves}, as
+    ``plan_moves`` derives them, for the files it could).
 
     Candidates come from the index: notes linking to a moved file, notes with a
     link asking for a moved file's name (its resolution may change), and the
@@ -76,7 +78,8 @@ def plan_for_moves(ctx: Context, moves: dict[str, str]) -> Iterator[tuple[dict[s
         rows = graph.index.notes_at(snapshots)
         changed = {p for p, s in snapshots.items() if p not in rows or rows[p].hash != s.digest}
         texts = {p: s.text for p, s in snapshots.items()}
-        yield plan_moves(texts, moves, before, changed, style, after, memo), snapshots
+        relinked: Relinked = {}
+        yield plan_moves(texts, moves, before, changed, style, after, memo, relinked), snapshots, relinked
 
 
 def _worth_reading(ctx: Context, sources: list[str], moves: dict[str, str], names: set[str],
@@ -105,8 +108,8 @@ def _worth_reading(ctx: Context, sources: list[str], moves: dict[str, str], name
             break
     trusted -= set(graph.opaque)
     links: dict[str, list[tuple[str, str]]] = {}
-    for _, source, kind, target in graph.index.links_of(trusted):
-        if source in moves or target_name(target) in names:
+    for source, kind, target, name in graph.index.link_targets_of(trusted):
+        if source in moves or name in names:
             links.setdefault(source, []).append((kind, target))
     return [p for p in sources if p not in trusted or may_change(links.get(p, ()), p, moves, before, after, memo)]
 
@@ -127,10 +130,10 @@ def on_moves(ctx: Context, moves: dict[str, str], pending: dict[str, str] | None
         ctx.vault.move(old, moves[old], expect)
     rewritten: list[str] = []
     unread: set[str] = set()  # rewritten, but not indexed from the text we wrote
-    known: list[tuple[Written, str]] = []  # written, to index from that text
+    known: list[tuple[Written, str, list[tuple[Link, str | None]] | None]] = []  # written, to index from that text
     after = after_moves(before_moves(ctx.graph.paths, moves), moves)
-    for plan, snapshots in plan_for_moves(ctx, moves):
-        unread |= _write_chunk(ctx, plan, snapshots, moves, known)
+    for plan, snapshots, relinked in plan_for_moves(ctx, moves):
+        unread |= _write_chunk(ctx, plan, snapshots, moves, known, relinked)
         rewritten.extend(plan)
         if len(known) >= INDEX_BATCH:
             ctx.graph.put_written(known, after)
@@ -143,21 +146,23 @@ def on_moves(ctx: Context, moves: dict[str, str], pending: dict[str, str] | None
 
 
 def _write_chunk(ctx: Context, plan: dict[str, str], snapshots: dict[str, Snapshot], moves: dict[str, str],
-                 known: list[tuple[Written, str]]) -> set[str]:
+                 known: list[tuple[Written, str, list[tuple[Link, str | None]] | None]],
+                 relinked: Relinked) -> set[str]:
     """Write one chunk's rewrites with one flush for all (``Vault.write_all``); returns the files left
     to read back into the index.
 
     A referrer that stays where it is joins ``known``, to be indexed from the text written
-    (``Graph.put_written``), its links resolved as they will be once the move's rows follow:
-    nothing reads it back. A moved file's row is still at its old path until ``apply_moves``,
+    (``Graph.put_written``), its links resolved as they will be once the move's rows follow
+    (from the plan, ``relinked``, when it has them): nothing reads or scans it again. A moved file's row is still at its old path until ``apply_moves``,
     which reads it. A file changed meanwhile is planned again from its fresh text, written
     alone, and read back.
     """
     inverse = {new: old for old, new in moves.items()}
     results = ctx.vault.write_all({t: (text, snapshots[inverse.get(t, t)].digest) for t, text in plan.items()})
-    ours = [(done, plan[t]) for t, done in results.items() if isinstance(done, Written) and t not in inverse]
+    ours = [(done, plan[t], relinked.get(t)) for t, done in results.items()
+            if isinstance(done, Written) and t not in inverse]
     known.extend(ours)
-    unread = set(plan) - {done.path for done, _ in ours}
+    unread = set(plan) - {done.path for done, _, _ in ours}
     for target, done in results.items():
         if isinstance(done, ConflictError):
             source = inverse.get(target, target)
