@@ -363,7 +363,8 @@ class Graph:
                         os.close(fd)
             yield rel
 
-    def apply_moves(self, moves: Mapping[str, str], rewritten: Iterable[str] = ()) -> None:
+    def apply_moves(self, moves: Mapping[str, str], rewritten: Iterable[str] = (),
+                    written: Iterable[tuple[Written, str, list[tuple[Link, str | None]] | None]] = ()) -> None:
         """Record moves already made on disk: rows follow, then the moved files that changed are re-read.
 
         A swap (``A→B, B→A``) goes through temporary keys so no row overwrites another.
@@ -372,7 +373,8 @@ class Graph:
         A moved file whose bytes did not change (``unchanged_moves``) keeps its rows as
         they are at the new path: only the resolution of its own links is redone, since
         that depends on its folder. ``rewritten`` names destinations known to have been
-        written since they were indexed (their links repaired), which are always re-read.
+        written since they were indexed (their links repaired), which are always re-read, unless
+        ``written`` has them: what was written there and its links (``put_written``).
         """
         with self.index.transaction():
             if set(moves.values()) & set(moves):
@@ -389,7 +391,11 @@ class Graph:
             for new in moves.values():
                 self.paths.add(new)
         kept = self.unchanged_moves(moves, set(rewritten))
-        self.sync(new for new in moves.values() if new not in kept and self.vault.abspath(new).exists())
+        ours = [w for w in written if w[0].path in self.paths and self.watched(w[0].path)]
+        done = {w[0].path for w in ours}
+        self.sync(new for new in moves.values()
+                  if new not in kept and new not in done and self.vault.abspath(new).exists())
+        self.put_written(ours)
         with self.index.transaction():
             resolve = self.paths.resolve_target
             self.index.set_resolved((resolve(target, source, markdown=kind == "markdown"), rowid)

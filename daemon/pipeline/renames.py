@@ -29,6 +29,7 @@ ATTEMPTS = 3
 CHUNK = 200  # candidate notes read, planned and written at a time (bounded memory for big folder moves)
 INDEX_BATCH = 2000  # rewritten notes indexed from their new text per transaction (each commit rewrites hot pages)
 log = logging.getLogger("memvault.renames")
+Known = tuple[Written, str, "list[tuple[Link, str | None]] | None"]  # a file written: what, its text, its links
 
 
 def move_note(ctx: Context, old: str, new: str, digest: str) -> MoveReport:
@@ -130,24 +131,24 @@ def on_moves(ctx: Context, moves: dict[str, str], pending: dict[str, str] | None
         ctx.vault.move(old, moves[old], expect)
     rewritten: list[str] = []
     unread: set[str] = set()  # rewritten, but not indexed from the text we wrote
-    known: list[tuple[Written, str, list[tuple[Link, str | None]] | None]] = []  # written, to index from that text
+    known: list[Known] = []  # written, staying where they are: indexed from that text
+    moved: list[Known] = []  # written, moved: indexed from that text once their rows have followed
     after = after_moves(before_moves(ctx.graph.paths, moves), moves)
     for plan, snapshots, relinked in plan_for_moves(ctx, moves):
-        unread |= _write_chunk(ctx, plan, snapshots, moves, known, relinked)
+        unread |= _write_chunk(ctx, plan, snapshots, moves, known, relinked, moved)
         rewritten.extend(plan)
         if len(known) >= INDEX_BATCH:
             ctx.graph.put_written(known, after)
             known.clear()
     ctx.graph.put_written(known, after)
-    ctx.graph.apply_moves(moves, rewritten)  # re-reads the moved files that changed
+    ctx.graph.apply_moves(moves, rewritten, moved)  # re-reads the other moved files that changed
     ctx.graph.sync(unread - set(moves.values()))
     ctx.graph.sync(follow_card_names(ctx, moves))  # a card's name, and its daily page, follow a user's rename
     return MoveReport(dict(moves), tuple(sorted(rewritten)))
 
 
 def _write_chunk(ctx: Context, plan: dict[str, str], snapshots: dict[str, Snapshot], moves: dict[str, str],
-                 known: list[tuple[Written, str, list[tuple[Link, str | None]] | None]],
-                 relinked: Relinked) -> set[str]:
+                 known: list[Known], relinked: Relinked, moved: list[Known]) -> set[str]:
     """Write one chunk's rewrites with one flush for all (``Vault.write_all``); returns the files left
     to read back into the index.
 
@@ -155,13 +156,17 @@ def _write_chunk(ctx: Context, plan: dict[str, str], snapshots: dict[str, Snapsh
     (``Graph.put_written``), its links resolved as they will be once the move's rows follow
     (from the plan, ``relinked``, when it has them): nothing reads or scans it again. A moved file's row is still at its old path until ``apply_moves``,
     which reads it. A file changed meanwhile is planned again from its fresh text, written
-    alone, and read back.
+    alone, and read back. A moved file whose links the plan derived joins ``moved`` (up to
+    INDEX_BATCH of them, their texts held until the move's rows follow); ``apply_moves``
+    indexes it from the text written.
     """
     inverse = {new: old for old, new in moves.items()}
     results = ctx.vault.write_all({t: (text, snapshots[inverse.get(t, t)].digest) for t, text in plan.items()})
     ours = [(done, plan[t], relinked.get(t)) for t, done in results.items()
             if isinstance(done, Written) and t not in inverse]
     known.extend(ours)
+    moved.extend((done, plan[t], relinked[t]) for t, done in results.items()
+                 if isinstance(done, Written) and t in inverse and t in relinked and len(moved) < INDEX_BATCH)
     unread = set(plan) - {done.path for done, _, _ in ours}
     for target, done in results.items():
         if isinstance(done, ConflictError):
