@@ -377,7 +377,7 @@ class Graph:
         ``written`` has them: what was written there and its links (``put_written``).
         """
         with self.index.transaction():
-            if set(moves.values()) & set(moves):
+            if set(moves.values()) & set(moves) or len(set(moves.values())) < len(moves):
                 staged = {old: (f"\0moving\0{old}" if new in moves else new) for old, new in moves.items()}
                 for old, new in staged.items():
                     self.index.rename_note(old, new)

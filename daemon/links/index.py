@@ -430,8 +430,8 @@ class Index:
 
     def rename_notes(self, moves: Mapping[str, str]) -> None:
         """``rename_note`` for many notes at once, in a few statements (a folder of 10,000 notes
-        took six statements a file). No destination may be another move's source: a swap or a
-        chain goes through ``rename_note`` and temporary names.
+        took six statements a file). No destination may be another move's source, nor two moves
+        share one: a swap or a chain goes through ``rename_note`` and temporary names.
         """
         assert not set(moves.values()) & set(moves), "a chain or swap of moves: rename one by one"
         self.db.execute("CREATE TEMP TABLE IF NOT EXISTS moving (old TEXT PRIMARY KEY, new TEXT NOT NULL UNIQUE)")

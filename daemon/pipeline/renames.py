@@ -29,7 +29,7 @@ ATTEMPTS = 3
 CHUNK = 200  # candidate notes read, planned and written at a time (bounded memory for big folder moves)
 INDEX_BATCH = 2000  # rewritten notes indexed from their new text per transaction (each commit rewrites hot pages)
 log = logging.getLogger("memvault.renames")
-Known = tuple[Written, str, "list[tuple[Link, str | None]] | None"]  # a file written: what, its text, its links
+Known = tuple[Written, str, list[tuple[Link, str | None]] | None]  # a file written: what, its text, its links
 
 
 def move_note(ctx: Context, old: str, new: str, digest: str) -> MoveReport:
@@ -48,7 +48,8 @@ class MoveReport:
     rewritten: tuple[str, ...]
 
 
-def plan_for_moves(ctx: Context, moves: dict[str, str]) -> Iterator[tuple[dict[str, str], dict[str, Snapshot], Relinked]]:
+def plan_for_moves(ctx: Context,
+                   moves: dict[str, str]) -> Iterator[tuple[dict[str, str], dict[str, Snapshot], Relinked]]:
     """The link rewrites ``moves`` need, CHUNK candidate notes at a time: ({path after: new text},
     the snapshots they were planned from, {path after: its links resolved after the moves}, as
     ``plan_moves`` derives them, for the files it could).
@@ -154,11 +155,11 @@ def _write_chunk(ctx: Context, plan: dict[str, str], snapshots: dict[str, Snapsh
 
     A referrer that stays where it is joins ``known``, to be indexed from the text written
     (``Graph.put_written``), its links resolved as they will be once the move's rows follow
-    (from the plan, ``relinked``, when it has them): nothing reads or scans it again. A moved file's row is still at its old path until ``apply_moves``,
-    which reads it. A file changed meanwhile is planned again from its fresh text, written
-    alone, and read back. A moved file whose links the plan derived joins ``moved`` (up to
-    INDEX_BATCH of them, their texts held until the move's rows follow); ``apply_moves``
-    indexes it from the text written.
+    (from the plan, ``relinked``, when it has them): nothing reads or scans it again. A moved
+    file's row is still at its old path until ``apply_moves``: one whose links the plan derived
+    joins ``moved`` (up to INDEX_BATCH of them, their texts held until then), to be indexed
+    from the text written once its rows have followed; ``apply_moves`` reads the others. A
+    file changed meanwhile is planned again from its fresh text, written alone, and read back.
     """
     inverse = {new: old for old, new in moves.items()}
     results = ctx.vault.write_all({t: (text, snapshots[inverse.get(t, t)].digest) for t, text in plan.items()})
