@@ -271,8 +271,7 @@ class Graph:
         number of earlier links asking for the same name.
         """
         rows: dict[int, tuple[str, str, str]] = {}
-        for path in set(removed):
-            rows.update((r[0], r[1:]) for r in self.index.links_resolved_to(path))
+        rows.update((r[0], r[1:]) for r in self.index.links_resolved_to_any(removed))
         for path in set(added):
             rows.update((r[0], r[1:]) for r in self.index.links_a_new_path_may_take(path))
         resolve = self.paths.resolve_target

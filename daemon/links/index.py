@@ -24,6 +24,7 @@ from daemon.links.scan import Link
 Migration = Callable[[sqlite3.Connection], None]
 CACHE_KIB = 8192  # SQLite page cache per connection (default 2 MB), allocated as used
 LOAD_BATCH = 500  # notes per executemany round in replace_all
+NAMES_IN_SQL = 20_000  # names a query lists as parameters at most (with 500 paths: under SQLite's 32,766)
 # BM25 weight of each search column: name, description, tags, project, body, source conversation, CJK pieces.
 BM25_WEIGHTS = "4.0, 3.0, 2.0, 1.0, 1.0, 1.0, 1.0"  # chosen on LoCoMo 1-5 (docs/benchmarks.md)
 MIGRATIONS: list[tuple[str, Migration]] = []
@@ -567,9 +568,26 @@ class Index:
         """(rowid, source, kind, target) of the links in these notes."""
         return list(self._where_in("SELECT rowid, source, kind, target FROM links", "source", sources))
 
-    def link_targets_of(self, sources: Iterable[str]) -> list[tuple[str, str, str, str]]:
-        """(source, kind, target, target_name) of the links in these notes."""
-        return list(self._where_in("SELECT source, kind, target, target_name FROM links", "source", sources))
+    def links_naming_of(self, sources: Iterable[str], names: Iterable[str]) -> list[tuple[str, str, str]]:
+        """(source, kind, target) of the links in these notes whose target asks for one of ``names``
+        (lower-cased file names without ``.md``, as ``target_name``)."""
+        names = sorted(set(names))
+        if not names:
+            return []
+        if len(names) > NAMES_IN_SQL:  # SQLite takes at most 32,766 parameters: filter the rows here
+            wanted = set(names)
+            return [(s, k, t) for s, k, t, n in self._where_in(
+                "SELECT source, kind, target, target_name FROM links", "source", sources) if n in wanted]
+        named = f"target_name IN ({', '.join('?' * len(names))})"
+        rows: list[tuple[str, str, str]] = []
+        for chunk in iter_chunks(sorted(set(sources))):
+            rows.extend(self.db.execute(f"SELECT source, kind, target FROM links WHERE source IN "
+                                        f"({', '.join('?' * len(chunk))}) AND {named}", (*chunk, *names)))
+        return rows
+
+    def links_resolved_to_any(self, paths: Iterable[str]) -> list[tuple[int, str, str, str]]:
+        """(rowid, source, kind, target) of links that resolve to one of ``paths``."""
+        return list(self._where_in("SELECT rowid, source, kind, target FROM links", "resolved", paths))
 
     def links_resolved_to(self, path: str) -> list[tuple[int, str, str, str]]:
         """(rowid, source, kind, target) of links that resolve to ``path``."""

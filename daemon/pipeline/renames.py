@@ -110,9 +110,11 @@ def _worth_reading(ctx: Context, sources: list[str], moves: dict[str, str], name
             break
     trusted -= set(graph.opaque)
     links: dict[str, list[tuple[str, str]]] = {}
-    for source, kind, target, name in graph.index.link_targets_of(trusted):
-        if source in moves or name in names:
-            links.setdefault(source, []).append((kind, target))
+    moved = {source for source in trusted if source in moves}
+    for _, source, kind, target in graph.index.links_of(moved):
+        links.setdefault(source, []).append((kind, target))
+    for source, kind, target in graph.index.links_naming_of(trusted - moved, names):
+        links.setdefault(source, []).append((kind, target))
     return [p for p in sources if p not in trusted or may_change(links.get(p, ()), p, moves, before, after, memo)]
 
 

@@ -181,3 +181,15 @@ def test_renaming_many_notes_at_once_equals_renaming_them_one_by_one() -> None:
     for query in queries:
         assert sorted(one.db.execute(query).fetchall(), key=repr) == sorted(many.db.execute(query).fetchall(), key=repr)
     assert many.note("a.md") is None and many.note("c/a.md") == NoteRow("c/a.md", 1, 1, "a.md", None, "")
+
+
+@pytest.mark.parametrize("limit", [20_000, 1])  # names as query parameters, or filtered in Python
+def test_links_naming_of_lists_the_links_of_those_notes_asking_for_those_names(
+        monkeypatch: pytest.MonkeyPatch, limit: int) -> None:
+    monkeypatch.setattr("daemon.links.index.NAMES_IN_SQL", limit)
+    index = Index(":memory:")
+    _fill(index)
+    assert sorted(index.links_naming_of(["a.md", "b/x.md", "é.md"], ["lost", "a", "zz"])) == [
+        ("a.md", "wiki", "lost"), ("b/x.md", "wiki", "a"), ("é.md", "wiki", "zz")]
+    assert index.links_naming_of(["a.md"], ["a"]) == [] and index.links_naming_of(["a.md"], []) == []
+    assert sorted(r[1] for r in index.links_resolved_to_any(["a.md", "nowhere.md"])) == ["b/x.md"]
