@@ -28,6 +28,7 @@ from daemon.vault.files import Snapshot, Written
 ATTEMPTS = 3
 CHUNK = 200  # candidate notes read, planned and written at a time (bounded memory for big folder moves)
 INDEX_BATCH = 2000  # rewritten notes indexed from their new text per transaction (each commit rewrites hot pages)
+MOVED_HELD = 500  # rewritten moved notes whose texts and links wait for their rows to follow (the rest are read back)
 log = logging.getLogger("memvault.renames")
 Known = tuple[Written, str, list[tuple[Link, str | None]] | None]  # a file written: what, its text, its links
 
@@ -159,7 +160,7 @@ def _write_chunk(ctx: Context, plan: dict[str, str], snapshots: dict[str, Snapsh
     (``Graph.put_written``), its links resolved as they will be once the move's rows follow
     (from the plan, ``relinked``, when it has them): nothing reads or scans it again. A moved
     file's row is still at its old path until ``apply_moves``: one whose links the plan derived
-    joins ``moved`` (up to INDEX_BATCH of them, their texts held until then), to be indexed
+    joins ``moved`` (up to MOVED_HELD of them, their texts held until then), to be indexed
     from the text written once its rows have followed; ``apply_moves`` reads the others. A
     file changed meanwhile is planned again from its fresh text, written alone, and read back.
     """
@@ -169,7 +170,7 @@ def _write_chunk(ctx: Context, plan: dict[str, str], snapshots: dict[str, Snapsh
             if isinstance(done, Written) and t not in inverse]
     known.extend(ours)
     moved.extend((done, plan[t], relinked[t]) for t, done in results.items()
-                 if isinstance(done, Written) and t in inverse and t in relinked and len(moved) < INDEX_BATCH)
+                 if isinstance(done, Written) and t in inverse and t in relinked and len(moved) < MOVED_HELD)
     unread = set(plan) - {done.path for done, _, _ in ours}
     for target, done in results.items():
         if isinstance(done, ConflictError):

@@ -253,6 +253,23 @@ def test_a_rewritten_referrer_is_indexed_from_the_text_written(ctx: Context, vau
     assert _all_rows(ctx) == incremental
 
 
+def test_rewritten_moved_notes_beyond_those_held_are_read_back(ctx: Context, vault_root: Path,
+                                                              monkeypatch: pytest.MonkeyPatch) -> None:
+    """Up to MOVED_HELD moved notes the move rewrote wait, text and links, for their rows to follow
+    (bounded memory); the others are read back. Either way the index equals a rebuild's."""
+    tracker = _folder_with_referrers(ctx, vault_root, 5)  # each arch/n{i} names the next by its old path
+    monkeypatch.setattr(renames, "MOVED_HELD", 2)
+    read: list[str] = []
+    real = ctx.graph.read
+    monkeypatch.setattr(ctx.graph, "read", lambda rel: (read.append(rel), real(rel))[1])
+    apply_actions(ctx, tracker.feed([FileEvent(MOVED, "proj", "arch", is_dir=True)], now=1.0))
+    assert len([p for p in read if p.startswith("arch/n")]) == 3
+    monkeypatch.undo()
+    incremental = _all_rows(ctx)
+    ctx.graph.rebuild()
+    assert _all_rows(ctx) == incremental
+
+
 def test_a_referrer_edited_during_the_move_is_planned_again(ctx: Context, vault_root: Path,
                                                             monkeypatch: pytest.MonkeyPatch) -> None:
     """Changed between its read and its write: refused alone, planned from its new text, then read back."""
