@@ -33,7 +33,7 @@ def move(ctx: Context, src: str, dst: str, dry_run: bool = False) -> dict[str, A
     src, dst = source_path(ctx, src), destination_path(ctx, dst)
     moves = _move_plan(ctx, src, dst)
     if dry_run:
-        planned = [path for plan, _ in plan_for_moves(ctx, moves) for path in plan]
+        planned = [path for plan, *_ in plan_for_moves(ctx, moves) for path in plan]
         return {"dry_run": True, "moves": moves, "rewritten": sorted(planned)}
     expected = {old: ctx.graph.index.note(old).hash for old in moves}  # type: ignore[union-attr]
     report = on_moves(ctx, moves, pending=expected)

@@ -171,18 +171,22 @@ class Graph:
         row = NoteRow(rel, size, mtime_ns, digest, identity, signature(text) if text else "")
         return row, text, properties
 
-    def put_written(self, written: Iterable[tuple[Written, str]], paths: PathIndex | None = None) -> None:
+    def put_written(self, written: Iterable[tuple[Written, str, list[tuple[Link, str | None]] | None]],
+                    paths: PathIndex | None = None) -> None:
         """Index Markdown files we just wrote from the text we wrote, instead of reading them back.
 
         ``Vault.write_all`` gives each file's digest, size and mtime as written, so the rows
         equal what ``sync`` would read (if the file changes again, its size or mtime no longer
         match and the next event or reconcile reads it). The files must already be indexed at
         these paths; ``paths`` resolves their links (default: the index's own), e.g. the
-        vault as it will be once a move's rows have followed (``plan.after_moves``).
+        vault as it will be once a move's rows have followed (``plan.after_moves``). Each
+        file's links, resolved, may come with it (what the move's plan derived,
+        ``plan_moves``' ``relinked``); otherwise the text is scanned and they are resolved.
         """
         with self.index.transaction():
-            for done, text in written:
-                self._put(*self._row(done.path, text, done.size, done.mtime_ns, done.digest), paths=paths)
+            for done, text, links in written:
+                self._put(*self._row(done.path, text, done.size, done.mtime_ns, done.digest), paths=paths,
+                          links=links)
 
     def sync(self, rels: Iterable[str]) -> None:
         """Re-read these paths into the index (removing the ones that are gone)."""
@@ -214,19 +218,25 @@ class Graph:
             self._reresolve(added, removed)
             self._resync_cards_of_records([rel for rel in rels if rel.endswith(".jsonl")], set(rels))
 
-    def _put(self, row: NoteRow, text: str | None, properties: dict[str, Any], paths: PathIndex | None = None) -> None:
-        entry = self._entry(row, text, properties, paths)
+    def _put(self, row: NoteRow, text: str | None, properties: dict[str, Any], paths: PathIndex | None = None,
+             links: list[tuple[Link, str | None]] | None = None) -> None:
+        entry = self._entry(row, text, properties, paths, links)
         self.index.put_note(row, entry.links)
         if text is not None:
             self.index.put_tags(row.path, entry.tags)
         self.index.put_search(row.path, entry.doc)
 
-    def _entry(self, row: NoteRow, text: str | None, properties: dict[str, Any], paths: PathIndex | None = None) -> Entry:
-        """A file's rows: links (None keeps a non-Markdown file's, [] for undecodable Markdown) and tags."""
+    def _entry(self, row: NoteRow, text: str | None, properties: dict[str, Any], paths: PathIndex | None = None,
+               links: list[tuple[Link, str | None]] | None = None) -> Entry:
+        """A file's rows: links (None keeps a non-Markdown file's, [] for undecodable Markdown) and tags.
+
+        ``links``: the text's links already resolved (else it is scanned and they are resolved).
+        """
         if text is None or row.path in self.opaque:
             return Entry(row, [] if row.path.lower().endswith(".md") else None, [])
-        resolve = (self.paths if paths is None else paths).resolve
-        links = [(link, resolve(link, row.path)) for link in scan(text)]
+        if links is None:
+            resolve = (self.paths if paths is None else paths).resolve
+            links = [(link, resolve(link, row.path)) for link in scan(text)]
         no_tags = self.tag_key not in properties and "#" not in text  # the common case: nothing to look for
         tags = [] if no_tags else tags_of(text, properties, self.tag_key)
         doc = search_doc(row.path, text, properties, [t for t, _ in tags], self.search_scope,
@@ -261,8 +271,7 @@ class Graph:
         number of earlier links asking for the same name.
         """
         rows: dict[int, tuple[str, str, str]] = {}
-        for path in set(removed):
-            rows.update((r[0], r[1:]) for r in self.index.links_resolved_to(path))
+        rows.update((r[0], r[1:]) for r in self.index.links_resolved_to_any(removed))
         for path in set(added):
             rows.update((r[0], r[1:]) for r in self.index.links_a_new_path_may_take(path))
         resolve = self.paths.resolve_target
@@ -353,7 +362,8 @@ class Graph:
                         os.close(fd)
             yield rel
 
-    def apply_moves(self, moves: Mapping[str, str], rewritten: Iterable[str] = ()) -> None:
+    def apply_moves(self, moves: Mapping[str, str], rewritten: Iterable[str] = (),
+                    written: Iterable[tuple[Written, str, list[tuple[Link, str | None]] | None]] = ()) -> None:
         """Record moves already made on disk: rows follow, then the moved files that changed are re-read.
 
         A swap (``A→B, B→A``) goes through temporary keys so no row overwrites another.
@@ -362,20 +372,29 @@ class Graph:
         A moved file whose bytes did not change (``unchanged_moves``) keeps its rows as
         they are at the new path: only the resolution of its own links is redone, since
         that depends on its folder. ``rewritten`` names destinations known to have been
-        written since they were indexed (their links repaired), which are always re-read.
+        written since they were indexed (their links repaired), which are always re-read, unless
+        ``written`` has them: what was written there and its links (``put_written``).
         """
         with self.index.transaction():
-            staged = {old: (f"\0moving\0{old}" if new in moves else new) for old, new in moves.items()}
-            for old, new in staged.items():
-                self.index.rename_note(old, new)
+            if set(moves.values()) & set(moves) or len(set(moves.values())) < len(moves):
+                staged = {old: (f"\0moving\0{old}" if new in moves else new) for old, new in moves.items()}
+                for old, new in staged.items():
+                    self.index.rename_note(old, new)
+                for old, new in staged.items():
+                    if new != moves[old]:
+                        self.index.rename_note(new, moves[old])
+            else:  # a folder move: a few statements for all its files
+                self.index.rename_notes(moves)
+            for old in moves:
                 self.paths.remove(old)
-            for old, new in staged.items():
-                if new != moves[old]:
-                    self.index.rename_note(new, moves[old])
             for new in moves.values():
                 self.paths.add(new)
         kept = self.unchanged_moves(moves, set(rewritten))
-        self.sync(new for new in moves.values() if new not in kept and self.vault.abspath(new).exists())
+        ours = [w for w in written if w[0].path in self.paths and self.watched(w[0].path)]
+        done = {w[0].path for w in ours}
+        self.sync(new for new in moves.values()
+                  if new not in kept and new not in done and self.vault.abspath(new).exists())
+        self.put_written(ours)
         with self.index.transaction():
             resolve = self.paths.resolve_target
             self.index.set_resolved((resolve(target, source, markdown=kind == "markdown"), rowid)

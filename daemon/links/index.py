@@ -14,7 +14,7 @@ import unicodedata
 import time
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Callable, Iterable, Iterator, NamedTuple
+from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple
 
 from daemon.errors import MemvaultError
 from daemon.links.fulltext import SearchDoc, project_key
@@ -24,6 +24,7 @@ from daemon.links.scan import Link
 Migration = Callable[[sqlite3.Connection], None]
 CACHE_KIB = 8192  # SQLite page cache per connection (default 2 MB), allocated as used
 LOAD_BATCH = 500  # notes per executemany round in replace_all
+NAMES_IN_SQL = 20_000  # names a query lists as parameters at most (with 500 paths: under SQLite's 32,766)
 # BM25 weight of each search column: name, description, tags, project, body, source conversation, CJK pieces.
 BM25_WEIGHTS = "4.0, 3.0, 2.0, 1.0, 1.0, 1.0, 1.0"  # chosen on LoCoMo 1-5 (docs/benchmarks.md)
 MIGRATIONS: list[tuple[str, Migration]] = []
@@ -336,12 +337,38 @@ class Index:
             yield from self.db.execute(f"{select} WHERE {column} IN ({', '.join('?' * len(chunk))})", chunk)
 
     def put_note(self, note: NoteRow, links: Iterable[tuple[Link, str | None]] | None) -> None:
-        """Insert or replace a note; ``links`` (with resolutions) replaces its links unless None."""
-        self.db.execute("INSERT OR REPLACE INTO notes VALUES (?, ?, ?, ?, ?, ?)", _note_values(note))
+        """Insert or replace a note; ``links`` (with resolutions) replaces its links unless None.
+
+        Only the link rows that differ are written (``_diff_links``): a note whose links were
+        rewritten by a move keeps most rows as they were (or only their offsets change), and
+        deleting and inserting every row touched all five of the links table's indexes for each.
+        """
+        values = _note_values(note)
+        updated = self.db.execute("UPDATE notes SET size = ?, mtime_ns = ?, hash = ?, identity = ?, signature = ? "
+                                  "WHERE path = ?", (*values[1:], values[0]))
+        if updated.rowcount == 0:
+            self.db.execute("INSERT INTO notes VALUES (?, ?, ?, ?, ?, ?)", values)
         if links is not None:
-            self.db.execute("DELETE FROM links WHERE source = ?", (note.path,))
-            self.db.executemany("INSERT INTO links VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                                [_link_values(note.path, link, resolved) for link, resolved in links])
+            old = self.db.execute(f"SELECT rowid, {_LINK_COLUMNS} FROM links WHERE source = ? ORDER BY start",
+                                  (note.path,)).fetchall()
+            new = [_link_values(note.path, link, resolved) for link, resolved in links]
+            self._write_link_diff(old, new)
+
+    def _write_link_diff(self, old: list[tuple[Any, ...]], new: list[tuple[object, ...]]) -> None:
+        """Turn one note's link rows ``old`` (rowid first) into ``new`` (``_link_values``) with few writes."""
+        moved, retargeted, other, gone, added = _diff_links(old, new)
+        if moved:
+            self.db.executemany('UPDATE links SET start = ?, "end" = ? WHERE rowid = ?', moved)
+        if retargeted:
+            self.db.executemany('UPDATE links SET start = ?, "end" = ?, resolved = ? WHERE rowid = ?', retargeted)
+        if other:
+            self.db.executemany("UPDATE links SET kind = ?, embed = ?, raw = ?, target = ?, target_name = ?, "
+                                'subpath = ?, alias = ?, start = ?, "end" = ?, line = ?, key = ?, resolved = ? '
+                                "WHERE rowid = ?", other)
+        if gone:
+            self.db.executemany("DELETE FROM links WHERE rowid = ?", gone)
+        if added:
+            self.db.executemany("INSERT INTO links VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", added)
 
     def replace_all(
         self,
@@ -401,6 +428,24 @@ class Index:
         self.db.execute("UPDATE tags SET path = ? WHERE path = ?", (new, old))
         self._drop_search(new)
         self.db.execute("UPDATE search_docs SET path = ? WHERE path = ?", (new, old))
+
+    def rename_notes(self, moves: Mapping[str, str]) -> None:
+        """``rename_note`` for many notes at once, in a few statements (a folder of 10,000 notes
+        took six statements a file). No destination may be another move's source, nor two moves
+        share one: a swap or a chain goes through ``rename_note`` and temporary names.
+        """
+        assert not set(moves.values()) & set(moves), "a chain or swap of moves: rename one by one"
+        self.db.execute("CREATE TEMP TABLE IF NOT EXISTS moving (old TEXT PRIMARY KEY, new TEXT NOT NULL UNIQUE)")
+        self.db.execute("DELETE FROM temp.moving")
+        self.db.executemany("INSERT INTO temp.moving VALUES (?, ?)", list(moves.items()))
+        arrivals = "(SELECT new FROM temp.moving)"
+        self.db.execute(f"DELETE FROM notes WHERE path IN {arrivals}")
+        self.db.execute(f"DELETE FROM search WHERE rowid IN (SELECT rowid FROM search_docs WHERE path IN {arrivals})")
+        self.db.execute(f"DELETE FROM search_docs WHERE path IN {arrivals}")
+        for table, column in (("notes", "path"), ("links", "source"), ("tags", "path"), ("search_docs", "path")):
+            self.db.execute(f"UPDATE {table} SET {column} = (SELECT new FROM temp.moving WHERE old = {column}) "
+                            f"WHERE {column} IN (SELECT old FROM temp.moving)")
+        self.db.execute("DELETE FROM temp.moving")
 
     # -- full-text search ----------------------------------------------------
 
@@ -523,6 +568,27 @@ class Index:
         """(rowid, source, kind, target) of the links in these notes."""
         return list(self._where_in("SELECT rowid, source, kind, target FROM links", "source", sources))
 
+    def links_naming_of(self, sources: Iterable[str], names: Iterable[str]) -> list[tuple[str, str, str]]:
+        """(source, kind, target) of the links in these notes whose target asks for one of ``names``
+        (lower-cased file names without ``.md``, as ``target_name``)."""
+        names = sorted(set(names))
+        if not names:
+            return []
+        if len(names) > NAMES_IN_SQL:  # SQLite takes at most 32,766 parameters: filter the rows here
+            wanted = set(names)
+            return [(s, k, t) for s, k, t, n in self._where_in(
+                "SELECT source, kind, target, target_name FROM links", "source", sources) if n in wanted]
+        named = f"target_name IN ({', '.join('?' * len(names))})"
+        rows: list[tuple[str, str, str]] = []
+        for chunk in iter_chunks(sorted(set(sources))):
+            rows.extend(self.db.execute(f"SELECT source, kind, target FROM links WHERE source IN "
+                                        f"({', '.join('?' * len(chunk))}) AND {named}", (*chunk, *names)))
+        return rows
+
+    def links_resolved_to_any(self, paths: Iterable[str]) -> list[tuple[int, str, str, str]]:
+        """(rowid, source, kind, target) of links that resolve to one of ``paths``."""
+        return list(self._where_in("SELECT rowid, source, kind, target FROM links", "resolved", paths))
+
     def links_resolved_to(self, path: str) -> list[tuple[int, str, str, str]]:
         """(rowid, source, kind, target) of links that resolve to ``path``."""
         return list(self.db.execute("SELECT rowid, source, kind, target FROM links WHERE resolved = ?", (path,)))
@@ -568,7 +634,12 @@ class Index:
         return list(rows.values())
 
     def set_resolved(self, updates: Iterable[tuple[str | None, int]]) -> None:
-        self.db.executemany("UPDATE links SET resolved = ? WHERE rowid = ?", list(updates))
+        """Set links' resolutions ((resolved, rowid) pairs); a row already holding its value is not written.
+
+        Most rows re-resolved after a move resolve as before: writing them anyway rewrote
+        their entries in the three indexes that hold ``resolved``.
+        """
+        self.db.executemany("UPDATE links SET resolved = ?1 WHERE rowid = ?2 AND resolved IS NOT ?1", list(updates))
 
     # -- inbox ledger ------------------------------------------------------
 
@@ -616,6 +687,10 @@ class Index:
     # -- tags and meta -----------------------------------------------------
 
     def put_tags(self, path: str, tags: Iterable[tuple[str, str]]) -> None:
+        """Replace a note's tags (not written again when they are the same, as after a link rewrite)."""
+        tags = [(t, o) for t, o in tags]
+        if sorted(self.db.execute("SELECT tag, origin FROM tags WHERE path = ?", (path,))) == sorted(tags):
+            return
         self.db.execute("DELETE FROM tags WHERE path = ?", (path,))
         self.db.executemany("INSERT INTO tags VALUES (?, ?, ?)", [(path, t, o) for t, o in tags])
 
@@ -685,6 +760,36 @@ def _private(path: Path) -> None:
 
 def _note_values(note: NoteRow) -> tuple[object, ...]:
     return (note.path, note.size, note.mtime_ns, note.hash, note.identity, note.signature)
+
+
+_LINK_COLUMNS = 'source, kind, embed, raw, target, target_name, subpath, alias, start, "end", line, key, resolved'
+_START, _END, _RESOLVED = 8, 9, 12  # positions in a row of ``_LINK_COLUMNS`` (and of ``_link_values``)
+
+
+def _diff_links(old: list[tuple[Any, ...]], new: list[tuple[object, ...]]) -> tuple[list[tuple[object, ...]], ...]:
+    """The writes that turn one note's link rows ``old`` ((rowid, *columns), in text order) into ``new``.
+
+    Returns (start/end changes, start/end/resolved changes, other changes, rowids to delete,
+    rows to insert). The rows are paired in text order: after a link rewrite the pairs are
+    equal (kept as they are), or differ only by offsets (a rewrite earlier in the text
+    shifted them), or also by resolution, or are the rewritten link itself. Unpaired old
+    rows are deleted, unpaired new ones inserted.
+    """
+    moved: list[tuple[object, ...]] = []
+    retargeted: list[tuple[object, ...]] = []
+    other: list[tuple[object, ...]] = []
+    for was, row in zip(old, new):
+        if was[1:] == row:
+            continue
+        if was[1:_START + 1] == row[:_START] and was[_END + 2:_RESOLVED + 1] == row[_END + 1:_RESOLVED]:
+            if was[_RESOLVED + 1] == row[_RESOLVED]:
+                moved.append((row[_START], row[_END], was[0]))
+            else:
+                retargeted.append((row[_START], row[_END], row[_RESOLVED], was[0]))
+        else:
+            other.append((*row[1:], was[0]))
+    gone = [(was[0],) for was in old[len(new):]]
+    return moved, retargeted, other, gone, list(new[len(old):])
 
 
 def _link_values(source: str, link: Link, resolved: str | None) -> tuple[object, ...]:

@@ -10,7 +10,7 @@ idempotent. `vault` applies the plan; this module only computes it.
 
 from __future__ import annotations
 
-from typing import Collection, Iterable, Mapping
+from typing import Collection, Iterable, Mapping, NamedTuple
 
 from daemon.links.scan import FRONTMATTER, MARKDOWN, Link, scan
 from daemon.links.resolve import PathIndex, PathsAfter, link_target_for
@@ -91,8 +91,8 @@ def _still_right(link: Link, source: str, moved_to: str, was: str, want: str, be
     return not firm or after.lookup(target) == want or after.resolve_relative(target, moved_to) == want
 
 
-def _reads_back(link: Link, target: str, moved_to: str, want: str, after: PathIndex) -> bool:
-    """Whether the link with its new target parses the same way and resolves to `want`.
+def _reads_back(link: Link, target: str, moved_to: str, want: str, after: PathIndex) -> Link | None:
+    """The link with its new target, scanned alone, if it parses the same way and resolves to `want`.
 
     A name a wikilink cannot spell (`C# notes.md`, `a|b.md`) would otherwise become a
     link to a different note; such a link is left as it was instead.
@@ -101,13 +101,61 @@ def _reads_back(link: Link, target: str, moved_to: str, want: str, after: PathIn
     if link.kind == FRONTMATTER:
         raw = f"---\nk: {link.quote}{raw}{link.quote}\n---\n"
     again = scan(raw)
-    return (len(again) == 1 and again[0].kind == link.kind and again[0].embed == link.embed
+    if (len(again) == 1 and again[0].kind == link.kind and again[0].embed == link.embed
             and again[0].subpath == link.subpath and again[0].alias == link.alias
-            and after.resolve(again[0], moved_to) == want)
+            and after.resolve(again[0], moved_to) == want):
+        return again[0]
+    return None
+
+
+Verdicts = dict[tuple[bool, str], tuple[str, bool]]
+VERDICTS_MAX = 100_000  # remembered verdicts per move, forgotten all at once beyond (bounded memory)
+
+
+def _verdict(link: Link, source: str, moved_to: str, moves: Mapping[str, str], before: PathIndex,
+             after: PathIndex, memo: Verdicts | None = None) -> tuple[str | None, bool]:
+    """(the file the link resolved to before the moves, whether it may stay as it is).
+
+    It may stay when it was unresolved (an author's broken link is left alone) or is still
+    right after the moves. A bare name that one file carries both before and after the
+    moves resolves the same from every note, so its verdict is remembered in ``memo``
+    (shared by a move's chunks): a folder move's referrers ask for the same few thousand
+    names tens of thousands of times.
+    """
+    target = link.target
+    if "/" not in target:
+        key = (link.kind == MARKDOWN, target)
+        found = memo.get(key) if memo is not None else None
+        if found is not None:
+            return found
+        was = before.sole_bearer(target)
+        now = None if was is None else after.sole_bearer(target)
+        if was is not None and now is not None:  # what resolving from any folder gives, before and after
+            found = (was, now == moves.get(was, was))
+            if memo is not None:
+                if len(memo) >= VERDICTS_MAX:
+                    memo.clear()
+                memo[key] = found
+            return found
+    was = before.resolve(link, source)
+    return was, was is None or _still_right(link, source, moved_to, was, moves.get(was, was), before, after)
+
+
+Relinked = dict[str, list[tuple[Link, str | None]]]  # path after the moves → its links, resolved after them
+
+
+class _Planned(NamedTuple):
+    """One file's plan: its links, the rewrites (link, new target text, the new link as it
+    reads back alone), and the resolution after the moves of each link it learnt (by position)."""
+
+    links: list[Link]
+    rewrites: list[tuple[Link, str, Link]]
+    resolved: dict[int, str | None]
 
 
 def _replacements(text: str, source: str, moves: Mapping[str, str], before: PathIndex,
-                  after: PathIndex, changed: bool = False, style: str = "shortest") -> list[tuple[Link, str]]:
+                  after: PathIndex, changed: bool = False, style: str = "shortest",
+                  memo: Verdicts | None = None) -> _Planned:
     """The links of one file whose resolution the moves would change, with new targets.
 
     In a file `changed` since it was indexed, the links may have been written after
@@ -116,26 +164,72 @@ def _replacements(text: str, source: str, moves: Mapping[str, str], before: Path
     Only a link the moves left unresolved is repaired.
     """
     moved_to = moves.get(source, source)
-    out: list[tuple[Link, str]] = []
-    for link in scan(text):
-        if changed and after.resolve(link, moved_to) is not None:
-            continue
-        was = before.resolve(link, source)
+    links = scan(text)
+    out: list[tuple[Link, str, Link]] = []
+    resolved: dict[int, str | None] = {}
+    for i, link in enumerate(links):
+        if changed:
+            resolved[i] = after.resolve(link, moved_to)
+            if resolved[i] is not None:
+                continue
+        was, stays = _verdict(link, source, moved_to, moves, before, after, memo)
         if was is None:
-            continue  # an unresolved link stays exactly as the author left it
+            continue  # unresolved: left exactly as the author wrote it
         want = moves.get(was, was)
-        if _still_right(link, source, moved_to, was, want, before, after):
-            continue  # already rewritten, or a unique name that moved (U3, U10)
+        if stays:
+            resolved[i] = want  # already rewritten, or a unique name that moved (U3, U10)
+            continue
         relative = _relative_style(link, source, was, before)
         target = link_target_for(want, moved_to, after, link, relative=relative, style=style)
-        unchanged = target == text[link.target_start:link.target_end]
-        if not unchanged and _reads_back(link, target, moved_to, want, after):
-            out.append((link, target))
+        again = None if target == text[link.target_start:link.target_end] else _reads_back(
+            link, target, moved_to, want, after)
+        if again is not None:
+            out.append((link, target, again))
+            resolved[i] = want
+    return _Planned(links, out, resolved)
+
+
+# Characters that open or close what the scanner skips (code, math, comments, escapes) or a
+# link: a rewritten target free of them, before and after, leaves the rest of the text
+# scanning as it did (`%` only counts doubled).
+_SCAN_SENSITIVE = frozenset("\n\r`$[]\\!<")
+
+
+def _relinked(text: str, new_text: str, planned: _Planned) -> list[Link] | None:
+    """The links `scan(new_text)` finds, from the links of `text` and its rewrites, without scanning.
+
+    A rewrite changes only its target's bytes, so every later link shifts by the change of
+    length and the rewritten ones take the target they read back with. None when that may
+    not hold: a target (old or new) holds a character the scanner reacts to, a `%%` at its
+    edges, or links nest (a badge's image inside its link: the outer raw text would change).
+    """
+    links, at = planned.links, {link.start: (target, again) for link, target, again in planned.rewrites}
+    if any(b.start < a.end for a, b in zip(links, links[1:])):
+        return None
+    out: list[Link] = []
+    shift = 0
+    for link in links:
+        if link.start not in at:
+            out.append(link._replace(start=link.start + shift, end=link.end + shift,
+                                     target_start=link.target_start + shift, target_end=link.target_end + shift)
+                       if shift else link)
+            continue
+        target, again = at[link.start]
+        written = text[link.target_start:link.target_end]
+        start, grow = link.target_start + shift, len(target) - len(written)
+        if (_SCAN_SENSITIVE.intersection(written) or _SCAN_SENSITIVE.intersection(target)
+                or "%%" in text[link.target_start - 1:link.target_end + 1]
+                or "%%" in new_text[start - 1:start + len(target) + 1]):
+            return None
+        end = link.end + shift + grow
+        out.append(link._replace(start=link.start + shift, end=end, target=again.target, target_start=start,
+                                 target_end=start + len(target), raw=new_text[link.start + shift:end]))
+        shift += grow
     return out
 
 
 def may_change(links: Iterable[tuple[str, str]], source: str, moves: Mapping[str, str], before: PathIndex,
-               after: PathIndex) -> bool:
+               after: PathIndex, memo: Verdicts | None = None) -> bool:
     """Whether `plan_moves` may rewrite a link of `source`, given its links' (kind, target) as indexed.
 
     False only when every link resolves after the moves as `_replacements` requires of a link
@@ -144,16 +238,16 @@ def may_change(links: Iterable[tuple[str, str]], source: str, moves: Mapping[str
     """
     moved_to = moves.get(source, source)
     for kind, target in links:
-        link = Link(kind, False, 0, 0, target, 0, 0, "", None, 0)
-        was = before.resolve(link, source)
-        if was is not None and not _still_right(link, source, moved_to, was, moves.get(was, was), before, after):
+        if not _verdict(Link(kind, False, 0, 0, target, 0, 0, "", None, 0), source, moved_to, moves, before, after,
+                        memo)[1]:
             return True
     return False
 
 
 def plan_moves(files: Mapping[str, str], moves: Mapping[str, str], before: PathIndex,
                changed: Collection[str] = (), style: str = "shortest",
-               after: PathIndex | None = None) -> dict[str, str]:
+               after: PathIndex | None = None, memo: Verdicts | None = None,
+               relinked: Relinked | None = None) -> dict[str, str]:
     """New texts for the files whose links the moves would break or redirect.
 
     `files` maps each candidate file's path *before* the moves to its text; `moves`
@@ -165,11 +259,22 @@ def plan_moves(files: Mapping[str, str], moves: Mapping[str, str], before: PathI
     target cannot be written so that it reads back as the moved file is left unchanged.
     `after` is `after_moves(before, moves)` when the caller has it already (a folder move is
     planned a chunk of files at a time, and building the view costs as much as the moves).
+    `memo` carries links' verdicts from one chunk to the next (`_verdict`): the same moves,
+    `before` and `after` throughout. `relinked`, when given, receives each planned file's
+    links with their resolutions after the moves, what scanning and resolving its new text
+    would give (`_relinked`), so that it can be indexed without either; a file whose links
+    cannot be derived safely is left out.
     """
     after = after_moves(before, moves) if after is None else after
     planned: dict[str, str] = {}
     for source, text in files.items():
-        replacements = _replacements(text, source, moves, before, after, source in changed, style)
-        if replacements:
-            planned[moves.get(source, source)] = rewrite(text, replacements)
+        found = _replacements(text, source, moves, before, after, source in changed, style, memo)
+        if not found.rewrites:
+            continue
+        moved_to = moves.get(source, source)
+        new_text = planned[moved_to] = rewrite(text, [(link, target) for link, target, _ in found.rewrites])
+        links = _relinked(text, new_text, found) if relinked is not None else None
+        if relinked is not None and links is not None:
+            relinked[moved_to] = [(link, found.resolved[i] if i in found.resolved else after.resolve(link, moved_to))
+                                  for i, link in enumerate(links)]
     return planned

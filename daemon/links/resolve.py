@@ -135,16 +135,27 @@ class PathIndex:
         if not low:
             return source  # `[[#Heading]]` links to its own note (L10)
         if "/" not in low:
-            # A bare name that exactly one file carries: every rule picks that file.
-            named = self._named(low), self._named(low + ".md")
-            if len(named[0]) + len(named[1]) == 1:
-                return (named[0] or named[1])[0][1]
+            sole = self._sole_bearer(low)
+            if sole is not None:
+                return sole
         if low.startswith(("./", "../")):
             return self.resolve_relative(low, source)
         low = low.lstrip("/")
         folder = fold(_folder(source))
         hit = self._exact(low) or (self._exact(f"{folder}/{low}") if folder else None)
         return hit or self._by_suffix(low)
+
+    def sole_bearer(self, target: str) -> str | None:
+        """The file a bare name (no ``/``) resolves to from every folder: the one file carrying
+        that name, `.md` optional; None when none or several do (then the folder may decide)."""
+        low = fold(target.strip())
+        return self._sole_bearer(low) if low and "/" not in low else None
+
+    def _sole_bearer(self, low: str) -> str | None:
+        named = self._named(low), self._named(low + ".md")
+        if len(named[0]) + len(named[1]) == 1:  # every rule picks that file
+            return (named[0] or named[1])[0][1]
+        return None
 
     def _by_suffix(self, low: str) -> str | None:
         best: str | None = None

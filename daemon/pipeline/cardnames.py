@@ -9,6 +9,7 @@ new name: nothing is written for it.
 
 from __future__ import annotations
 
+import os
 import re
 
 from daemon.errors import ConflictError, VaultError
@@ -23,22 +24,25 @@ def follow_card_names(ctx: Context, moves: dict[str, str]) -> list[str]:
     """Set each renamed card's ``name`` to its file name and refresh the pages of its days; the paths written."""
     written: list[str] = []
     days: set[str] = set()
+    plain = _not_cards(ctx, [new for new in moves.values() if new.lower().endswith(".md")])
     for old, new in moves.items():
         if not new.lower().endswith(".md"):
             continue
-        try:
-            snapshot = ctx.vault.read(new)
-        except VaultError:
-            continue  # not UTF-8: not a card
-        if snapshot is None:
-            continue
-        text = cards.follow_file_name(snapshot.text, new)
-        if text is not None:
+        text = None
+        if new not in plain:
             try:
-                ctx.vault.write(new, text, snapshot.digest)
-            except ConflictError:
-                continue  # written meanwhile by someone else: their version stands
-            written.append(new)
+                snapshot = ctx.vault.read(new)
+            except VaultError:
+                continue  # not UTF-8: not a card
+            if snapshot is None:
+                continue
+            text = cards.follow_file_name(snapshot.text, new)
+            if text is not None:
+                try:
+                    ctx.vault.write(new, text, snapshot.digest)
+                except ConflictError:
+                    continue  # written meanwhile by someone else: their version stands
+                written.append(new)
         old_day, new_day = card_day(ctx.config.daily_dir, old), card_day(ctx.config.daily_dir, new)
         if text is not None or old_day != new_day:
             days.update(day for day in (old_day, new_day) if day)
@@ -47,6 +51,26 @@ def follow_card_names(ctx: Context, moves: dict[str, str]) -> list[str]:
         if page["changed"]:
             written.append(page["path"])
     return written
+
+
+def _not_cards(ctx: Context, paths: list[str]) -> set[str]:
+    """Those of ``paths`` that the index, still in step with the file, says have no ``session_id``.
+
+    A big folder move is mostly plain notes: reading each again only to find it is not a
+    card cost as much as moving its rows. A file whose size or mtime differs from its row
+    (changed since indexed) is read as before.
+    """
+    plain: set[str] = set()
+    for path, row in ctx.graph.index.notes_at(paths).items():
+        if row.identity is not None:
+            continue
+        try:
+            st = os.stat(ctx.vault.abspath(path))
+        except (OSError, VaultError):
+            continue
+        if (st.st_size, st.st_mtime_ns) == (row.size, row.mtime_ns):
+            plain.add(path)
+    return plain
 
 
 def card_day(daily_dir: str, path: str) -> str | None:

@@ -17,7 +17,8 @@ from daemon.errors import ConflictError, VaultError
 from daemon.links.graph import Changes
 from daemon.links.pairing import detect_moves
 from daemon.links.index import target_name
-from daemon.links.plan import after_moves, before_moves, may_change, plan_moves
+from daemon.links.plan import Relinked, Verdicts, after_moves, before_moves, may_change, plan_moves
+from daemon.links.scan import Link
 from daemon.links.moves import Actions
 from daemon.pipeline.cardnames import follow_card_names
 from daemon.pipeline.context import Context
@@ -27,7 +28,9 @@ from daemon.vault.files import Snapshot, Written
 ATTEMPTS = 3
 CHUNK = 200  # candidate notes read, planned and written at a time (bounded memory for big folder moves)
 INDEX_BATCH = 2000  # rewritten notes indexed from their new text per transaction (each commit rewrites hot pages)
+MOVED_HELD = 500  # rewritten moved notes whose texts and links wait for their rows to follow (the rest are read back)
 log = logging.getLogger("memvault.renames")
+Known = tuple[Written, str, list[tuple[Link, str | None]] | None]  # a file written: what, its text, its links
 
 
 def move_note(ctx: Context, old: str, new: str, digest: str) -> MoveReport:
@@ -46,9 +49,11 @@ class MoveReport:
     rewritten: tuple[str, ...]
 
 
-def plan_for_moves(ctx: Context, moves: dict[str, str]) -> Iterator[tuple[dict[str, str], dict[str, Snapshot]]]:
+def plan_for_moves(ctx: Context,
+                   moves: dict[str, str]) -> Iterator[tuple[dict[str, str], dict[str, Snapshot], Relinked]]:
     """The link rewrites ``moves`` need, CHUNK candidate notes at a time: ({path after: new text},
-    the snapshots they were planned from).
+    the snapshots they were planned from, {path after: its links resolved after the moves}, as
+    ``plan_moves`` derives them, for the files it could).
 
     Candidates come from the index: notes linking to a moved file, notes with a
     link asking for a moved file's name (its resolution may change), and the
@@ -63,9 +68,10 @@ def plan_for_moves(ctx: Context, moves: dict[str, str]) -> Iterator[tuple[dict[s
     sources = sorted(c for c in candidates if c.lower().endswith(".md"))
     before, style = before_moves(graph.paths, moves), link_format(ctx)
     after = after_moves(before, moves)
+    memo: Verdicts = {}  # links' verdicts, shared by the chunks (plan._verdict)
     for start in range(0, len(sources), CHUNK):
         snapshots: dict[str, Snapshot] = {}
-        for source in _worth_reading(ctx, sources[start:start + CHUNK], moves, names, before, after):
+        for source in _worth_reading(ctx, sources[start:start + CHUNK], moves, names, before, after, memo):
             try:
                 snapshot = ctx.vault.read(moves.get(source, source)) or ctx.vault.read(source)
             except VaultError:
@@ -75,11 +81,12 @@ def plan_for_moves(ctx: Context, moves: dict[str, str]) -> Iterator[tuple[dict[s
         rows = graph.index.notes_at(snapshots)
         changed = {p for p, s in snapshots.items() if p not in rows or rows[p].hash != s.digest}
         texts = {p: s.text for p, s in snapshots.items()}
-        yield plan_moves(texts, moves, before, changed, style, after), snapshots
+        relinked: Relinked = {}
+        yield plan_moves(texts, moves, before, changed, style, after, memo, relinked), snapshots, relinked
 
 
 def _worth_reading(ctx: Context, sources: list[str], moves: dict[str, str], names: set[str],
-                   before: PathIndex, after: PathIndex) -> list[str]:
+                   before: PathIndex, after: PathIndex, memo: Verdicts | None = None) -> list[str]:
     """The candidates that may need a rewrite: the others are not read (a big folder move's
     referrers mostly link by a name that still resolves).
 
@@ -104,10 +111,12 @@ def _worth_reading(ctx: Context, sources: list[str], moves: dict[str, str], name
             break
     trusted -= set(graph.opaque)
     links: dict[str, list[tuple[str, str]]] = {}
-    for _, source, kind, target in graph.index.links_of(trusted):
-        if source in moves or target_name(target) in names:
-            links.setdefault(source, []).append((kind, target))
-    return [p for p in sources if p not in trusted or may_change(links.get(p, ()), p, moves, before, after)]
+    moved = {source for source in trusted if source in moves}
+    for _, source, kind, target in graph.index.links_of(moved):
+        links.setdefault(source, []).append((kind, target))
+    for source, kind, target in graph.index.links_naming_of(trusted - moved, names):
+        links.setdefault(source, []).append((kind, target))
+    return [p for p in sources if p not in trusted or may_change(links.get(p, ()), p, moves, before, after, memo)]
 
 
 def link_format(ctx: Context) -> str:
@@ -126,37 +135,43 @@ def on_moves(ctx: Context, moves: dict[str, str], pending: dict[str, str] | None
         ctx.vault.move(old, moves[old], expect)
     rewritten: list[str] = []
     unread: set[str] = set()  # rewritten, but not indexed from the text we wrote
-    known: list[tuple[Written, str]] = []  # written, to index from that text
+    known: list[Known] = []  # written, staying where they are: indexed from that text
+    moved: list[Known] = []  # written, moved: indexed from that text once their rows have followed
     after = after_moves(before_moves(ctx.graph.paths, moves), moves)
-    for plan, snapshots in plan_for_moves(ctx, moves):
-        unread |= _write_chunk(ctx, plan, snapshots, moves, known)
+    for plan, snapshots, relinked in plan_for_moves(ctx, moves):
+        unread |= _write_chunk(ctx, plan, snapshots, moves, known, relinked, moved)
         rewritten.extend(plan)
         if len(known) >= INDEX_BATCH:
             ctx.graph.put_written(known, after)
             known.clear()
     ctx.graph.put_written(known, after)
-    ctx.graph.apply_moves(moves, rewritten)  # re-reads the moved files that changed
+    ctx.graph.apply_moves(moves, rewritten, moved)  # re-reads the other moved files that changed
     ctx.graph.sync(unread - set(moves.values()))
     ctx.graph.sync(follow_card_names(ctx, moves))  # a card's name, and its daily page, follow a user's rename
     return MoveReport(dict(moves), tuple(sorted(rewritten)))
 
 
 def _write_chunk(ctx: Context, plan: dict[str, str], snapshots: dict[str, Snapshot], moves: dict[str, str],
-                 known: list[tuple[Written, str]]) -> set[str]:
+                 known: list[Known], relinked: Relinked, moved: list[Known]) -> set[str]:
     """Write one chunk's rewrites with one flush for all (``Vault.write_all``); returns the files left
     to read back into the index.
 
     A referrer that stays where it is joins ``known``, to be indexed from the text written
-    (``Graph.put_written``), its links resolved as they will be once the move's rows follow:
-    nothing reads it back. A moved file's row is still at its old path until ``apply_moves``,
-    which reads it. A file changed meanwhile is planned again from its fresh text, written
-    alone, and read back.
+    (``Graph.put_written``), its links resolved as they will be once the move's rows follow
+    (from the plan, ``relinked``, when it has them): nothing reads or scans it again. A moved
+    file's row is still at its old path until ``apply_moves``: one whose links the plan derived
+    joins ``moved`` (up to MOVED_HELD of them, their texts held until then), to be indexed
+    from the text written once its rows have followed; ``apply_moves`` reads the others. A
+    file changed meanwhile is planned again from its fresh text, written alone, and read back.
     """
     inverse = {new: old for old, new in moves.items()}
     results = ctx.vault.write_all({t: (text, snapshots[inverse.get(t, t)].digest) for t, text in plan.items()})
-    ours = [(done, plan[t]) for t, done in results.items() if isinstance(done, Written) and t not in inverse]
+    ours = [(done, plan[t], relinked.get(t)) for t, done in results.items()
+            if isinstance(done, Written) and t not in inverse]
     known.extend(ours)
-    unread = set(plan) - {done.path for done, _ in ours}
+    moved.extend((done, plan[t], relinked[t]) for t, done in results.items()
+                 if isinstance(done, Written) and t in inverse and t in relinked and len(moved) < MOVED_HELD)
+    unread = set(plan) - {done.path for done, _, _ in ours}
     for target, done in results.items():
         if isinstance(done, ConflictError):
             source = inverse.get(target, target)

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from daemon.errors import MemvaultError
+from daemon.links.fulltext import SearchDoc
 from daemon.links.index import MIGRATIONS, Index, NoteRow, target_name
 from daemon.links.scan import scan
 
@@ -110,3 +111,85 @@ def test_broken_links_come_in_source_and_offset_order() -> None:
     assert [(r.source, r.raw) for r in index.broken()] == in_sql
     assert in_sql == [("a.md", "[[b/x]]"), ("a.md", "[[gone#h]]"), ("a.md", "[[lost]]"),
                       ("b/x.md", "[[nowhere]]"), ("é.md", "[[zz]]")]
+
+
+def _link_rows(index: Index) -> list[tuple[object, ...]]:
+    return sorted(index.db.execute("SELECT * FROM links").fetchall(), key=repr)
+
+
+def _first_rowid(index: Index) -> int:
+    return index.db.execute("SELECT rowid FROM links WHERE source = 'a.md' AND start = 0").fetchone()[0]
+
+
+@pytest.mark.parametrize("new_text", [
+    "[[b]] and [[Longer/target]] then [[c]] [[c]] [[b]]",  # a target rewritten: the later links shift
+    "[[b]] and [[t]] then [[c]] [[c]] [[b]]",  # the same links ([[c]] now resolves)
+    "[[c]] [[b]]\n[[x|y]] ![[t]] [[t]]",  # reordered, one more, one kind changed
+    "", "[[b]]",  # fewer
+    "[[b]] [[b]] [[b]] [[b]] [[b]] [[b]] [[t]] [[c]]",  # more
+])
+def test_putting_a_note_writes_only_the_link_rows_that_changed(new_text: str) -> None:
+    """Its rows then equal a fresh insert's; an unchanged link keeps its row (it was not written again)."""
+    old_text = "[[b]] and [[t]] then [[c]] [[c]] [[b]]"
+    was = {"b": "b.md", "t": "t.md", "c": None}
+    now = {"b": "b.md", "t": "t.md", "Longer/target": "t.md", "c": "c.md", "x": "x.md"}
+    index, fresh = Index(":memory:"), Index(":memory:")
+    with index.transaction():
+        index.put_note(NoteRow("a.md", 1, 1, "h1", None, ""), [(l, was[l.target]) for l in scan(old_text)])
+        index.put_note(NoteRow("o.md", 1, 1, "h2", None, ""), [(l, "a.md") for l in scan("[[a]] [[b]]")])
+    first = _first_rowid(index)
+    row = NoteRow("a.md", 2, 2, "h3", "s", "sig")
+    with index.transaction():
+        index.put_note(row, [(l, now[l.target]) for l in scan(new_text)])
+    with fresh.transaction():
+        fresh.put_note(NoteRow("o.md", 1, 1, "h2", None, ""), [(l, "a.md") for l in scan("[[a]] [[b]]")])
+        fresh.put_note(row, [(l, now[l.target]) for l in scan(new_text)])
+    assert _link_rows(index) == _link_rows(fresh) and index.note("a.md") == row
+    if new_text.startswith("[[b]]"):
+        assert _first_rowid(index) == first
+
+
+def test_a_resolution_set_to_the_value_it_holds_writes_no_row() -> None:
+    index = Index(":memory:")
+    _fill(index)
+    rows = index.db.execute("SELECT rowid, resolved FROM links").fetchall()
+    before = index.db.total_changes
+    with index.transaction():
+        index.set_resolved([(resolved, rowid) for rowid, resolved in rows])
+    assert index.db.total_changes == before
+    with index.transaction():
+        index.set_resolved([("b/x.md", rows[0][0])])
+    assert index.db.total_changes == before + 1 and index.links_resolved_to("b/x.md")[0][0] == rows[0][0]
+
+
+def test_renaming_many_notes_at_once_equals_renaming_them_one_by_one() -> None:
+    moves = {"b/x.md": "c/x.md", "a.md": "c/a.md"}
+    one, many = Index(":memory:"), Index(":memory:")
+    for index in (one, many):
+        _fill(index)
+        with index.transaction():
+            index.put_note(NoteRow("c/a.md", 1, 1, "stale", None, ""), [])  # a destination indexed already
+            index.put_search("a.md", SearchDoc("a.md", "card", "a", "", "", "", "2024-01-01", "s1", "words"))
+            index.put_search("c/a.md", SearchDoc("c/a.md", "card", "a", "", "", "", None, "s2", "stale"))
+    with one.transaction():
+        for old, new in moves.items():
+            one.rename_note(old, new)
+    with many.transaction():
+        many.rename_notes(moves)
+    queries = ["SELECT * FROM notes", "SELECT * FROM links", "SELECT * FROM tags", "SELECT * FROM search_docs",
+               "SELECT * FROM search"]
+    for query in queries:
+        assert sorted(one.db.execute(query).fetchall(), key=repr) == sorted(many.db.execute(query).fetchall(), key=repr)
+    assert many.note("a.md") is None and many.note("c/a.md") == NoteRow("c/a.md", 1, 1, "a.md", None, "")
+
+
+@pytest.mark.parametrize("limit", [20_000, 1])  # names as query parameters, or filtered in Python
+def test_links_naming_of_lists_the_links_of_those_notes_asking_for_those_names(
+        monkeypatch: pytest.MonkeyPatch, limit: int) -> None:
+    monkeypatch.setattr("daemon.links.index.NAMES_IN_SQL", limit)
+    index = Index(":memory:")
+    _fill(index)
+    assert sorted(index.links_naming_of(["a.md", "b/x.md", "é.md"], ["lost", "a", "zz"])) == [
+        ("a.md", "wiki", "lost"), ("b/x.md", "wiki", "a"), ("é.md", "wiki", "zz")]
+    assert index.links_naming_of(["a.md"], ["a"]) == [] and index.links_naming_of(["a.md"], []) == []
+    assert sorted(r[1] for r in index.links_resolved_to_any(["a.md", "nowhere.md"])) == ["b/x.md"]

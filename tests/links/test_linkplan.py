@@ -6,7 +6,7 @@ from typing import Mapping
 
 import pytest
 
-from daemon.links.plan import after_moves, plan_moves, rewrite
+from daemon.links.plan import Relinked, after_moves, plan_moves, rewrite
 from daemon.links.scan import scan
 from daemon.links.resolve import PathIndex
 
@@ -161,3 +161,20 @@ def test_rewrite_refuses_stale_or_overlapping_links() -> None:
         rewrite("[[B]]", [(link, "C")])
     with pytest.raises(ValueError, match="overlapping"):
         rewrite("[[A]]", [(link, "C"), (link, "D")])
+
+
+@pytest.mark.parametrize(("text", "derived"), [
+    ("---\nup: \"[[proj/A]]\"\n---\nsee [[proj/A|a]], [b](proj/B.md) and [[proj/A]] `code` $x$\n", True),
+    ("[![[proj/A]]](proj/B.md) nested: the outer link's text holds the inner one\n", False),
+])
+def test_a_planned_rewrite_gives_its_links_without_a_second_scan(text: str, derived: bool) -> None:
+    """What ``put_written`` indexes: equal to scanning and resolving the new text, or left out."""
+    before = PathIndex(["proj/A.md", "proj/B.md", "n.md", "A.md"])
+    moves = {"proj/A.md": "arch/A.md", "proj/B.md": "arch/B.md"}
+    after = PathIndex(["arch/A.md", "arch/B.md", "n.md", "A.md"])
+    relinked: Relinked = {}
+    planned = plan_moves({"n.md": text}, moves, before, relinked=relinked)
+    assert "n.md" in planned and ("n.md" in relinked) == derived
+    if derived:
+        assert relinked["n.md"] == [(link, after.resolve(link, "n.md")) for link in scan(planned["n.md"])]
+        assert [r for _, r in relinked["n.md"]] == ["arch/A.md", "arch/A.md", "arch/B.md", "arch/A.md"]

@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from daemon.links.plan import may_change, plan_moves, rewrite
+from daemon.links.plan import Relinked, Verdicts, may_change, plan_moves, rewrite
 from daemon.links.scan import Link, scan
 from daemon.links.resolve import PathIndex
 
@@ -194,6 +194,34 @@ def test_a_file_whose_indexed_links_may_not_change_is_planned_no_rewrite(case: C
         indexed = [(link.kind, link.target) for link in scan(text)]
         if not may_change(indexed, old_path, case.moves, before, after):
             assert case.moves.get(old_path, old_path) not in planned, old_path
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much], deadline=None)
+@given(cases())
+def test_verdicts_remembered_across_chunks_plan_what_fresh_ones_do(case: Case) -> None:
+    # A folder move plans its files a chunk at a time with one memo of links' verdicts
+    # (plan._verdict): each file here is its own chunk, and the memo must change nothing.
+    before, after, planned = plan_case(case)
+    memo: Verdicts = {}
+    for old_path, text in sorted(case.files.items(), reverse=True):
+        indexed = [(link.kind, link.target) for link in scan(text)]
+        assert (may_change(indexed, old_path, case.moves, before, after, memo)
+                == may_change(indexed, old_path, case.moves, before, after))
+        alone = plan_moves({old_path: text}, case.moves, before, memo=memo)
+        new_path = case.moves.get(old_path, old_path)
+        assert alone == ({new_path: planned[new_path]} if new_path in planned else {})
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much], deadline=None)
+@given(cases())
+def test_links_derived_from_the_plan_are_what_scanning_and_resolving_the_new_text_gives(case: Case) -> None:
+    # A rewritten note is indexed from these (Graph.put_written): the index must equal a rebuild's.
+    before, after, planned = plan_case(case)
+    relinked: Relinked = {}
+    assert plan_moves(case.files, case.moves, before, relinked=relinked) == planned
+    assert set(relinked) <= set(planned)
+    for path, links in relinked.items():
+        assert links == [(link, after.resolve(link, path)) for link in scan(planned[path])], path
 
 
 @settings(max_examples=500, deadline=None)

@@ -194,3 +194,27 @@ def test_a_card_memvault_renames_writes_no_extra_name_change(ctx: Context, vault
     text = card.read_text(encoding="utf-8")
     assert renames.follow_card_names(ctx, {"daily/2023-01-19/x.md": "daily/2023-01-19/topic.md"}) == []
     assert card.read_text(encoding="utf-8") == text
+
+
+def test_following_card_names_reads_only_files_that_may_be_cards(ctx: Context, vault_root: Path,
+                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
+    """A big folder move is mostly plain notes: the index (in step with the file) says which are not cards."""
+    card = make_card(ctx, vault_root)
+    (vault_root / "notes").mkdir()
+    (vault_root / "notes/plain.md").write_text("plain\n", encoding="utf-8")
+    (vault_root / "notes/edited.md").write_text("plain\n", encoding="utf-8")
+    renames.reconcile(ctx)
+    (vault_root / "notes").rename(vault_root / "kept")
+    card.rename(card.with_name("JWT decision.md"))
+    moves = {"notes/plain.md": "kept/plain.md", "notes/edited.md": "kept/edited.md",
+             "daily/2023-01-19/topic.md": "daily/2023-01-19/JWT decision.md"}
+    ctx.graph.apply_moves(moves)  # as on_moves does first
+    (vault_root / "kept/edited.md").write_text("---\nsession_id: session-a\n---\nnow a card\n",
+                                               encoding="utf-8")  # not yet seen by the index
+    read: list[str] = []
+    real = ctx.vault.read
+    monkeypatch.setattr(ctx.vault, "read", lambda rel: (read.append(rel), real(rel))[1])
+    written = renames.follow_card_names(ctx, moves)
+    assert "kept/plain.md" not in read and {"kept/edited.md", "daily/2023-01-19/JWT decision.md"} <= set(read)
+    assert {"daily/2023-01-19/JWT decision.md", "kept/edited.md"} <= set(written)
+    assert props.read((vault_root / "kept/edited.md").read_text(encoding="utf-8"))["name"] == "edited"
