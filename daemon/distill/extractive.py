@@ -550,7 +550,11 @@ def _framing(question: str, turns: list[_Turn], i: int) -> bool:
     question = _TODAY_NOTE.sub("", question)  # "home tonight (8 May 2023)?" names no date worth keeping
     # Between people a name frames the answer too; a user's question to the assistant is in its answer.
     named = _specific(question) and bool(turns[i].speaker)
-    return answered and bool(re.search(r"[(（][^)）]*\d{4}[^)）]*[)）]", question) or named)
+    # (A question of a word or two and no name frames only a short answer: "Start with QA?" — "The big one is
+    # bug #412…" says it all itself; "Did you hear about Jonah?" names whom the answer's "he" is.)
+    brief = len(_tokens(question)) > 2 or bool(re.search(r"(?<=[\w,;] )[A-Z][a-z]+", question)) or \
+        answered and len(_DATE_NOTE.sub("", turns[i + 1].text).split()) <= 12
+    return answered and brief and (bool(re.search(r"[(（][^)）]*\d{4}[^)）]*[)）]", question)) or named)
 
 
 def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt]) -> list[_Stmt]:

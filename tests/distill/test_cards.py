@@ -949,3 +949,14 @@ def test_a_build_that_fails_is_the_ask_the_named_fix_is_advice_and_an_emoji_ends
     from daemon.distill.lexicon import _OUTCOME
     assert _OUTCOME.search("it compiles now") and _OUTCOME.search("the build is clean")
     assert not _OUTCOME.search("it compiles slowly")
+
+
+def test_a_short_question_without_a_name_frames_only_a_short_answer() -> None:
+    meeting = [say("Start with QA?", "Ayesha"),
+               say("The big one is bug #412: save files get corrupted when you quit during the autosave, 3 of 40 "
+                   "runs this week.", "Henrik"),
+               say("Did you hear about Jonah?", "Marisol"),
+               say("The wedding? Yes! He asked me to be his best man in September.", "Kwame")]
+    body = card(meeting).body
+    assert "Start with QA" not in body and "bug #412" in body
+    assert "Did you hear about Jonah?" in body and "best man" in body  # a name frames the answer's "he"
