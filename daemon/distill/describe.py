@@ -321,12 +321,16 @@ def _as_note(point: Point, lang: str, named: bool, other: str = "") -> str:
     if point.who and point.kind == "decision" and point.role == "user" and _BARE_VERB.match(text):
         # "Lease the e-bike, ride March to November…" → "The user decided to lease the e-bike, …"
         return f"{point.who} decided to {text[:1].lower()}{text[1:]}"
-    if point.who and (m := re.match(r"(?i)^let'?s (go with|use|switch to|pick|choose|keep|drop|ship) ", text)):
+    if point.who and (m := re.match(r"(?i)^(?:let'?s|we'?ll|we will|i'?ll|i will) (go with|use|switch to|pick|choose|"
+                                    r"keep|drop|ship|take|buy|book) ", text)) and point.kind == "decision":
         return third_person(f"{point.who} decided to {m.group(1)} {text[m.end():]}", point.who)
     if point.who and (_DROPPED_I.match(text) or re.match(r"(?:ran|tried|tested|checked|did|got|made|found|added|"
                                                          r"fixed|switched|moved)\b", text, re.I)):
         # "Ran the import…, zero errors." → "The user ran the import…"; "Lost my job" → "Jon lost his job"
         return third_person(f"{point.who} {text[:1].lower()}{text[1:]}", point.who)
+    if point.who and not named and re.match(r"Our\b", text):  # "Our gas boiler is 24 years old and we need…"
+        rest = _WE.sub(lambda m: _WE_AS_THEY[m.group(0).lower()], text[4:])
+        return f"{point.who}'s {rest}"
     if point.who and named and re.match(r"(?i)we\b", text):
         return f"{point.who}: {text}"  # "We started puppy classes": who "we" are is the speaker's to say
     if not point.who or not _FIRST_PERSON.search(text):

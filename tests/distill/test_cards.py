@@ -960,3 +960,13 @@ def test_a_short_question_without_a_name_frames_only_a_short_answer() -> None:
     body = card(meeting).body
     assert "Start with QA" not in body and "bug #412" in body
     assert "Did you hear about Jonah?" in body and "best man" in body  # a name frames the answer's "he"
+
+
+def test_the_users_our_and_we_ll_go_with_are_said_in_the_third_person() -> None:
+    chat = [say("Our gas boiler is 24 years old and we need to replace it. Which one is cheapest over time: a new "
+                "gas boiler or an air-source heat pump?"),
+            say("Over 20 years the air-source heat pump costs about €45,740 against €54,920 for gas.", role="assistant"),
+            say("We'll go with the air-source heat pump.")]
+    description = card(chat).description
+    assert description.startswith("The user's gas boiler is 24 years old and they need to replace it.")
+    assert "The user decided to go with the air-source heat pump." in description
