@@ -414,15 +414,20 @@ class Graph:
         candidates = [new for old, new in moves.items()
                       if new not in rewritten and self.watched(new) and not new.endswith(".jsonl")
                       and old not in self.opaque and new not in self.opaque]
-        kept: set[str] = set()
-        for new, row in self.index.notes_at(candidates).items():
+        kept = set(self.in_step(candidates))
+        return kept - self.index.searchable(kept)
+
+    def in_step(self, paths: Iterable[str]) -> dict[str, NoteRow]:
+        """The rows of those ``paths`` whose file still has the size and mtime its row was read at."""
+        kept: dict[str, NoteRow] = {}
+        for path, row in self.index.notes_at(paths).items():
             try:
-                st = os.stat(self.vault.abspath(new))
+                st = os.stat(self.vault.abspath(path))
             except (OSError, VaultError):
                 continue
             if (st.st_size, st.st_mtime_ns) == (row.size, row.mtime_ns):
-                kept.add(new)
-        return kept - self.index.searchable(kept)
+                kept[path] = row
+        return kept
 
 
 _WORKER: Graph | None = None

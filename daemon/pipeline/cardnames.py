@@ -9,7 +9,6 @@ new name: nothing is written for it.
 
 from __future__ import annotations
 
-import os
 import re
 
 from daemon.errors import ConflictError, VaultError
@@ -60,17 +59,7 @@ def _not_cards(ctx: Context, paths: list[str]) -> set[str]:
     card cost as much as moving its rows. A file whose size or mtime differs from its row
     (changed since indexed) is read as before.
     """
-    plain: set[str] = set()
-    for path, row in ctx.graph.index.notes_at(paths).items():
-        if row.identity is not None:
-            continue
-        try:
-            st = os.stat(ctx.vault.abspath(path))
-        except (OSError, VaultError):
-            continue
-        if (st.st_size, st.st_mtime_ns) == (row.size, row.mtime_ns):
-            plain.add(path)
-    return plain
+    return {path for path, row in ctx.graph.in_step(paths).items() if row.identity is None}
 
 
 def card_day(daily_dir: str, path: str) -> str | None:
