@@ -806,6 +806,20 @@ def _request(turns: list[_Turn], calls: list[ToolCall]) -> tuple[str, str, str]:
     return "", "", ""
 
 
+def _later_task(turns: list[_Turn], task: str) -> str:
+    """A new problem the user brings an agent later in the session ("scrolling in xterm.js still does not work?"),
+    said as "Then: …"; a plan for tomorrow or a sign-off is not one."""
+    users = [t for t in turns if t.role == "user"]
+    first = next((i for i, t in enumerate(users) if task and _norm(task) in _norm(t.text)), None)
+    for turn in users[first + 1:] if first is not None else []:
+        said = [s for s in _sentences(_FENCE_RE.sub(" ", turn.text)) if len(_tokens(s)) >= 3 and not _is_small_talk(s)
+                and (_is_question(s) or _PROBLEM.match(s)) and not _DATE_NOTE.search(s)]  # a new problem, not a plan
+        if said:
+            text = said[0].rstrip("?？!. ")
+            return f"Then: {text[:1].lower() + text[1:] if re.match(r'[A-Z][a-z]', text) else text}."
+    return ""
+
+
 def _is_request(sentence: str) -> bool:
     """A question or an instruction, not a statement the body should keep."""
     if _CJK_RE.search(sentence[:4]):
@@ -824,7 +838,8 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
               if _norm(p.text) not in (_norm(ask), _norm(context))]
     description = notes.describe(points, context=context, request=ask, asker=asker if people else "",
                                  task=bool(calls),
-                                 work=work_summary(calls) if work else "", people=people,
+                                 work=" ".join(filter(None, (_later_task(turns, ask) if calls else "",
+                                                             work_summary(calls) if work else ""))), people=people,
                                  day=request.day if dated else None, lang=lang)
     names = _names([t.speaker or t.who for t in turns])
     kinds = Counter(s.kind for s in chosen) + Counter(work=len(work))

@@ -970,3 +970,18 @@ def test_the_users_our_and_we_ll_go_with_are_said_in_the_third_person() -> None:
     description = card(chat).description
     assert description.startswith("The user's gas boiler is 24 years old and they need to replace it.")
     assert "The user decided to go with the air-source heat pump." in description
+
+
+def test_a_new_problem_brought_to_an_agent_later_is_in_the_description_a_plan_for_tomorrow_is_not() -> None:
+    def tool(name: str, **args: str) -> dict:
+        return {"type": "tool_use", "id": f"t{abs(hash(name + str(args))) % 10**6}", "name": name, "input": args}
+
+    session = [say("start phoenix in background"),
+               say("Phoenix server is starting in the background.", role="assistant",
+                   blocks=(tool("Bash", command="mix phx.server"),)),
+               say("scrolling back in xterm.js still does not work (maybe because outer web catches it)?"),
+               say("The page captures the wheel events before xterm.js sees them.", role="assistant",
+                   blocks=(tool("Read", file_path="assets/js/app.js"),))]
+    assert "Then: scrolling back in xterm.js still does not work" in card(session).description
+    later = session[:2] + [say("ok leave the logs for tomorrow, I'll check them then.")]
+    assert "Then:" not in card(later).description
