@@ -125,10 +125,12 @@ class ExtractiveTagger:
 
 def _fragment(candidate: str) -> bool:
     """Too short to name anything (``er``), a commit hash, only a stopword, a weekday or month abbreviation,
-    a web domain, or a long dotted identifier (``Phoenix.Socket.V2.JSONSerializer``)."""
+    a web domain (alone or in a phrase), a test run's status word (``FAIL``, ``Tests``), or a long dotted
+    identifier (``Phoenix.Socket.V2.JSONSerializer``)."""
     return (len(candidate) < 3 and not (candidate.isupper() and len(candidate) == 2 and candidate != "ID")) or \
         candidate.casefold() in _STOP or candidate.casefold().rstrip(".") in _ABBREVIATIONS or \
         bool(_DOMAIN.fullmatch(candidate)) or candidate.count(".") >= 3 or \
+        any(_DOMAIN.fullmatch(w) or w.casefold() in _STATUS for w in candidate.split()) or \
         (bool(_HAN.search(candidate)) and (" " in candidate.strip() or bool(re.search(r"的|在|\d+[月日号年]", candidate)))) or \
         any(re.fullmatch(r"[0-9a-f]*\d[0-9a-f]*", w) and len(w) >= 6 for w in candidate.casefold().split())
 
@@ -136,6 +138,8 @@ def _fragment(candidate: str) -> bool:
 _ABBREVIATIONS = frozenset("mon tue tues wed thu thur thurs fri sat sun jan feb mar apr jun jul aug sep sept oct "
                            "nov dec id ok etc mondays tuesdays wednesdays thursdays fridays saturdays sundays "
                            "weekends weekdays".split())
+# Words a test run or a log prints ("FAIL github.com/…", "Tests 18 passed"): output, not a subject.
+_STATUS = frozenset("fail failed failing pass passed ok error errors warn warning tests test info debug".split())
 _DOMAIN = re.compile(r"(?:www\.)?[a-z0-9-]+\.(?:com|org|net|io|dev|app|co|ai|de|uk)", re.I)
 
 

@@ -985,3 +985,9 @@ def test_a_new_problem_brought_to_an_agent_later_is_in_the_description_a_plan_fo
     assert "Then: scrolling back in xterm.js still does not work" in card(session).description
     later = session[:2] + [say("ok leave the logs for tomorrow, I'll check them then.")]
     assert "Then:" not in card(later).description
+
+
+def test_a_test_runs_status_words_and_domains_are_never_tags() -> None:
+    from daemon.distill.tagging import _fragment
+    assert _fragment("FAIL github.com") and _fragment("Tests") and _fragment("github.com")
+    assert not _fragment("Grafana") and not _fragment("Steam Deck")
