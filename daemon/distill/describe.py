@@ -198,7 +198,9 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
         news = [p for p in own if p.kind == "decision" or _EVENT_RE.search(p.text) or _DROPPED_I.match(p.text)]
         news = _unique(news + dated)
         # News that happened and names something ("I got the job at Greenfield") before a promise ("I will ask").
-        news.sort(key=lambda p: (p.kind != "decision", bool(_PROMISE.search(p.text)), not _NAMED.search(p.text)))
+        # (And one that says whom it is about before one that says "him": "I pick him up on Saturday".)
+        news.sort(key=lambda p: (p.kind != "decision", bool(_PROMISE.search(p.text)),
+                                 bool(re.search(r"\b(?:him|her|them|he|she|it)\b", p.text)), not _NAMED.search(p.text)))
         fit = _unique(news + own + fit)
         spread = [p for i, p in enumerate(fit) if p.kind == "decision" or p.who not in {q.who for q in fit[:i]}]
         fit = spread + [p for p in fit if p not in spread]
