@@ -185,7 +185,8 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
            and not p.text.rstrip().endswith(("?", "？"))  # a question is not what happened
            and not re.search(r"\\(?:int|frac|sum|\(|\[)|\$\$", p.text)  # nor is a formula, in one line of prose
            and not _SHOWING.match(p.text)  # nor a photo shown ("Check out this photo of…")
-           and not _WORKING.search(p.text)]  # nor a step of arithmetic ("€89 × (1 − 0.40) + €3 ≈ €56")
+           and not _WORKING.search(p.text)  # nor a step of arithmetic ("€89 × (1 − 0.40) + €3 ≈ €56")
+           and not p.text.lstrip().startswith("|")]  # nor a table's row, away from its header
     if not people:  # what was decided, then the fix or advice given, then how it turned out
         fit = sorted(fit, key=lambda p: 0 if p.kind == "decision" else 1 if _problem(p) else 2 if _advice(p)
                      else 3 if _outcome(p) else 4)

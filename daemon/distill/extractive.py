@@ -124,6 +124,8 @@ _GUESS_WHO = re.compile(r"(?i)^guess who (finally |just |actually )?(has|is|got|
 _GUESS_VERB = {"has": "have", "is": "am", "got": "got", "passed": "passed", "did": "did", "won": "won",
                "found": "found", "bought": "bought"}
 _THE_FIX = re.compile(r"(?i)(?:\*\*)?the (?:\w+ )?(?:fix|cause|culprit|problem is|solution|root cause)\b")
+_SEND_LOVE = re.compile(r"(?i)^(?:(?:lots of |much )?(?:love|hugs|hi|hello|greetings) to\b|say (?:hi|hello) to\b|give "
+                        r"(?:my love to|\w+(?: \w+)? a (?:hug|scratch|kiss|pat|cuddle))\b|kiss \w+ for me\b)")
 _DATE_NOTE = re.compile(r"\s*[(（][^)）]*\d{4}[^)）]*[)）]")
 _LAUGH = re.compile(r"(?i)[\s,]+(?:ha(?:ha)+|lol|lmao|rofl|xd|hehe+)(?=[\s.!?]*$)")  # "I'll ask my new boss haha"
 _WILL = re.compile(r"(?i)\b(?:i|we)(?:'ll| will| shall)\b")
@@ -267,8 +269,12 @@ def _speech(text: str) -> str:
     said = strip_tool_lines(_IMAGE_MARKUP.sub("", text)).strip()
     if len(captions) == 1 and said and len(said.split()) <= 6 and "\n" not in said and not _is_question(said) \
             and _specific(said):  # "Meet Mango." names what the photo shows; "Don't laugh" does not
-        end = re.search(r"[.!…]+$", said)
-        return f"{said[:end.start()] if end else said} ({captions[0].strip()}){end.group(0) if end else '.'}"
+        # Inside the sentence that names it: "Meet Biscuit (a beagle puppy on a blanket)! Look at him."
+        parts = re.split(r"(?<=[.!?…])\s+", said)
+        i = next((k for k, part in enumerate(parts) if _specific(part)), 0)
+        end = re.search(r"[.!…]+$", parts[i])
+        parts[i] = f"{parts[i][:end.start()] if end else parts[i]} ({captions[0].strip()}){end.group(0) if end else '.'}"
+        return " ".join(parts)
     return said
 
 
@@ -297,8 +303,15 @@ def _is_small_talk(text: str) -> bool:
     text = _SMALL_TALK_PHRASES.sub(" ", text)
     if _CJK_RE.search(text):
         rest = _SMALL_TALK_ZH.sub("", text)
+        if re.match(r"\s*(?:你好|您好|嗨|哈喽|早上好|晚上好)", text) and len(_CJK_RE.findall(rest)) <= 3 \
+                and not re.search(r"\d", rest):
+            return True  # "你好林悦！": a greeting and the name greeted
         return not _CJK_RE.search(rest) and not re.search(r"[a-z0-9]{2,}", rest, re.I)
-    return all(w.strip("'") in _SMALL_TALK_EN for w in re.findall(r"[a-z0-9']+", text.lower()))
+    words = re.findall(r"[a-z0-9']+", text.lower())
+    if len(words) >= 4 and words[0] in ("which", "what", "should", "would", "could", "does", "do", "is", "are",
+                                        "where", "when", "why") and _is_question(text):
+        return False  # "Which one makes the most sense?" asks something, in small words
+    return all(w.strip("'") in _SMALL_TALK_EN for w in words)
 
 
 @lru_cache(maxsize=8192)
@@ -325,6 +338,7 @@ def _sentences(prose: str) -> list[str]:
     out: list[str] = []
     heading = ""
     prose = _EMOJI_STOP.sub(".", prose)  # "it compiles now 🎉 cargo build is clean": the emoji ends a sentence
+    prose = _TABLE.sub(_table_rows, prose)
     for piece in _SENT_END.split(prose):
         if head := _HEADING.match(piece or ""):
             heading = re.sub(r"\*\*|`", "", head.group(1) or head.group(2) or "").strip(" :#_*")
@@ -332,11 +346,26 @@ def _sentences(prose: str) -> list[str]:
         piece = re.sub(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|#+\s+|>\s*)", "", piece or "").strip()
         if heading and _LABEL.match(piece):  # "**Latest Version:** 1.5.0" under "### opentelemetry_api"
             piece = f"{heading} — {piece}"
-        if out and _ABBREV.search(out[-1]):
-            out[-1] = f"{out[-1]} {piece}".strip()
+        if out and (_ABBREV.search(out[-1]) or out[-1].endswith(("...", "…")) and piece[:1].islower()):
+            out[-1] = f"{out[-1]} {piece}".strip()  # "Speaking of Sam... we got engaged." is one sentence
         elif piece:
             out.append(piece)
     return out
+
+
+_TABLE = re.compile(r"^[ \t]*\|.*\|[ \t]*\n[ \t]*\|[ \t:|-]*-[ \t:|-]*\|[ \t]*\n(?:[ \t]*\|.*\|[ \t]*(?:\n|$))+", re.M)
+
+
+def _table_rows(m: re.Match[str]) -> str:
+    """A Markdown table as one line per row, each cell beside its column's header:
+    "| Price | $159.99 | $139.99 |" under "| | Paperwhite | Clara BW |" → "Price: Paperwhite $159.99, Clara BW $139.99."."""
+    rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in m.group(0).strip().split("\n")]
+    header, body = rows[0], rows[2:]
+    lines = []
+    for row in body:
+        cells = [f"{h} {c}".strip() if h else c for h, c in zip(header[1:], row[1:]) if c]
+        lines.append(f"{row[0]}: {', '.join(cells)}." if row and row[0] else ", ".join(cells) + ".")
+    return "\n".join(lines) + "\n"
 
 
 def _classify(sentence: str, previous: str | None) -> str:
@@ -360,6 +389,8 @@ def _is_filler(sentence: str, names: frozenset[str], people: bool = False) -> bo
 
     Between ``people`` (named speakers), "I'll write the test plan" is a commitment, not narration.
     """
+    if _SEND_LOVE.match(sentence):
+        return True  # "Love to Sam and baby Mila", "Give Biscuit a scratch from me": a sign-off
     if (show := _SHOWING.match(sentence)) and len(_tokens(sentence[show.end():]) - names) < 2:
         return True  # "Check out this moment I snapped!": the photo is not in the card
     if _OUTCOME_NOTE.match(sentence) or _LINK_ONLY.match(sentence):
@@ -468,7 +499,9 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     out.append(_Stmt(len(out), i, turn.speaker, sentence, "question", words, "", reply, turn.role))
                 elif questions:
                     continue
-                elif len(words - names) >= 2 and not _is_filler(sentence, names, bool(turn.speaker)) and (
+                elif (len(words - names) >= 2 or words - names and (_EVENT_RE.search(sentence) or _DROPPED_I.match(
+                        sentence)) and not re.search(r"\b(?:it|that|this|them)\b", sentence, re.I)) \
+                        and not _is_filler(sentence, names, bool(turn.speaker)) and (
                         not _is_question(sentence) or _framing(sentence, turns, i)) and not (
                         turn.role == "user" and previous != "decision" and _IMPERATIVE.match(sentence)
                         and _answered(turns, i)):
@@ -494,9 +527,13 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
 
 
 def _news(stmt: _Stmt) -> bool:
-    """A speaker's own news between people, done or under way ("I quit Brightline", "Lost my job"), not a promise."""
-    return bool(stmt.speaker) and stmt.kind != "sentiment" and bool(
-        _DROPPED_I.match(stmt.text) or _EVENT_RE.search(stmt.text)) and not _WILL.search(stmt.text)
+    """A speaker's own news between people, done or under way ("I quit Brightline", "Lost my job"), or a promise
+    with its date ("I'll send it by Friday, the 27th"), not a promise alone."""
+    if not stmt.speaker or stmt.kind == "sentiment":
+        return False
+    if _WILL.search(stmt.text):
+        return bool(_DATE_NOTE.search(stmt.text))
+    return bool(_DROPPED_I.match(stmt.text) or _EVENT_RE.search(stmt.text))
 
 
 def _cut_off(turn: _Turn, sentences: list[str]) -> bool:
@@ -594,9 +631,10 @@ def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt]) -> list[_Stmt]
 
 def _bare_answer(stmt: _Stmt, candidates: list[_Stmt]) -> bool:
     """A short answer between people ("Friday works.", "Around 8."): it means something only beside its
-    question. (An assistant's short answer to the user's question is what the card is for.)"""
+    question. (An assistant's short answer to the user's question is what the card is for, and so is a
+    promise with its date: "I'll send it by Friday, the 27th".)"""
     return stmt.reply and not stmt.code and bool(stmt.speaker) and (stmt.pos == 0 or candidates[stmt.pos - 1].msg != stmt.msg) \
-        and _short(stmt.text)
+        and _short(stmt.text) and not (_WILL.search(stmt.text) and _DATE_NOTE.search(stmt.text))
 
 
 def _short(text: str) -> bool:

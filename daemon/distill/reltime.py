@@ -75,8 +75,10 @@ _FUTURE_CUE = re.compile(r"\b(?:will|shall|gonna|going\s+to|let's|let’s|plan(?
                          r"upcoming|coming|see\s+you)\b|\w['’]ll\b", re.I)
 # "-ed" words are past tense, except those that plan ahead ("scheduled", "booked") or are not verbs.
 _NOT_PAST = r"(?!\w*eed\b|(?:schedul|plann|book|suppos|expect|need|interest|excit|hundr|sacr|wick)ed\b)"
-_PAST_CUE = re.compile(r"\b(?:was|were|did|had|went|got|came|saw|said|told|met|made|took|gave|left|"
+_PAST_CUE = re.compile(r"\b(?:was|were|did|had|went|got|came|saw|said|told|met|made|took|gave|left|born|died|"
                        r"bought|ago|yesterday|last|" + _NOT_PAST + r"\w{3,}ed)\b", re.I)
+# A verb that says something happened, not a time word: "has failed three times in two months".
+_DONE_VERB = re.compile(r"\b(?:has|have|had|was|were|" + _NOT_PAST + r"[a-z]{3,}ed)\b", re.I)
 
 
 def anchor_day(time: datetime | None, timezone: tzinfo | None = None) -> date | None:
@@ -187,6 +189,17 @@ def _sentence_around(m: re.Match[str]) -> str:
     starts = [e.end() for e in _SENTENCE_END.finditer(text, begin, m.start())]
     end = _SENTENCE_END.search(text, m.end(), m.end() + 300)
     return text[starts[-1] if starts else begin: end.start() if end else m.end() + 300].replace(m.group(0), " ")
+
+
+def _how_long(m: re.Match[str]) -> bool:
+    """"in two months" after "three times", or right after a verb that says it happened ("finished it in 3 days"),
+    is how long something took; "confirmed the van for the move, in two weeks" is still a date."""
+    sentence = _sentence_around(m)
+    if _FUTURE_CUE.search(sentence):
+        return False
+    before = m.string[max(0, m.start() - 60):m.start()]
+    return bool(re.search(r"\b(?:once|twice|\w+ times)\s*$", before) or
+                re.search(r"(?:" + _DONE_VERB.pattern + r")(?:\s+[\w'’]+){0,3}\s*$", before, re.I))
 
 
 def _past_tense(m: re.Match[str]) -> bool:
@@ -370,6 +383,8 @@ def _en_ago(m: re.Match[str], anchor: date) -> str | None:
 
 
 def _en_in(m: re.Match[str], anchor: date) -> str | None:
+    if m.group(0).lower().startswith("in ") and _how_long(m):
+        return None  # "it has failed three times in two months", "I finished it in 3 days": how long, not when
     n, approx = _en_count(m)
     return _shifted(anchor, n, m.group("unit").lower(), 1, approx)
 
@@ -520,7 +535,9 @@ RULES: tuple[Rule, ...] = (
     Rule("N days/weeks/months/years ago", "counted back from the anchor day; vague counts are “around”",
          re.compile(r"\b" + _EN_N + r"\s+" + _EN_UNIT + r"\s+ago\b", re.I), _en_ago,
          examples=("3 days ago", "a week ago", "two months ago", "a few days ago"), triggers=("ago",)),
-    Rule("in N days/weeks/months/years", "counted on from the anchor day; vague counts are “around”",
+    Rule("in N days/weeks/months/years", "counted on from the anchor day; vague counts are “around”; after “N times” "
+         "or right after a verb that says it happened (“failed three times in two months”, “finished it in 3 "
+         "days”) it is how long, left as written",
          re.compile(r"\bin\s+" + _EN_N + r"\s+" + _EN_UNIT + r"(?:['’]s?\s+time)?\b", re.I), _en_in,
          examples=("in 3 days", "in two weeks", "in a month"), triggers=("in",)),
     Rule("N days/weeks/months/years from now", "counted on from the anchor day",

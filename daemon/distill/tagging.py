@@ -107,7 +107,10 @@ class ExtractiveTagger:
                     continue
                 spelling.setdefault(key, candidate)
                 scores[key] += weight if not _is_han(candidate) else weight / 2
-        ranked = sorted(scores, key=lambda k: (-scores[k], -len(k), k))
+        # Family and friends ("my sister Hanna", "baby Mila", "Lea's party") are who the news is about, but a tag
+        # collects a topic across cards (a place, an organisation, a thing), and a private name is not one.
+        kin = {(m.group(1) or m.group(2)).casefold() for m in _KIN.finditer(head + "\n" + body)}
+        ranked = sorted((k for k in scores if k not in kin), key=lambda k: (-scores[k], -len(k), k))
         chosen = _drop_contained([spelling[k] for k in ranked if scores[k] >= 2 or k in head.casefold()])
         if len(chosen) < max_tags:  # a name said once still beats a key phrase
             chosen = _drop_contained(chosen + [spelling[k] for k in ranked if spelling[k] not in chosen])
@@ -138,6 +141,10 @@ def _fragment(candidate: str) -> bool:
 _ABBREVIATIONS = frozenset("mon tue tues wed thu thur thurs fri sat sun jan feb mar apr jun jul aug sep sept oct "
                            "nov dec id ok etc mondays tuesdays wednesdays thursdays fridays saturdays sundays "
                            "weekends weekdays".split())
+_KIN = re.compile(r"(?i:\b(?:my|our|his|her|their|your)\s+(?:little\s+|big\s+|baby\s+|new\s+)?(?:sister|brother|mum|mom|"
+                  r"mother|dad|father|son|daughter|wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|friend|"
+                  r"cousin|niece|nephew|aunt|uncle|grandma|grandpa|grandmother|grandfather|kid|kids|baby)\s+|"
+                  r"\bbaby\s+)([A-Z][a-z]+)|\b([A-Z][a-z]+)['’]s (?:\w+ )?(?:birthday|party|wedding|graduation|baby)\b")
 # Words a test run or a log prints ("FAIL github.com/…", "Tests 18 passed"): output, not a subject.
 _STATUS = frozenset("fail failed failing pass passed ok error errors warn warning tests test info debug".split())
 _DOMAIN = re.compile(r"(?:www\.)?[a-z0-9-]+\.(?:com|org|net|io|dev|app|co|ai|de|uk)", re.I)

@@ -991,3 +991,37 @@ def test_a_test_runs_status_words_and_domains_are_never_tags() -> None:
     from daemon.distill.tagging import _fragment
     assert _fragment("FAIL github.com") and _fragment("Tests") and _fragment("github.com")
     assert not _fragment("Grafana") and not _fragment("Steam Deck")
+
+
+def test_review5_rules_a_table_a_choice_a_question_in_small_words_and_a_dated_promise() -> None:
+    from daemon.distill.extractive import _classify, _is_small_talk, _sentences
+    table = ("| | Paperwhite | Clara BW |\n|---|---|---|\n| Price | $159.99 | $139.99 |\n"
+             "| Weight | 211 g | 174 g |\n")
+    assert _sentences(table) == ["Price: Paperwhite $159.99, Clara BW $139.99.", "Weight: Paperwhite 211 g, Clara BW 174 g."]
+    assert not _is_small_talk("Which one makes the most sense?") and _is_small_talk("How are you?")
+    assert _classify("I'm getting the Kobo Libra Colour, skipping the stylus.", None) == "decision"
+    meeting = [say("Jakub, can you draft the announcement email to members?", "Amara"),
+               say("Yes, I'll send it by Friday, the 12th.", "Jakub"),
+               say("Theo, the booking system?", "Amara"),
+               say("I'll update both by May 15th, so it's live well before June.", "Theo")]
+    body = card(meeting).body
+    assert "Friday, the 12th (12 May 2023)" in body and "May 15th (2023)" in body  # short, but dated promises
+
+
+def test_review5_rules_people_news_sign_offs_and_private_names() -> None:
+    chat = [say("Speaking of Sam... we got engaged. In Lisbon, two weeks ago.", "Felix"),
+            say("My sister Hanna had her baby! A little girl, Mila, born on May 2nd, 3.4 kg.", "Felix"),
+            say("The repair shop on Lindenstraße opens on the 1st of June.", "Felix"),
+            say("See you on the 5th! Love to Sam and baby Mila", "Nadia")]
+    result = card(chat)
+    assert "Speaking of Sam... we got engaged." in result.body  # one short sentence of news, with its referent
+    assert "born on May 2nd (2023)" in result.body  # born: the most recent May 2nd
+    assert "Love to Sam" not in result.body
+    tags = [t.casefold() for t in tags_of(result)]
+    assert "hanna" not in tags and "lisbon" in tags  # "my sister Hanna" is who the news is about, not a topic
+    assert _is_small_talk_zh("你好林悦！") and not _is_small_talk_zh("你好！我叫林悦，在北京学车。")
+
+
+def _is_small_talk_zh(text: str) -> bool:
+    from daemon.distill.extractive import _is_small_talk
+    return _is_small_talk(text)

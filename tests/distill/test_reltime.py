@@ -115,6 +115,10 @@ def test_chinese_expressions(text: str, expected: str) -> None:
         ("Time flies, feels like yesterday I put this dress on", "Time flies, feels like yesterday I put this dress on"),
         ("it seems like it was yesterday", "it seems like it was yesterday"),  # an idiom, not a day
         ("feels like just yesterday", "feels like just yesterday"),
+        ("The old printer has failed three times in two months", "The old printer has failed three times in two months"),
+        ("I finished it in 3 days", "I finished it in 3 days"),
+        ("They confirmed the van for the move, in two weeks", "They confirmed the van for the move, in two weeks (2023-05-22)"),
+        ("A little girl, born on May 2nd", "A little girl, born on May 2nd (2023)"),  # born: the past, this year
         ("so `04.03.2024` means 4 March", "so `04.03.2024` means 4 March"),  # the sentence names its year
         ("In 2024 we met on July 1", "In 2024 we met on July 1"),
         ("`tomorrow` is a keyword, see you tomorrow", "`tomorrow` is a keyword, see you tomorrow (2023-05-09)"),
