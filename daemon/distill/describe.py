@@ -134,7 +134,8 @@ def name(focus: list[str], texts: list[str], names: frozenset[str], kinds: Count
     the next phrase's words, or the dominant kind ("plans", "decision").
     """
     counted = phrase_counts(texts, names)
-    found = ranked(counted, 4)
+    # "16th", "3 nights" or "time" names nothing
+    found = [p for p in ranked(counted, 6) if not p[:1].isdigit() and p.lower() not in _NO_SUBJECT][:4]
     if any(focus) and lang == "en":  # Chinese phrases need recurrence to be words: the whole conversation
         recurrence = Counter({word: n for word, n in counted[0].items() if " " not in word})
         asked = [p for p in topics(focus, names, k=8) if not p[:1].isdigit()]  # "120M tokens" is an amount
@@ -248,6 +249,8 @@ def _outcome(point: Point) -> bool:
     return point.role == "user" and bool(_OUTCOME.search(point.text))
 
 
+_NO_SUBJECT = frozenset("time times thing things way ways lot lots day days people stuff week weeks year years "
+                        "today tonight moment bit".split())
 _NOT_A_HEAD = frozenset("yet still interesting considering really hard good great so just even also very pretty "
                         "best nice".split())  # "yet stayed optimistic" is no subject
 _VAGUE = re.compile(r"\b(?:positive|impact|journey|passion|happiness|joy|strength|moments?|hard work|dedication|"

@@ -64,7 +64,7 @@ _CUES = {
         "procedure": r"`(?:sudo |pip3? |pipx |npm |npx |git |python3? |uv |cargo |go |make |docker |kubectl |brew |apt(?:-get)? |curl |wget |mix |yarn |pnpm |node |bash |sh |cd |ls |cat |grep |export |memvault |pytest|ssh |scp |rsync |chmod |mkdir |rm |cp |mv |tar |systemctl |conda |poetry |gradle |mvn |dotnet |swift |ruby |gem |bundle |rails |php |composer |psql |mysql |redis-cli |gh |terraform |ansible)[^`]*`|\b(?:commands?|step \d+|steps to|shortcut|procedure|recipe|instructions|"
                      r"install|configure|(?:^|how |steps )to (?:fix|set up|reset|deploy|rebuild|update) \w+)\b",
         "decision": r"\b(?:decided|decision(?! to make)|(?:we'll|we will|i'll|i will|let's|going to) go with|"
-                    r"i'?m (?:getting|buying|ordering|going for|taking) the|i'?ll (?:get|buy|order|take) the|"
+                    r"i'?m (?:getting|buying|ordering|going for) the|"
                     r"went with|chose|chosen|picked|settled on|agreed (?:to|on|that)|we agreed|"
                     r"\b(?:we'll|we will|i'll|i will|let's|let us|we(?:'re| are) going to|we should|we decided to|we chose to|"
                     r"we went with|we use|we'll use)\b[^.!?]*\b(?:instead of|rather than)|ruled out|(?<!was )(?<!were )(?<!been )(?<!got )(?<!get )rejected(?! by)|opted|"

@@ -1025,3 +1025,14 @@ def test_review5_rules_people_news_sign_offs_and_private_names() -> None:
 def _is_small_talk_zh(text: str) -> bool:
     from daemon.distill.extractive import _is_small_talk
     return _is_small_talk(text)
+
+
+def test_a_name_never_starts_on_a_number_or_a_word_that_names_nothing() -> None:
+    from collections import Counter
+    from daemon.distill import describe
+    texts = ["The cottage is free from the 16th, the 16th works.", "Time flies, no time at all, the 16th then.",
+             "The Keswick cottage has a wood stove.", "The Keswick cottage is £240."]
+    name = describe.name([], texts, frozenset(), Counter(fact=3), "en")
+    assert not name[:1].isdigit() and not name.startswith("time") and "keswick" in name
+    from daemon.distill.extractive import _classify
+    assert _classify("I'll take the afternoon off.", None) != "decision"  # a plan, not a choice
