@@ -499,8 +499,9 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     out.append(_Stmt(len(out), i, turn.speaker, sentence, "question", words, "", reply, turn.role))
                 elif questions:
                     continue
-                elif (len(words - names) >= 2 or words - names and (_EVENT_RE.search(sentence) or _DROPPED_I.match(
-                        sentence)) and not re.search(r"\b(?:it|that|this|them)\b", sentence, re.I)) \
+                elif (len(words - names) >= 2 or words - names and (_PAST_TENSE.search(sentence) and _EVENT_RE.search(
+                        sentence) or _DROPPED_I.match(sentence)) and not re.search(r"\b(?:it|that|this|them)\b",
+                                                                                   sentence, re.I)) \
                         and not _is_filler(sentence, names, bool(turn.speaker)) and (
                         not _is_question(sentence) or _framing(sentence, turns, i)) and not (
                         turn.role == "user" and previous != "decision" and _IMPERATIVE.match(sentence)

@@ -104,7 +104,9 @@ _EVENT_RE = re.compile(r"\b(?:i|we)\s+(?:just\s+|finally\s+|recently\s+|also\s+|
                        r"|\b(?:asked|invited|offered|hired|promoted|picked|chose|proposed to|called)\s+(?:me|us)\b"
                        # "I'm adopting a dog!", "We're moving in together", "I start as head chef on the 1st"
                        r"|\b(?:i'?m|i am|we'?re|we are)\s+(?:now\s+|finally\s+|also\s+|officially\s+)?"
-                       r"(?!(?:being|feeling|doing|getting)\b)[a-z]{3,}ing\b"
+                       r"(?!(?:being|feeling|doing|getting|coming|going|thinking|trying|looking|waiting|hoping|wondering|"
+                       r"starving|crying|dying|kidding|joking|laughing|saying|telling|asking|sorry|rooting|counting)\b)"
+                       r"[a-z]{3,}ing\b"
                        r"|\b(?:i|we)\s+(?:start|begin|fly|move|pick (?:\w+ )?up|get the keys)\b", re.I)
 # News told without its "I" ("Lost my job as a banker yesterday", "Just got back from Paris"): the speaker's own.
 _PAST = """went got made took saw came found gave told felt left kept thought bought brought met ran began knew heard

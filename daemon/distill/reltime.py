@@ -515,9 +515,9 @@ RULES: tuple[Rule, ...] = (
     Rule("<weekday> (the) <ordinal>",
          "the nearest day of that number that falls on that weekday: this month or the next (past tense: this "
          "month or the last); none does: as written",
-         re.compile(r"(?<!next )(?<!last )(?<!this )\b" + _EN_DAY + r",?\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of|century|floor)\b)"
+         re.compile(r"(?<!next )(?<!last )\b" + _EN_DAY + r",?\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of|century|floor)\b)"
                     r"(?!\s*[（(]\d{4})", re.I), lambda m, a: _en_weekday_ordinal(m, a),
-         examples=("Saturday 25th", "Thursday the 23rd", "on Friday the 13th"),
+         examples=("Saturday 25th", "Thursday the 23rd", "this Thursday, the 26th", "on Friday the 13th"),
          triggers=("st", "nd", "rd", "th")),
     Rule("the <ordinal> (a day of the month)",
          "that day of this month if still ahead (today included), else of next month; past tense: the reverse",

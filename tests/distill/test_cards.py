@@ -1036,3 +1036,13 @@ def test_a_name_never_starts_on_a_number_or_a_word_that_names_nothing() -> None:
     assert not name[:1].isdigit() and not name.startswith("time") and "keswick" in name
     from daemon.distill.extractive import _classify
     assert _classify("I'll take the afternoon off.", None) != "decision"  # a plan, not a choice
+
+
+def test_a_one_word_feeling_is_no_news_and_this_weekday_with_its_day_is_resolved() -> None:
+    from daemon.distill.extractive import _news, _Stmt
+    for text in ("I'm coming, obviously.", "I'm starving"):
+        assert not _news(_Stmt(0, 0, "Malik", text, "fact", frozenset())), text
+    assert _news(_Stmt(0, 0, "Felix", "We got engaged.", "fact", frozenset()))
+    from daemon.distill.reltime import resolve_relative
+    assert resolve_relative("Cast comes off this Thursday, the 11th.", date(2023, 5, 8)) == \
+        "Cast comes off this Thursday, the 11th (2023-05-11)."

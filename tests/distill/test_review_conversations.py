@@ -67,6 +67,7 @@ KNOWN_GAPS = {
         "王师傅",  # the instructor is tagged: a name the chat is about, not a speaker
     },
     "review5_ereader_numbers_sharegpt.json": {"$186.99", "15%"},  # the discounted price: one of many numbers cut
+    "review5_long_catch_up_locomo.json": {"2026-12-05", "Portugal"},  # the shop's opening day and a trip: budget
     "review5_personal_plans_cottage_messages.json": {"Catbells", "Gemma"},  # a walk and a dog-sitter, cut by the budget
 }
 
