@@ -585,16 +585,20 @@ class Index:
                                         f"({', '.join('?' * len(chunk))}) AND {named}", (*chunk, *names)))
         return rows
 
-    def links_resolved_to_any(self, paths: Iterable[str]) -> list[tuple[int, str, str, str]]:
-        """(rowid, source, kind, target) of links that resolve to one of ``paths``."""
-        return list(self._where_in("SELECT rowid, source, kind, target FROM links", "resolved", paths))
+    def links_resolved_to_any(self, paths: Iterable[str]) -> list[tuple[int, str, str, str, str | None]]:
+        """(rowid, source, kind, target, resolved) of links that resolve to one of ``paths``."""
+        return list(self._where_in(f"SELECT {_RESOLVING} FROM links", "resolved", paths))
+
+    def resolutions_of(self, sources: Iterable[str]) -> list[tuple[int, str, str, str, str | None]]:
+        """(rowid, source, kind, target, resolved) of the links in these notes."""
+        return list(self._where_in(f"SELECT {_RESOLVING} FROM links", "source", sources))
 
     def links_resolved_to(self, path: str) -> list[tuple[int, str, str, str]]:
         """(rowid, source, kind, target) of links that resolve to ``path``."""
         return list(self.db.execute("SELECT rowid, source, kind, target FROM links WHERE resolved = ?", (path,)))
 
-    def links_a_new_path_may_take(self, path: str) -> list[tuple[int, str, str, str]]:
-        """(rowid, source, kind, target) of the links that a new file at ``path`` may take over.
+    def links_a_new_path_may_take(self, path: str) -> list[tuple[int, str, str, str, str | None]]:
+        """(rowid, source, kind, target, resolved) of the links that a new file at ``path`` may take over.
 
         Adding a file changes a link's resolution only to that file, and only through one of
         the rules: the link was unresolved; the new path is shorter than (or as long as and
@@ -610,7 +614,8 @@ class Index:
         name = target_name(path)
         folder = path.rpartition("/")[0]
         if not folder or not path.isascii():  # a file at the root is the exact match of every bare target
-            return self.links_naming([name])    # (SQLite folds only ASCII case)
+            return list(self.db.execute(f"SELECT {_RESOLVING} FROM links WHERE target_name = ?",  # (SQLite
+                                        (name,)))                                           # folds only ASCII)
         low = path.lower()
         parts = low.split("/")
         with_slash = ["/".join(parts[i:]) for i in range(len(parts) - 1)]
@@ -618,7 +623,7 @@ class Index:
         if low.endswith(".md"):  # ``.md`` is optional in a target
             with_slash += [s[:-3] for s in with_slash]
             bare.append(parts[-1][:-3])
-        select = "SELECT rowid, source, kind, target FROM links WHERE target_name = ? AND "
+        select = f"SELECT {_RESOLVING} FROM links WHERE target_name = ? AND "
         folded = "lower(ltrim(target, '/'))"
         queries = [
             (select + "length(resolved) IS NULL", ()),
@@ -628,7 +633,7 @@ class Index:
             (select + f"{folded} IN ({', '.join('?' * len(bare))}) AND source >= ? COLLATE NOCASE "
              "AND source < ? COLLATE NOCASE", (*bare, folder + "/", folder + "0")),
         ]
-        rows: dict[int, tuple[int, str, str, str]] = {}
+        rows: dict[int, tuple[int, str, str, str, str | None]] = {}
         for sql, args in queries:
             rows.update((row[0], row) for row in self.db.execute(sql, (name, *args)))
         return list(rows.values())
@@ -790,6 +795,9 @@ def _diff_links(old: list[tuple[Any, ...]], new: list[tuple[object, ...]]) -> tu
             other.append((*row[1:], was[0]))
     gone = [(was[0],) for was in old[len(new):]]
     return moved, retargeted, other, gone, list(new[len(old):])
+
+
+_RESOLVING = "rowid, source, kind, target, resolved"  # what re-resolving a link needs, and what it held
 
 
 def _link_values(source: str, link: Link, resolved: str | None) -> tuple[object, ...]:
