@@ -184,9 +184,12 @@ class Graph:
         ``plan_moves``' ``relinked``); otherwise the text is scanned and they are resolved.
         """
         with self.index.transaction():
-            for done, text, links in written:
-                self._put(*self._row(done.path, text, done.size, done.mtime_ns, done.digest), paths=paths,
-                          links=links)
+            entries = [self._entry(*self._row(done.path, text, done.size, done.mtime_ns, done.digest), paths=paths,
+                                   links=links) for done, text, links in written]
+            self.index.put_notes((entry.row, entry.links) for entry in entries)  # a few statements for all
+            for entry in entries:  # then what ``_put`` does after ``put_note`` (each file has its text)
+                self.index.put_tags(entry.row.path, entry.tags)
+                self.index.put_search(entry.row.path, entry.doc)
 
     def sync(self, rels: Iterable[str]) -> None:
         """Re-read these paths into the index (removing the ones that are gone)."""

@@ -337,26 +337,38 @@ class Index:
             yield from self.db.execute(f"{select} WHERE {column} IN ({', '.join('?' * len(chunk))})", chunk)
 
     def put_note(self, note: NoteRow, links: Iterable[tuple[Link, str | None]] | None) -> None:
-        """Insert or replace a note; ``links`` (with resolutions) replaces its links unless None.
+        """Insert or replace a note; ``links`` (with resolutions) replaces its links unless None."""
+        self.put_notes([(note, links)])
+
+    def put_notes(self, notes: Iterable[tuple[NoteRow, Iterable[tuple[Link, str | None]] | None]]) -> None:
+        """``put_note`` for several notes (distinct paths), in a few statements for all of them.
 
         Only the link rows that differ are written (``_diff_links``): a note whose links were
         rewritten by a move keeps most rows as they were (or only their offsets change), and
         deleting and inserting every row touched all five of the links table's indexes for each.
+        The writes of a batch of notes (the rewritten notes of a folder move) go out together:
+        a statement per note and per kind of change cost more than the rows they wrote.
         """
-        values = _note_values(note)
-        updated = self.db.execute("UPDATE notes SET size = ?, mtime_ns = ?, hash = ?, identity = ?, signature = ? "
-                                  "WHERE path = ?", (*values[1:], values[0]))
-        if updated.rowcount == 0:
-            self.db.execute("INSERT INTO notes VALUES (?, ?, ?, ?, ?, ?)", values)
-        if links is not None:
-            old = self.db.execute(f"SELECT rowid, {_LINK_COLUMNS} FROM links WHERE source = ? ORDER BY start",
-                                  (note.path,)).fetchall()
-            new = [_link_values(note.path, link, resolved) for link, resolved in links]
-            self._write_link_diff(old, new)
+        notes = list(notes)
+        self.db.executemany("INSERT INTO notes VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (path) DO UPDATE SET "
+                            "size = excluded.size, mtime_ns = excluded.mtime_ns, hash = excluded.hash, "
+                            "identity = excluded.identity, signature = excluded.signature",
+                            [_note_values(note) for note, _ in notes])
+        linked = {note.path: links for note, links in notes if links is not None}
+        old: dict[str, list[tuple[Any, ...]]] = {path: [] for path in linked}
+        for row in self._where_in(f"SELECT rowid, {_LINK_COLUMNS} FROM links", "source", linked):
+            old[row[1]].append(row)
+        writes: tuple[list[tuple[object, ...]], ...] = ([], [], [], [], [])
+        for path, links in linked.items():
+            rows = sorted(old[path], key=lambda r: (r[_START + 1], r[0]))  # text order (ties: as inserted)
+            for into, part in zip(writes, _diff_links(rows, [_link_values(path, link, to) for link, to in links])):
+                into.extend(part)
+        self._write_link_diff(*writes)
 
-    def _write_link_diff(self, old: list[tuple[Any, ...]], new: list[tuple[object, ...]]) -> None:
-        """Turn one note's link rows ``old`` (rowid first) into ``new`` (``_link_values``) with few writes."""
-        moved, retargeted, other, gone, added = _diff_links(old, new)
+    def _write_link_diff(self, moved: list[tuple[object, ...]], retargeted: list[tuple[object, ...]],
+                         other: list[tuple[object, ...]], gone: list[tuple[object, ...]],
+                         added: list[tuple[object, ...]]) -> None:
+        """Write what ``_diff_links`` found (for one note or several)."""
         if moved:
             self.db.executemany('UPDATE links SET start = ?, "end" = ? WHERE rowid = ?', moved)
         if retargeted:

@@ -149,6 +149,34 @@ def test_putting_a_note_writes_only_the_link_rows_that_changed(new_text: str) ->
         assert _first_rowid(index) == first
 
 
+def test_putting_many_notes_at_once_equals_putting_them_one_by_one() -> None:
+    """A folder move indexes its rewritten notes together (``put_notes``): same rows, same rowids kept."""
+    texts = {"a.md": "[[b]] and [[t]] then [[c]] [[c]] [[b]]", "o.md": "[[a]] [[b]]", "p.md": "[[t]] [[t]]",
+             "q.md": "[[b]]"}
+    was = {"a": "a.md", "b": "b.md", "t": "t.md", "c": None}
+    new_texts = {"a.md": "[[b]] and [[Longer/target]] then [[c]] [[c]] [[b]]",  # shifted, retargeted, other
+                 "o.md": "[[b]]",  # fewer
+                 "p.md": "[[t]] [[t]] [[x|y]] ![[c]]",  # more
+                 "n.md": "[[a]] [[b]]"}  # a new note; q.md is not put again
+    now = {"a": "a.md", "b": "b.md", "t": "t.md", "Longer/target": "t.md", "c": "c.md", "x": "x.md"}
+    one, many = Index(":memory:"), Index(":memory:")
+    for index in (one, many):
+        with index.transaction():
+            for path, text in texts.items():
+                index.put_note(NoteRow(path, 1, 1, "h", None, ""), [(l, was[l.target]) for l in scan(text)])
+    puts = [(NoteRow(path, 2, 2, "h2", "s", "sig"), [(l, now[l.target]) for l in scan(text)])
+            for path, text in new_texts.items()] + [(NoteRow("img.png", 3, 3, "h3", None, ""), None)]
+    with one.transaction():
+        for row, links in puts:
+            one.put_note(row, links)
+    with many.transaction():
+        many.put_notes(puts)
+    for query in ["SELECT rowid, * FROM notes", "SELECT rowid, * FROM links"]:
+        assert sorted(one.db.execute(query).fetchall(), key=repr) == sorted(many.db.execute(query).fetchall(), key=repr)
+    assert many.note("p.md") == puts[2][0] and many.note("img.png") == puts[-1][0]
+    assert [r.raw for r in many.links_from("p.md")] == ["[[t]]", "[[t]]", "[[x|y]]", "![[c]]"]
+
+
 def test_a_resolution_set_to_the_value_it_holds_writes_no_row() -> None:
     index = Index(":memory:")
     _fill(index)
