@@ -7,7 +7,7 @@ from pathlib import Path
 
 import pytest
 
-from daemon.errors import ConflictError, VaultError
+from daemon.errors import ConflictError, ReadOnlyError, VaultError
 from daemon.vault.files import ABSENT, Vault, digest
 
 
@@ -44,6 +44,22 @@ def test_keeps_mode_and_leaves_no_temp_files(root: Path) -> None:
     vault.write("n.md", "y", seen)
     assert (root / "n.md").stat().st_mode & 0o777 == 0o600
     assert [p.name for p in root.iterdir()] == ["n.md"]
+
+
+def test_write_all_keeps_each_files_mode_and_refuses_a_locked_one(root: Path) -> None:
+    # The modes come from the compare-and-swap read's own status (no second look at the path).
+    vault = Vault(root)
+    modes = {"a.md": 0o600, "b.md": 0o640, "c.md": 0o000, "d.md": None}
+    seen = {rel: vault.write(rel, "old", ABSENT) for rel in modes if modes[rel] is not None}
+    for rel, mode in modes.items():
+        if mode is not None:
+            os.chmod(root / rel, mode)
+    done = vault.write_all({rel: ("new", seen.get(rel, ABSENT)) for rel in modes})
+    assert isinstance(done["c.md"], ReadOnlyError)  # no permission bit at all: locked, and refused as such
+    assert [(root / rel).stat().st_mode & 0o777 for rel in ("a.md", "b.md", "c.md")] == [0o600, 0o640, 0o000]
+    os.chmod(root / "c.md", 0o600)
+    assert [(root / rel).read_text() for rel in modes] == ["new", "new", "old", "new"]
+    assert not [p for p in root.rglob("*") if p.name.endswith(".tmp")]
 
 
 def test_move_refuses_to_overwrite(root: Path) -> None:
