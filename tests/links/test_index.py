@@ -149,6 +149,20 @@ def test_putting_a_note_writes_only_the_link_rows_that_changed(new_text: str) ->
         assert _first_rowid(index) == first
 
 
+def test_sources_naming_and_linking_many_names_answer_as_one_at_a_time() -> None:
+    # A folder move asks for thousands of names and paths at once (a query per 500 of them).
+    index = Index(":memory:")
+    with index.transaction():
+        for i in range(1200):
+            links = scan(f"[[n{i}]] [[n{i + 1}]] [[gone{i}]]")
+            index.put_note(NoteRow(f"s{i % 700}/{i}.md", 1, 1, "h", None, ""),
+                           [(links[0], f"n{i}.md"), (links[1], f"n{i + 1}.md"), (links[2], None)])
+    names, paths = [f"n{i}" for i in range(0, 1300, 2)], [f"n{i}.md" for i in range(1, 1300, 3)]
+    assert index.sources_naming(names) == set().union(*(index.sources_naming([n]) for n in names))
+    assert index.sources_linking(paths) == set().union(*(index.sources_linking([p]) for p in paths))
+    assert len(index.sources_naming(names)) == 1200 and index.sources_linking(["nowhere.md"]) == set()
+
+
 def test_putting_many_notes_at_once_equals_putting_them_one_by_one() -> None:
     """A folder move indexes its rewritten notes together (``put_notes``): same rows, same rowids kept."""
     texts = {"a.md": "[[b]] and [[t]] then [[c]] [[c]] [[b]]", "o.md": "[[a]] [[b]]", "p.md": "[[t]] [[t]]",
