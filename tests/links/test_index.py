@@ -163,6 +163,36 @@ def test_sources_naming_and_linking_many_names_answer_as_one_at_a_time() -> None
     assert len(index.sources_naming(names)) == 1200 and index.sources_linking(["nowhere.md"]) == set()
 
 
+def test_a_batch_of_transactions_is_checkpointed_once_at_its_end(tmp_path: Path) -> None:
+    # A folder move's transactions each left more than 1,000 pages in the log, and each commit
+    # copied them into the database again; within ``one_checkpoint`` the log grows instead.
+    index = Index(tmp_path / "index.sqlite3")
+    index.db.execute("PRAGMA wal_autocheckpoint=1")  # every commit checkpoints (as a big one does)
+    wal = tmp_path / "index.sqlite3-wal"
+
+    def three_transactions(tag: str) -> list[int]:
+        sizes = []
+        for n in range(3):
+            with index.transaction():
+                for i in range(1000):
+                    index.put_note(NoteRow(f"{tag}{n}/{i}.md", 1, 1, "h" * 64, None, "sig " * 50), [])
+            sizes.append(wal.stat().st_size)
+        return sizes
+
+    alone = three_transactions("a")
+    with index.one_checkpoint(pages=10_000):
+        batched = three_transactions("b")
+        assert index.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 10_000
+    # (The log file keeps its largest size: it is rewritten from its start after a checkpoint.)
+    assert alone[2] < 2 * alone[0]  # the log restarted after each checkpoint
+    assert batched[2] > 2 * alone[2]  # the log grew by each transaction: no checkpoint in between
+    assert index.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 1
+    busy, log, copied = index.db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    assert busy == 0 and log == copied  # checkpointed at the end: the database holds every page
+    assert len(index.notes()) == 6000
+    index.close()
+
+
 def test_putting_many_notes_at_once_equals_putting_them_one_by_one() -> None:
     """A folder move indexes its rewritten notes together (``put_notes``): same rows, same rowids kept."""
     texts = {"a.md": "[[b]] and [[t]] then [[c]] [[c]] [[b]]", "o.md": "[[a]] [[b]]", "p.md": "[[t]] [[t]]",
