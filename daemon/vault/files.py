@@ -28,6 +28,10 @@ TEMP_MARK = ".memvault-"
 SKIP_DIRS = {".obsidian", ".git", ".trash", ".stfolder", ".stversions", "node_modules"}
 
 
+_PLAIN = os.sep == "/" and os.altsep is None  # a POSIX path is its own file system path
+_UNUSUAL = frozenset(("", ".", ".."))  # segments PurePosixPath drops or abspath refuses (and a leading "/")
+
+
 def digest(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
@@ -56,6 +60,13 @@ class Vault:
     # -- reading ---------------------------------------------------------
 
     def abspath(self, rel: str) -> Path:
+        """The file system path of vault path ``rel``.
+
+        Raises:
+            VaultError: ``rel`` is absolute, empty, or climbs out of the vault (``..``).
+        """
+        if _PLAIN and rel and not _UNUSUAL.intersection(rel.split("/")):  # most paths: already in normal form
+            return self.root / rel
         pure = PurePosixPath(rel)
         if pure.is_absolute() or ".." in pure.parts or not pure.parts:
             raise VaultError(f"path must stay inside the vault: {rel!r}")
