@@ -259,8 +259,11 @@ def may_change(links: Iterable[tuple[str, str]], source: str, moves: Mapping[str
     """
     moved_to = moves.get(source, source)
     for kind, target in links:
-        if not _verdict(Link(kind, False, 0, 0, target, 0, 0, "", None, 0), source, moved_to, moves, before, after,
-                        memo)[1]:
+        found = memo.get((kind == MARKDOWN, target)) if memo is not None else None  # most are remembered
+        if found is None:
+            found = _verdict(Link(kind, False, 0, 0, target, 0, 0, "", None, 0), source, moved_to, moves, before,
+                             after, memo)
+        if not found[1]:
             return True
     return False
 
