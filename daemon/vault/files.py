@@ -289,8 +289,12 @@ class Vault:
         temp = target.with_name(f".{target.name}{TEMP_MARK}{secrets.token_hex(4)}.tmp")
         hasher = hashlib.sha256()
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with open(temp, "wb") as handle:
+            try:
+                handle = open(temp, "wb")
+            except FileNotFoundError:  # a new folder: made only then (a move writes thousands of files)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                handle = open(temp, "wb")
+            with handle:
                 for chunk in chunks:
                     hasher.update(chunk)
                     handle.write(chunk)

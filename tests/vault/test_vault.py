@@ -62,6 +62,18 @@ def test_write_all_keeps_each_files_mode_and_refuses_a_locked_one(root: Path) ->
     assert not [p for p in root.rglob("*") if p.name.endswith(".tmp")]
 
 
+def test_writes_make_the_folders_they_need(root: Path) -> None:
+    vault = Vault(root)
+    vault.write("new/deep/a.md", "a", ABSENT)
+    done = vault.write_all({"other/deeper/b.md": ("b", ABSENT), "new/deep/c.md": ("c", ABSENT)})
+    assert not [r for r in done.values() if isinstance(r, VaultError)]
+    assert [(root / p).read_text() for p in ("new/deep/a.md", "other/deeper/b.md", "new/deep/c.md")] == ["a", "b", "c"]
+    (root / "plain").write_text("a file, not a folder")
+    with pytest.raises(VaultError, match="plain/x.md"):  # a file where the folder would go
+        vault.write("plain/x.md", "x", ABSENT)
+    assert not [p for p in root.rglob("*") if p.name.endswith(".tmp")]
+
+
 def test_move_refuses_to_overwrite(root: Path) -> None:
     vault = Vault(root)
     a = vault.write("a.md", "a", ABSENT)
