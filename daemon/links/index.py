@@ -26,7 +26,6 @@ Migration = Callable[[sqlite3.Connection], None]
 CACHE_KIB = 8192  # SQLite page cache per connection (default 2 MB), allocated as used
 BATCH_WAL_PAGES = 32_768  # write-ahead log a batch of transactions may grow (128 MB) before it is checkpointed
 LOAD_BATCH = 500  # notes per executemany round in replace_all
-NAMES_IN_SQL = 20_000  # names a query lists as parameters at most (with 500 paths: under SQLite's 32,766)
 # BM25 weight of each search column: name, description, tags, project, body, source conversation, CJK pieces.
 BM25_WEIGHTS = "4.0, 3.0, 2.0, 1.0, 1.0, 1.0, 1.0"  # chosen on LoCoMo 1-5 (docs/benchmarks.md)
 MIGRATIONS: list[tuple[str, Migration]] = []
@@ -246,6 +245,8 @@ def target_name(target: str) -> str:
 
 class Index:
     """One vault's index database. Not thread-safe: the daemon's worker owns it."""
+
+    _naming: frozenset[str] = frozenset()  # the names ``temp.naming`` holds (``links_naming_of``)
 
     def __init__(self, path: Path | str) -> None:
         if isinstance(path, Path):
@@ -601,19 +602,26 @@ class Index:
 
     def links_naming_of(self, sources: Iterable[str], names: Iterable[str]) -> list[tuple[str, str, str]]:
         """(source, kind, target) of the links in these notes whose target asks for one of ``names``
-        (lower-cased file names without ``.md``, as ``target_name``)."""
-        names = sorted(set(names))
-        if not names:
+        (lower-cased file names without ``.md``, as ``target_name``).
+
+        The names go into a temporary table, kept for the next call asking for the same names
+        (a folder move asks once a chunk of notes, each time for thousands of names: as query
+        parameters SQLite sorted them again for every query, and only 32,766 fit).
+        """
+        wanted = frozenset(names)
+        if not wanted:
             return []
-        if len(names) > NAMES_IN_SQL:  # SQLite takes at most 32,766 parameters: filter the rows here
-            wanted = set(names)
-            return [(s, k, t) for s, k, t, n in self._where_in(
-                "SELECT source, kind, target, target_name FROM links", "source", sources) if n in wanted]
-        named = f"target_name IN ({', '.join('?' * len(names))})"
+        if wanted != self._naming or self.db.in_transaction:
+            self.db.execute("CREATE TEMP TABLE IF NOT EXISTS naming (name TEXT PRIMARY KEY) WITHOUT ROWID")
+            self.db.execute("DELETE FROM temp.naming")
+            self.db.executemany("INSERT INTO temp.naming VALUES (?)", [(name,) for name in wanted])
+            # Kept only outside a transaction: a rollback would undo the table, not this note of it.
+            self._naming = frozenset() if self.db.in_transaction else wanted
         rows: list[tuple[str, str, str]] = []
-        for chunk in iter_chunks(sorted(set(sources))):
+        for chunk in iter_chunks(sorted(set(sources))):  # `+`: by source, never every link of every name
             rows.extend(self.db.execute(f"SELECT source, kind, target FROM links WHERE source IN "
-                                        f"({', '.join('?' * len(chunk))}) AND {named}", (*chunk, *names)))
+                                        f"({', '.join('?' * len(chunk))}) AND +target_name IN temp.naming",
+                                        chunk).fetchall())
         return rows
 
     def links_resolved_to_any(self, paths: Iterable[str]) -> list[tuple[int, str, str, str, str | None]]:

@@ -255,13 +255,18 @@ def test_renaming_many_notes_at_once_equals_renaming_them_one_by_one() -> None:
     assert many.note("a.md") is None and many.note("c/a.md") == NoteRow("c/a.md", 1, 1, "a.md", None, "")
 
 
-@pytest.mark.parametrize("limit", [20_000, 1])  # names as query parameters, or filtered in Python
-def test_links_naming_of_lists_the_links_of_those_notes_asking_for_those_names(
-        monkeypatch: pytest.MonkeyPatch, limit: int) -> None:
-    monkeypatch.setattr("daemon.links.index.NAMES_IN_SQL", limit)
+def test_links_naming_of_lists_the_links_of_those_notes_asking_for_those_names() -> None:
     index = Index(":memory:")
     _fill(index)
     assert sorted(index.links_naming_of(["a.md", "b/x.md", "é.md"], ["lost", "a", "zz"])) == [
         ("a.md", "wiki", "lost"), ("b/x.md", "wiki", "a"), ("é.md", "wiki", "zz")]
+    assert index.links_naming_of(["é.md"], ["zz", "lost", "a"]) == [("é.md", "wiki", "zz")]  # the same names again
     assert index.links_naming_of(["a.md"], ["a"]) == [] and index.links_naming_of(["a.md"], []) == []
+    assert sorted(index.links_naming_of(["a.md", "b/x.md"], [f"name{i}" for i in range(40_000)] + ["lost"])) == [
+        ("a.md", "wiki", "lost")]  # more names than a query takes parameters
+    with pytest.raises(RuntimeError):
+        with index.transaction():
+            assert index.links_naming_of(["b/x.md"], ["a"]) == [("b/x.md", "wiki", "a")]
+            raise RuntimeError("rolled back: the table of names with it")
+    assert index.links_naming_of(["b/x.md"], ["a"]) == [("b/x.md", "wiki", "a")]
     assert sorted(r[1] for r in index.links_resolved_to_any(["a.md", "nowhere.md"])) == ["b/x.md"]
