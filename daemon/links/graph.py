@@ -184,9 +184,12 @@ class Graph:
         ``plan_moves``' ``relinked``); otherwise the text is scanned and they are resolved.
         """
         with self.index.transaction():
-            for done, text, links in written:
-                self._put(*self._row(done.path, text, done.size, done.mtime_ns, done.digest), paths=paths,
-                          links=links)
+            entries = [self._entry(*self._row(done.path, text, done.size, done.mtime_ns, done.digest), paths=paths,
+                                   links=links) for done, text, links in written]
+            self.index.put_notes((entry.row, entry.links) for entry in entries)  # a few statements for all
+            for entry in entries:  # then what ``_put`` does after ``put_note`` (each file has its text)
+                self.index.put_tags(entry.row.path, entry.tags)
+                self.index.put_search(entry.row.path, entry.doc)
 
     def sync(self, rels: Iterable[str]) -> None:
         """Re-read these paths into the index (removing the ones that are gone)."""
@@ -270,13 +273,19 @@ class Graph:
         (``Index.links_a_new_path_may_take``): the work per file does not grow with the
         number of earlier links asking for the same name.
         """
-        rows: dict[int, tuple[str, str, str]] = {}
-        rows.update((r[0], r[1:]) for r in self.index.links_resolved_to_any(removed))
+        rows: dict[int, tuple[int, str, str, str, str | None]] = {}
+        rows.update((r[0], r) for r in self.index.links_resolved_to_any(removed))
         for path in set(added):
-            rows.update((r[0], r[1:]) for r in self.index.links_a_new_path_may_take(path))
+            rows.update((r[0], r) for r in self.index.links_a_new_path_may_take(path))
+        self._resolve_again(rows.values())
+
+    def _resolve_again(self, rows: Iterable[tuple[int, str, str, str, str | None]]) -> None:
+        """Resolve links again ((rowid, source, kind, target, resolved) rows) and write the ones that
+        changed: after a move most resolve as before, and each row written costs a statement and
+        a look-up by rowid even when ``set_resolved`` finds nothing to change."""
         resolve = self.paths.resolve_target
-        self.index.set_resolved((resolve(target, source, markdown=kind == "markdown"), rowid)
-                                for rowid, (source, kind, target) in rows.items())
+        self.index.set_resolved([(now, rowid) for rowid, source, kind, target, resolved in rows
+                                 if (now := resolve(target, source, markdown=kind == "markdown")) != resolved])
 
     def rebuild(self) -> int:
         """Forget everything and index every file again; returns the number of files."""
@@ -396,9 +405,7 @@ class Graph:
                   if new not in kept and new not in done and self.vault.abspath(new).exists())
         self.put_written(ours)
         with self.index.transaction():
-            resolve = self.paths.resolve_target
-            self.index.set_resolved((resolve(target, source, markdown=kind == "markdown"), rowid)
-                                    for rowid, source, kind, target in self.index.links_of(kept))
+            self._resolve_again(self.index.resolutions_of(kept))
             self._reresolve(added=moves.values(), removed=moves)
 
     def unchanged_moves(self, moves: Mapping[str, str], rewritten: set[str]) -> set[str]:

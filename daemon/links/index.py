@@ -14,6 +14,7 @@ import unicodedata
 import time
 from dataclasses import dataclass
 from pathlib import Path
+from contextlib import contextmanager
 from typing import Any, Callable, Iterable, Iterator, Mapping, NamedTuple
 
 from daemon.errors import MemvaultError
@@ -23,8 +24,8 @@ from daemon.links.scan import Link
 
 Migration = Callable[[sqlite3.Connection], None]
 CACHE_KIB = 8192  # SQLite page cache per connection (default 2 MB), allocated as used
+BATCH_WAL_PAGES = 32_768  # write-ahead log a batch of transactions may grow (128 MB) before it is checkpointed
 LOAD_BATCH = 500  # notes per executemany round in replace_all
-NAMES_IN_SQL = 20_000  # names a query lists as parameters at most (with 500 paths: under SQLite's 32,766)
 # BM25 weight of each search column: name, description, tags, project, body, source conversation, CJK pieces.
 BM25_WEIGHTS = "4.0, 3.0, 2.0, 1.0, 1.0, 1.0, 1.0"  # chosen on LoCoMo 1-5 (docs/benchmarks.md)
 MIGRATIONS: list[tuple[str, Migration]] = []
@@ -245,6 +246,8 @@ def target_name(target: str) -> str:
 class Index:
     """One vault's index database. Not thread-safe: the daemon's worker owns it."""
 
+    _naming: frozenset[str] = frozenset()  # the names ``temp.naming`` holds (``links_naming_of``)
+
     def __init__(self, path: Path | str) -> None:
         if isinstance(path, Path):
             _private(path)
@@ -298,6 +301,23 @@ class Index:
     def transaction(self) -> "_Transaction":
         return _Transaction(self.db)
 
+    @contextmanager
+    def one_checkpoint(self, pages: int = BATCH_WAL_PAGES) -> Iterator[None]:
+        """Checkpoint the write-ahead log once after a batch of transactions, not after each.
+
+        SQLite copies the log into the database (and flushes both) whenever a commit leaves
+        more than 1,000 pages in it: a folder move's few big transactions each did, copying
+        the same hot pages of the links indexes again every time (two thirds of their
+        commits' time). Meanwhile the log may grow to ``pages``, then checkpoints as usual.
+        """
+        before = self.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0]
+        self.db.execute(f"PRAGMA wal_autocheckpoint={int(pages)}")
+        try:
+            yield
+        finally:
+            self.db.execute(f"PRAGMA wal_autocheckpoint={int(before)}")
+            self.db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
+
     # -- notes -------------------------------------------------------------
 
     def notes(self) -> dict[str, NoteRow]:
@@ -331,32 +351,51 @@ class Index:
         return {row[0]: NoteRow(*row) for row in self._where_in(
             "SELECT path, size, mtime_ns, hash, identity, signature FROM notes", "path", paths)}
 
-    def _where_in(self, select: str, column: str, values: Iterable[str]) -> Iterator[tuple[Any, ...]]:
-        """The rows of ``select`` (a query without WHERE) whose ``column`` is one of ``values``."""
+    def _where_in(self, select: str, column: str, values: Iterable[str]) -> list[tuple[Any, ...]]:
+        """The rows of ``select`` (a query without WHERE) whose ``column`` is one of ``values``.
+
+        A list, fetched a query at a time (a folder move reads 100,000 rows this way: yielding
+        them one by one through a generator cost as much as SQLite finding them).
+        """
+        rows: list[tuple[Any, ...]] = []
         for chunk in iter_chunks(sorted(set(values))):
-            yield from self.db.execute(f"{select} WHERE {column} IN ({', '.join('?' * len(chunk))})", chunk)
+            rows.extend(self.db.execute(f"{select} WHERE {column} IN ({', '.join('?' * len(chunk))})",
+                                        chunk).fetchall())
+        return rows
 
     def put_note(self, note: NoteRow, links: Iterable[tuple[Link, str | None]] | None) -> None:
-        """Insert or replace a note; ``links`` (with resolutions) replaces its links unless None.
+        """Insert or replace a note; ``links`` (with resolutions) replaces its links unless None."""
+        self.put_notes([(note, links)])
+
+    def put_notes(self, notes: Iterable[tuple[NoteRow, Iterable[tuple[Link, str | None]] | None]]) -> None:
+        """``put_note`` for several notes (distinct paths), in a few statements for all of them.
 
         Only the link rows that differ are written (``_diff_links``): a note whose links were
         rewritten by a move keeps most rows as they were (or only their offsets change), and
         deleting and inserting every row touched all five of the links table's indexes for each.
+        The writes of a batch of notes (the rewritten notes of a folder move) go out together:
+        a statement per note and per kind of change cost more than the rows they wrote.
         """
-        values = _note_values(note)
-        updated = self.db.execute("UPDATE notes SET size = ?, mtime_ns = ?, hash = ?, identity = ?, signature = ? "
-                                  "WHERE path = ?", (*values[1:], values[0]))
-        if updated.rowcount == 0:
-            self.db.execute("INSERT INTO notes VALUES (?, ?, ?, ?, ?, ?)", values)
-        if links is not None:
-            old = self.db.execute(f"SELECT rowid, {_LINK_COLUMNS} FROM links WHERE source = ? ORDER BY start",
-                                  (note.path,)).fetchall()
-            new = [_link_values(note.path, link, resolved) for link, resolved in links]
-            self._write_link_diff(old, new)
+        notes = list(notes)
+        self.db.executemany("INSERT INTO notes VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT (path) DO UPDATE SET "
+                            "size = excluded.size, mtime_ns = excluded.mtime_ns, hash = excluded.hash, "
+                            "identity = excluded.identity, signature = excluded.signature",
+                            [_note_values(note) for note, _ in notes])
+        linked = {note.path: links for note, links in notes if links is not None}
+        old: dict[str, list[tuple[Any, ...]]] = {path: [] for path in linked}
+        for row in self._where_in(f"SELECT rowid, {_LINK_COLUMNS} FROM links", "source", linked):
+            old[row[1]].append(row)
+        writes: tuple[list[tuple[object, ...]], ...] = ([], [], [], [], [])
+        for path, links in linked.items():
+            rows = sorted(old[path], key=lambda r: (r[_START + 1], r[0]))  # text order (ties: as inserted)
+            for into, part in zip(writes, _diff_links(rows, [_link_values(path, link, to) for link, to in links])):
+                into.extend(part)
+        self._write_link_diff(*writes)
 
-    def _write_link_diff(self, old: list[tuple[Any, ...]], new: list[tuple[object, ...]]) -> None:
-        """Turn one note's link rows ``old`` (rowid first) into ``new`` (``_link_values``) with few writes."""
-        moved, retargeted, other, gone, added = _diff_links(old, new)
+    def _write_link_diff(self, moved: list[tuple[object, ...]], retargeted: list[tuple[object, ...]],
+                         other: list[tuple[object, ...]], gone: list[tuple[object, ...]],
+                         added: list[tuple[object, ...]]) -> None:
+        """Write what ``_diff_links`` found (for one note or several)."""
         if moved:
             self.db.executemany('UPDATE links SET start = ?, "end" = ? WHERE rowid = ?', moved)
         if retargeted:
@@ -543,18 +582,11 @@ class Index:
 
     def sources_naming(self, names: Iterable[str]) -> set[str]:
         """Notes holding a link whose target asks for one of these file names (lower, no ``.md``)."""
-        found: set[str] = set()
-        for name in set(names):
-            found.update(r[0] for r in self.db.execute("SELECT DISTINCT source FROM links WHERE target_name = ?",
-                                                       (name,)))
-        return found
+        return {r[0] for r in self._where_in("SELECT DISTINCT source FROM links", "target_name", names)}
 
     def sources_linking(self, paths: Iterable[str]) -> set[str]:
-        found: set[str] = set()
-        for path in set(paths):
-            found.update(r[0] for r in self.db.execute("SELECT DISTINCT source FROM links WHERE resolved = ?",
-                                                       (path,)))
-        return found
+        """Notes holding a link that resolves to one of ``paths`` (a query per 500 paths, not one a path)."""
+        return {r[0] for r in self._where_in("SELECT DISTINCT source FROM links", "resolved", paths)}
 
     def links_naming(self, names: Iterable[str]) -> list[tuple[int, str, str, str]]:
         """(rowid, source, kind, target) of links whose target asks for one of these names."""
@@ -566,35 +598,46 @@ class Index:
 
     def links_of(self, sources: Iterable[str]) -> list[tuple[int, str, str, str]]:
         """(rowid, source, kind, target) of the links in these notes."""
-        return list(self._where_in("SELECT rowid, source, kind, target FROM links", "source", sources))
+        return self._where_in("SELECT rowid, source, kind, target FROM links", "source", sources)
 
     def links_naming_of(self, sources: Iterable[str], names: Iterable[str]) -> list[tuple[str, str, str]]:
         """(source, kind, target) of the links in these notes whose target asks for one of ``names``
-        (lower-cased file names without ``.md``, as ``target_name``)."""
-        names = sorted(set(names))
-        if not names:
+        (lower-cased file names without ``.md``, as ``target_name``).
+
+        The names go into a temporary table, kept for the next call asking for the same names
+        (a folder move asks once a chunk of notes, each time for thousands of names: as query
+        parameters SQLite sorted them again for every query, and only 32,766 fit).
+        """
+        wanted = frozenset(names)
+        if not wanted:
             return []
-        if len(names) > NAMES_IN_SQL:  # SQLite takes at most 32,766 parameters: filter the rows here
-            wanted = set(names)
-            return [(s, k, t) for s, k, t, n in self._where_in(
-                "SELECT source, kind, target, target_name FROM links", "source", sources) if n in wanted]
-        named = f"target_name IN ({', '.join('?' * len(names))})"
+        if wanted != self._naming or self.db.in_transaction:
+            self.db.execute("CREATE TEMP TABLE IF NOT EXISTS naming (name TEXT PRIMARY KEY) WITHOUT ROWID")
+            self.db.execute("DELETE FROM temp.naming")
+            self.db.executemany("INSERT INTO temp.naming VALUES (?)", [(name,) for name in wanted])
+            # Kept only outside a transaction: a rollback would undo the table, not this note of it.
+            self._naming = frozenset() if self.db.in_transaction else wanted
         rows: list[tuple[str, str, str]] = []
-        for chunk in iter_chunks(sorted(set(sources))):
+        for chunk in iter_chunks(sorted(set(sources))):  # `+`: by source, never every link of every name
             rows.extend(self.db.execute(f"SELECT source, kind, target FROM links WHERE source IN "
-                                        f"({', '.join('?' * len(chunk))}) AND {named}", (*chunk, *names)))
+                                        f"({', '.join('?' * len(chunk))}) AND +target_name IN temp.naming",
+                                        chunk).fetchall())
         return rows
 
-    def links_resolved_to_any(self, paths: Iterable[str]) -> list[tuple[int, str, str, str]]:
-        """(rowid, source, kind, target) of links that resolve to one of ``paths``."""
-        return list(self._where_in("SELECT rowid, source, kind, target FROM links", "resolved", paths))
+    def links_resolved_to_any(self, paths: Iterable[str]) -> list[tuple[int, str, str, str, str | None]]:
+        """(rowid, source, kind, target, resolved) of links that resolve to one of ``paths``."""
+        return self._where_in(f"SELECT {_RESOLVING} FROM links", "resolved", paths)
+
+    def resolutions_of(self, sources: Iterable[str]) -> list[tuple[int, str, str, str, str | None]]:
+        """(rowid, source, kind, target, resolved) of the links in these notes."""
+        return self._where_in(f"SELECT {_RESOLVING} FROM links", "source", sources)
 
     def links_resolved_to(self, path: str) -> list[tuple[int, str, str, str]]:
         """(rowid, source, kind, target) of links that resolve to ``path``."""
         return list(self.db.execute("SELECT rowid, source, kind, target FROM links WHERE resolved = ?", (path,)))
 
-    def links_a_new_path_may_take(self, path: str) -> list[tuple[int, str, str, str]]:
-        """(rowid, source, kind, target) of the links that a new file at ``path`` may take over.
+    def links_a_new_path_may_take(self, path: str) -> list[tuple[int, str, str, str, str | None]]:
+        """(rowid, source, kind, target, resolved) of the links that a new file at ``path`` may take over.
 
         Adding a file changes a link's resolution only to that file, and only through one of
         the rules: the link was unresolved; the new path is shorter than (or as long as and
@@ -610,7 +653,8 @@ class Index:
         name = target_name(path)
         folder = path.rpartition("/")[0]
         if not folder or not path.isascii():  # a file at the root is the exact match of every bare target
-            return self.links_naming([name])    # (SQLite folds only ASCII case)
+            return list(self.db.execute(f"SELECT {_RESOLVING} FROM links WHERE target_name = ?",  # (SQLite
+                                        (name,)))                                           # folds only ASCII)
         low = path.lower()
         parts = low.split("/")
         with_slash = ["/".join(parts[i:]) for i in range(len(parts) - 1)]
@@ -618,7 +662,7 @@ class Index:
         if low.endswith(".md"):  # ``.md`` is optional in a target
             with_slash += [s[:-3] for s in with_slash]
             bare.append(parts[-1][:-3])
-        select = "SELECT rowid, source, kind, target FROM links WHERE target_name = ? AND "
+        select = f"SELECT {_RESOLVING} FROM links WHERE target_name = ? AND "
         folded = "lower(ltrim(target, '/'))"
         queries = [
             (select + "length(resolved) IS NULL", ()),
@@ -628,7 +672,7 @@ class Index:
             (select + f"{folded} IN ({', '.join('?' * len(bare))}) AND source >= ? COLLATE NOCASE "
              "AND source < ? COLLATE NOCASE", (*bare, folder + "/", folder + "0")),
         ]
-        rows: dict[int, tuple[int, str, str, str]] = {}
+        rows: dict[int, tuple[int, str, str, str, str | None]] = {}
         for sql, args in queries:
             rows.update((row[0], row) for row in self.db.execute(sql, (name, *args)))
         return list(rows.values())
@@ -790,6 +834,9 @@ def _diff_links(old: list[tuple[Any, ...]], new: list[tuple[object, ...]]) -> tu
             other.append((*row[1:], was[0]))
     gone = [(was[0],) for was in old[len(new):]]
     return moved, retargeted, other, gone, list(new[len(old):])
+
+
+_RESOLVING = "rowid, source, kind, target, resolved"  # what re-resolving a link needs, and what it held
 
 
 def _link_values(source: str, link: Link, resolved: str | None) -> tuple[object, ...]:

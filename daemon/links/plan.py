@@ -108,7 +108,7 @@ def _reads_back(link: Link, target: str, moved_to: str, want: str, after: PathIn
     return None
 
 
-Verdicts = dict[tuple[bool, str], tuple[str, bool]]
+Verdicts = dict[tuple[bool, str], tuple[str | None, bool]]
 VERDICTS_MAX = 100_000  # remembered verdicts per move, forgotten all at once beyond (bounded memory)
 
 
@@ -117,28 +117,49 @@ def _verdict(link: Link, source: str, moved_to: str, moves: Mapping[str, str], b
     """(the file the link resolved to before the moves, whether it may stay as it is).
 
     It may stay when it was unresolved (an author's broken link is left alone) or is still
-    right after the moves. A bare name that one file carries both before and after the
-    moves resolves the same from every note, so its verdict is remembered in ``memo``
-    (shared by a move's chunks): a folder move's referrers ask for the same few thousand
-    names tens of thousands of times.
+    right after the moves. Some targets get the same verdict from every note, which is
+    remembered in ``memo`` (shared by a move's chunks): a folder move's referrers ask for the
+    same few thousand targets tens of thousands of times (``_everywhere``).
+    """
+    key = (link.kind == MARKDOWN, link.target)
+    found = memo.get(key) if memo is not None else None
+    if found is not None:
+        return found
+    found = _everywhere(link, moves, before, after)
+    if found is not None:
+        if memo is not None:
+            if len(memo) >= VERDICTS_MAX:
+                memo.clear()
+            memo[key] = found
+        return found
+    was = before.resolve(link, source)
+    return was, was is None or _still_right(link, source, moved_to, was, moves.get(was, was), before, after)
+
+
+def _everywhere(link: Link, moves: Mapping[str, str], before: PathIndex,
+                after: PathIndex) -> tuple[str | None, bool] | None:
+    """``_verdict``'s answer when the link's note does not matter, else None.
+
+    - A bare name that one file carries both before and after the moves: every rule picks
+      that file.
+    - A bare name no file carried before: unresolved from every folder (the author's broken link).
+    - A wikilink's path (not ``./`` or ``../``) that named an exact vault path before: that was
+      its file from every note, and it stays right exactly when it names the moved file's
+      exact path after the moves (``_still_right``; a suffix or folder match is not firm enough).
     """
     target = link.target
     if "/" not in target:
-        key = (link.kind == MARKDOWN, target)
-        found = memo.get(key) if memo is not None else None
-        if found is not None:
-            return found
+        if not target.strip():
+            return None  # `[[#Heading]]`: its own note
         was = before.sole_bearer(target)
-        now = None if was is None else after.sole_bearer(target)
-        if was is not None and now is not None:  # what resolving from any folder gives, before and after
-            found = (was, now == moves.get(was, was))
-            if memo is not None:
-                if len(memo) >= VERDICTS_MAX:
-                    memo.clear()
-                memo[key] = found
-            return found
-    was = before.resolve(link, source)
-    return was, was is None or _still_right(link, source, moved_to, was, moves.get(was, was), before, after)
+        if was is None:
+            return (None, True) if before.bears_none(target) else None
+        now = after.sole_bearer(target)
+        return None if now is None else (was, now == moves.get(was, was))
+    if link.kind == MARKDOWN or target.strip().startswith(("./", "../")):
+        return None
+    was = before.lookup(target)
+    return None if was is None else (was, after.lookup(target) == moves.get(was, was))
 
 
 Relinked = dict[str, list[tuple[Link, str | None]]]  # path after the moves → its links, resolved after them
@@ -238,8 +259,11 @@ def may_change(links: Iterable[tuple[str, str]], source: str, moves: Mapping[str
     """
     moved_to = moves.get(source, source)
     for kind, target in links:
-        if not _verdict(Link(kind, False, 0, 0, target, 0, 0, "", None, 0), source, moved_to, moves, before, after,
-                        memo)[1]:
+        found = memo.get((kind == MARKDOWN, target)) if memo is not None else None  # most are remembered
+        if found is None:
+            found = _verdict(Link(kind, False, 0, 0, target, 0, 0, "", None, 0), source, moved_to, moves, before,
+                             after, memo)
+        if not found[1]:
             return True
     return False
 

@@ -151,6 +151,12 @@ class PathIndex:
         low = fold(target.strip())
         return self._sole_bearer(low) if low and "/" not in low else None
 
+    def bears_none(self, target: str) -> bool:
+        """Whether no file carries the bare name ``target`` (`.md` optional): then, not blank, it
+        resolves from no folder."""
+        low = fold(target.strip())
+        return not self._named(low) and not self._named(low + ".md")
+
     def _sole_bearer(self, low: str) -> str | None:
         named = self._named(low), self._named(low + ".md")
         if len(named[0]) + len(named[1]) == 1:  # every rule picks that file

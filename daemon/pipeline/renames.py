@@ -133,6 +133,12 @@ def on_moves(ctx: Context, moves: dict[str, str], pending: dict[str, str] | None
     """Repair links for ``moves``; ``pending`` holds moves still to make on disk (old → digest)."""
     for old, expect in (pending or {}).items():  # first: a file changed since it was read stops it all
         ctx.vault.move(old, moves[old], expect)
+    with ctx.graph.index.one_checkpoint():  # its transactions' log is copied to the database once
+        return _repair(ctx, moves)
+
+
+def _repair(ctx: Context, moves: dict[str, str]) -> MoveReport:
+    """``on_moves`` once the files are where ``moves`` says: rewrite links, then update the index."""
     rewritten: list[str] = []
     unread: set[str] = set()  # rewritten, but not indexed from the text we wrote
     known: list[Known] = []  # written, staying where they are: indexed from that text

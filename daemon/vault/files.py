@@ -23,8 +23,13 @@ from typing import BinaryIO, Callable, Iterable, Iterator, Mapping
 from daemon.errors import ConflictError, ReadOnlyError, VaultError
 
 ABSENT = "absent"
+LOOK = -1  # a target's permission bits not known yet: ``_put_in_place`` looks them up
 TEMP_MARK = ".memvault-"
 SKIP_DIRS = {".obsidian", ".git", ".trash", ".stfolder", ".stversions", "node_modules"}
+
+
+_PLAIN = os.sep == "/" and os.altsep is None  # a POSIX path is its own file system path
+_UNUSUAL = frozenset(("", ".", ".."))  # segments PurePosixPath drops or abspath refuses (and a leading "/")
 
 
 def digest(data: bytes) -> str:
@@ -55,6 +60,13 @@ class Vault:
     # -- reading ---------------------------------------------------------
 
     def abspath(self, rel: str) -> Path:
+        """The file system path of vault path ``rel``.
+
+        Raises:
+            VaultError: ``rel`` is absolute, empty, or climbs out of the vault (``..``).
+        """
+        if _PLAIN and rel and not _UNUSUAL.intersection(rel.split("/")):  # most paths: already in normal form
+            return self.root / rel
         pure = PurePosixPath(rel)
         if pure.is_absolute() or ".." in pure.parts or not pure.parts:
             raise VaultError(f"path must stay inside the vault: {rel!r}")
@@ -159,16 +171,21 @@ class Vault:
 
     def _write(self, rel: str, chunks: Iterable[bytes], expect: str) -> str:
         target = self.abspath(rel)
-        return self._guarded(rel, target, expect, lambda: self._replace(rel, target, chunks))
+        return self._guarded(rel, target, expect, lambda mode: self._replace(rel, target, chunks, mode))
 
-    def _guarded(self, rel: str, target: Path, expect: str, put: Callable[[], str]) -> str:
+    def _guarded(self, rel: str, target: Path, expect: str, put: Callable[[int | None], str]) -> str:
         """Run ``put`` (it replaces ``target`` and returns the digest of what it wrote) under the
-        compare-and-swap check, then look for bytes written late through an old descriptor."""
+        compare-and-swap check, then look for bytes written late through an old descriptor.
+
+        ``put`` gets the permission bits the file had when checked (None: there was no file;
+        ``LOOK``: not known), which the new file keeps: the check's own status, so the path is
+        not looked up again for them.
+        """
         with self._lock:
-            _refuse_read_only(rel, target)
-            held = self._check(rel, target, expect)
+            held = self._check(rel, target, expect, writing=True)
+            mode = held[1].st_mode & 0o777 if held is not None else None if expect == ABSENT else LOOK
             try:
-                ours = put()
+                ours = put(mode)
                 if held is not None:
                     self._late_writes(rel, target, held, ours)
             finally:
@@ -191,12 +208,14 @@ class Vault:
             except OSError as exc:
                 raise VaultError(f"cannot move {src} to {dst}: {exc.strerror}") from exc
 
-    def _check(self, rel: str, target: Path, expect: str) -> tuple[BinaryIO, os.stat_result] | None:
+    def _check(self, rel: str, target: Path, expect: str,
+               writing: bool = False) -> tuple[BinaryIO, os.stat_result] | None:
         """Compare-and-swap: refuse when the file is not what the caller read.
 
         Returns the old file, still open, with its status as read, so that
         ``_late_writes`` can see bytes another program wrote to it through an
         old descriptor after our replace (an in-place save: truncate, then write).
+        ``writing``: a file its user locked (``_refuse_read_only``) is refused first.
         """
         held: tuple[BinaryIO, os.stat_result] | None = None
         try:
@@ -204,17 +223,25 @@ class Vault:
         except FileNotFoundError:
             current = ABSENT
         except OSError as exc:
+            if writing:
+                _refuse_read_only(rel, target)  # e.g. no permission bit at all: not even readable
             raise VaultError(f"{rel}: cannot read before writing: {exc.strerror}") from exc
         else:
             try:
                 current = digest(handle.read())
-                held = (handle, os.fstat(handle.fileno()))
+                status = os.fstat(handle.fileno())
+                if writing and not status.st_mode & 0o222:
+                    raise ReadOnlyError(_read_only(rel))
+                held = (handle, status)
                 if os.name == "nt":  # Windows cannot replace a file that is open: no late-write check there
                     handle.close()
                     held = None
             except OSError as exc:
                 handle.close()
                 raise VaultError(f"{rel}: cannot read before writing: {exc.strerror}") from exc
+            except ReadOnlyError:
+                handle.close()
+                raise
         if current != expect:
             if held is not None:
                 held[0].close()
@@ -242,12 +269,15 @@ class Vault:
             raise VaultError(f"{rel}: cannot restore what another program wrote: {exc.strerror}") from exc
         raise ConflictError(f"{rel}: another program wrote to it while memvault updated it; reading it again")
 
-    def _replace(self, rel: str, target: Path, chunks: Iterable[bytes]) -> str:
-        """Write ``chunks`` to a temp file beside ``target``, then move it over; returns their digest."""
-        temp, ours, _ = self._stage(rel, target, chunks, durable=not self._deferred)
+    def _replace(self, rel: str, target: Path, chunks: Iterable[bytes], mode: int | None = LOOK) -> str:
+        """Write ``chunks`` to a temp file beside ``target``, then move it over; returns their digest.
+
+        ``mode``: ``target``'s permission bits, None when there is no file (``_put_in_place``).
+        """
+        temp, ours, status = self._stage(rel, target, chunks, durable=not self._deferred)
         if self._deferred:
             self._unsynced.append(target)
-        self._put_in_place(rel, target, temp)
+        self._put_in_place(rel, target, temp, mode, status.st_mode & 0o777)
         return ours
 
     def _stage(self, rel: str, target: Path, chunks: Iterable[bytes], durable: bool) -> tuple[Path, str, os.stat_result]:
@@ -259,8 +289,12 @@ class Vault:
         temp = target.with_name(f".{target.name}{TEMP_MARK}{secrets.token_hex(4)}.tmp")
         hasher = hashlib.sha256()
         try:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with open(temp, "wb") as handle:
+            try:
+                handle = open(temp, "wb")
+            except FileNotFoundError:  # a new folder: made only then (a move writes thousands of files)
+                target.parent.mkdir(parents=True, exist_ok=True)
+                handle = open(temp, "wb")
+            with handle:
                 for chunk in chunks:
                     hasher.update(chunk)
                     handle.write(chunk)
@@ -273,11 +307,18 @@ class Vault:
             raise VaultError(f"{rel}: cannot write: {exc.strerror or exc}") from exc
         return temp, hasher.hexdigest(), status
 
-    def _put_in_place(self, rel: str, target: Path, temp: Path) -> None:
-        """Move a staged temp file over ``target`` (keeping ``target``'s permission bits)."""
+    def _put_in_place(self, rel: str, target: Path, temp: Path, mode: int | None = LOOK,
+                      temp_mode: int | None = None) -> None:
+        """Move a staged temp file over ``target`` (keeping ``target``'s permission bits).
+
+        ``mode``: those bits as just read (None: no file there; ``LOOK``: look them up);
+        ``temp_mode``: the temp file's, when known (then an equal mode is not set again).
+        """
         try:
-            if target.exists():
-                os.chmod(temp, target.stat().st_mode & 0o777)
+            if mode == LOOK:
+                mode = target.stat().st_mode & 0o777 if target.exists() else None
+            if mode is not None and mode != temp_mode:
+                os.chmod(temp, mode)
             os.replace(temp, target)
         except OSError as exc:
             temp.unlink(missing_ok=True)
@@ -309,7 +350,7 @@ class Vault:
             _sync([temp for _, temp, _, _ in staged.values()])
             for rel, (target, temp, ours, status) in staged.items():
                 try:
-                    self._swap_in(rel, target, temp, writes[rel][1], ours)
+                    self._swap_in(rel, target, temp, writes[rel][1], ours, status.st_mode & 0o777)
                     done[rel] = Written(rel, ours, status.st_size, status.st_mtime_ns)
                 except VaultError as exc:
                     done[rel] = exc
@@ -318,10 +359,10 @@ class Vault:
                 temp.unlink(missing_ok=True)  # the ones refused (or all, if interrupted)
         return {rel: done[rel] for rel in writes}
 
-    def _swap_in(self, rel: str, target: Path, temp: Path, expect: str, ours: str) -> None:
+    def _swap_in(self, rel: str, target: Path, temp: Path, expect: str, ours: str, temp_mode: int) -> None:
         """Put a staged temp file in place if ``target`` still has digest ``expect`` (``_write``'s checks)."""
-        def put() -> str:
-            self._put_in_place(rel, target, temp)
+        def put(mode: int | None) -> str:
+            self._put_in_place(rel, target, temp, mode, temp_mode)
             return ours
 
         self._guarded(rel, target, expect, put)
@@ -370,8 +411,11 @@ def _refuse_read_only(rel: str, target: Path) -> None:
     except OSError:
         return
     if not mode & 0o222:
-        raise ReadOnlyError(f"{rel}: is read-only, so memvault leaves it as it is (make it writable to let "
-                            "memvault update it)")
+        raise ReadOnlyError(_read_only(rel))
+
+
+def _read_only(rel: str) -> str:
+    return f"{rel}: is read-only, so memvault leaves it as it is (make it writable to let memvault update it)"
 
 
 def _pause(attempt: int) -> None:

@@ -154,20 +154,31 @@ def test_a_card_with_a_common_name_re_resolves_only_links_it_may_take(ctx: Conte
         ["daily/2026-01-09/topic.md"]
     assert [r.resolved for r in ctx.graph.index.links_from("notes/hub.md")][:2] == \
         ["daily/2026-01-01/topic.md", None]
-    redone: list[int] = []
-    original = ctx.graph.index.set_resolved
+    candidates: list[int] = []
+    written: list[tuple[str | None, int]] = []
+    find, store = ctx.graph.index.links_a_new_path_may_take, ctx.graph.index.set_resolved
 
-    def counting(updates: Iterable[tuple[str | None, int]]) -> None:
+    def finding(path: str) -> list[tuple[int, str, str, str, str | None]]:
+        rows = find(path)
+        candidates.extend(row[0] for row in rows)
+        return rows
+
+    def storing(updates: Iterable[tuple[str | None, int]]) -> None:
         updates = list(updates)
-        redone.extend(rowid for _, rowid in updates)
-        original(updates)
+        written.extend(updates)
+        store(updates)
 
-    monkeypatch.setattr(ctx.graph.index, "set_resolved", counting)
+    monkeypatch.setattr(ctx.graph.index, "links_a_new_path_may_take", finding)
+    monkeypatch.setattr(ctx.graph.index, "set_resolved", storing)
     write(vault_root, "daily/2026-03-01/topic.md", "see [[topic]]")
     ctx.graph.sync(["daily/2026-03-01/topic.md"])
     # 22 links ask for "topic", but only two may switch to the new card: hub's path link and the
     # card's own link (in its folder). The twenty others resolve to a card no longer than it.
-    assert len(redone) == 2
+    assert len(candidates) == 2
+    # The card's own link was resolved to it when the card was indexed: only hub's is written.
+    hub_path_link = ctx.graph.index.links_from("notes/hub.md")[1]
+    assert [resolved for resolved, _ in written] == ["daily/2026-03-01/topic.md"]
+    assert hub_path_link.resolved == "daily/2026-03-01/topic.md"
     assert [r.resolved for r in ctx.graph.index.links_from("notes/hub.md")][:2] == \
         ["daily/2026-01-01/topic.md", "daily/2026-03-01/topic.md"]
 

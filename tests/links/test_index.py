@@ -149,6 +149,78 @@ def test_putting_a_note_writes_only_the_link_rows_that_changed(new_text: str) ->
         assert _first_rowid(index) == first
 
 
+def test_sources_naming_and_linking_many_names_answer_as_one_at_a_time() -> None:
+    # A folder move asks for thousands of names and paths at once (a query per 500 of them).
+    index = Index(":memory:")
+    with index.transaction():
+        for i in range(1200):
+            links = scan(f"[[n{i}]] [[n{i + 1}]] [[gone{i}]]")
+            index.put_note(NoteRow(f"s{i % 700}/{i}.md", 1, 1, "h", None, ""),
+                           [(links[0], f"n{i}.md"), (links[1], f"n{i + 1}.md"), (links[2], None)])
+    names, paths = [f"n{i}" for i in range(0, 1300, 2)], [f"n{i}.md" for i in range(1, 1300, 3)]
+    assert index.sources_naming(names) == set().union(*(index.sources_naming([n]) for n in names))
+    assert index.sources_linking(paths) == set().union(*(index.sources_linking([p]) for p in paths))
+    assert len(index.sources_naming(names)) == 1200 and index.sources_linking(["nowhere.md"]) == set()
+
+
+def test_a_batch_of_transactions_is_checkpointed_once_at_its_end(tmp_path: Path) -> None:
+    # A folder move's transactions each left more than 1,000 pages in the log, and each commit
+    # copied them into the database again; within ``one_checkpoint`` the log grows instead.
+    index = Index(tmp_path / "index.sqlite3")
+    index.db.execute("PRAGMA wal_autocheckpoint=1")  # every commit checkpoints (as a big one does)
+    wal = tmp_path / "index.sqlite3-wal"
+
+    def three_transactions(tag: str) -> list[int]:
+        sizes = []
+        for n in range(3):
+            with index.transaction():
+                for i in range(1000):
+                    index.put_note(NoteRow(f"{tag}{n}/{i}.md", 1, 1, "h" * 64, None, "sig " * 50), [])
+            sizes.append(wal.stat().st_size)
+        return sizes
+
+    alone = three_transactions("a")
+    with index.one_checkpoint(pages=10_000):
+        batched = three_transactions("b")
+        assert index.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 10_000
+    # (The log file keeps its largest size: it is rewritten from its start after a checkpoint.)
+    assert alone[2] < 2 * alone[0]  # the log restarted after each checkpoint
+    assert batched[2] > 2 * alone[2]  # the log grew by each transaction: no checkpoint in between
+    assert index.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 1
+    busy, log, copied = index.db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchone()
+    assert busy == 0 and log == copied  # checkpointed at the end: the database holds every page
+    assert len(index.notes()) == 6000
+    index.close()
+
+
+def test_putting_many_notes_at_once_equals_putting_them_one_by_one() -> None:
+    """A folder move indexes its rewritten notes together (``put_notes``): same rows, same rowids kept."""
+    texts = {"a.md": "[[b]] and [[t]] then [[c]] [[c]] [[b]]", "o.md": "[[a]] [[b]]", "p.md": "[[t]] [[t]]",
+             "q.md": "[[b]]"}
+    was = {"a": "a.md", "b": "b.md", "t": "t.md", "c": None}
+    new_texts = {"a.md": "[[b]] and [[Longer/target]] then [[c]] [[c]] [[b]]",  # shifted, retargeted, other
+                 "o.md": "[[b]]",  # fewer
+                 "p.md": "[[t]] [[t]] [[x|y]] ![[c]]",  # more
+                 "n.md": "[[a]] [[b]]"}  # a new note; q.md is not put again
+    now = {"a": "a.md", "b": "b.md", "t": "t.md", "Longer/target": "t.md", "c": "c.md", "x": "x.md"}
+    one, many = Index(":memory:"), Index(":memory:")
+    for index in (one, many):
+        with index.transaction():
+            for path, text in texts.items():
+                index.put_note(NoteRow(path, 1, 1, "h", None, ""), [(l, was[l.target]) for l in scan(text)])
+    puts = [(NoteRow(path, 2, 2, "h2", "s", "sig"), [(l, now[l.target]) for l in scan(text)])
+            for path, text in new_texts.items()] + [(NoteRow("img.png", 3, 3, "h3", None, ""), None)]
+    with one.transaction():
+        for row, links in puts:
+            one.put_note(row, links)
+    with many.transaction():
+        many.put_notes(puts)
+    for query in ["SELECT rowid, * FROM notes", "SELECT rowid, * FROM links"]:
+        assert sorted(one.db.execute(query).fetchall(), key=repr) == sorted(many.db.execute(query).fetchall(), key=repr)
+    assert many.note("p.md") == puts[2][0] and many.note("img.png") == puts[-1][0]
+    assert [r.raw for r in many.links_from("p.md")] == ["[[t]]", "[[t]]", "[[x|y]]", "![[c]]"]
+
+
 def test_a_resolution_set_to_the_value_it_holds_writes_no_row() -> None:
     index = Index(":memory:")
     _fill(index)
@@ -183,13 +255,18 @@ def test_renaming_many_notes_at_once_equals_renaming_them_one_by_one() -> None:
     assert many.note("a.md") is None and many.note("c/a.md") == NoteRow("c/a.md", 1, 1, "a.md", None, "")
 
 
-@pytest.mark.parametrize("limit", [20_000, 1])  # names as query parameters, or filtered in Python
-def test_links_naming_of_lists_the_links_of_those_notes_asking_for_those_names(
-        monkeypatch: pytest.MonkeyPatch, limit: int) -> None:
-    monkeypatch.setattr("daemon.links.index.NAMES_IN_SQL", limit)
+def test_links_naming_of_lists_the_links_of_those_notes_asking_for_those_names() -> None:
     index = Index(":memory:")
     _fill(index)
     assert sorted(index.links_naming_of(["a.md", "b/x.md", "é.md"], ["lost", "a", "zz"])) == [
         ("a.md", "wiki", "lost"), ("b/x.md", "wiki", "a"), ("é.md", "wiki", "zz")]
+    assert index.links_naming_of(["é.md"], ["zz", "lost", "a"]) == [("é.md", "wiki", "zz")]  # the same names again
     assert index.links_naming_of(["a.md"], ["a"]) == [] and index.links_naming_of(["a.md"], []) == []
+    assert sorted(index.links_naming_of(["a.md", "b/x.md"], [f"name{i}" for i in range(40_000)] + ["lost"])) == [
+        ("a.md", "wiki", "lost")]  # more names than a query takes parameters
+    with pytest.raises(RuntimeError):
+        with index.transaction():
+            assert index.links_naming_of(["b/x.md"], ["a"]) == [("b/x.md", "wiki", "a")]
+            raise RuntimeError("rolled back: the table of names with it")
+    assert index.links_naming_of(["b/x.md"], ["a"]) == [("b/x.md", "wiki", "a")]
     assert sorted(r[1] for r in index.links_resolved_to_any(["a.md", "nowhere.md"])) == ["b/x.md"]

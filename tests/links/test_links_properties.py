@@ -18,7 +18,7 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from daemon.links.plan import Relinked, Verdicts, may_change, plan_moves, rewrite
+from daemon.links.plan import Relinked, Verdicts, _still_right, _verdict, may_change, plan_moves, rewrite
 from daemon.links.scan import Link, scan
 from daemon.links.resolve import PathIndex
 
@@ -210,6 +210,23 @@ def test_verdicts_remembered_across_chunks_plan_what_fresh_ones_do(case: Case) -
         alone = plan_moves({old_path: text}, case.moves, before, memo=memo)
         new_path = case.moves.get(old_path, old_path)
         assert alone == ({new_path: planned[new_path]} if new_path in planned else {})
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much], deadline=None)
+@given(cases())
+def test_a_remembered_verdict_is_what_every_note_would_get(case: Case) -> None:
+    # plan._verdict remembers a target's verdict (bare names, unresolved names, exact paths)
+    # and hands it to every later note asking for it: from any folder, the fresh answer must agree.
+    before, after, _ = plan_case(case)
+    memo: Verdicts = {}
+    links = [link for text in case.files.values() for link in scan(text)]
+    for source in sorted(case.files):
+        moved_to = case.moves.get(source, source)
+        for link in links:
+            was = before.resolve(link, source)
+            fresh = was, was is None or _still_right(link, source, moved_to, was, case.moves.get(was, was), before,
+                                                     after)
+            assert _verdict(link, source, moved_to, case.moves, before, after, memo) == fresh, (source, link)
 
 
 @settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much], deadline=None)

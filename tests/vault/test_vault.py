@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 import os
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 
 import pytest
 
-from daemon.errors import ConflictError, VaultError
+from daemon.errors import ConflictError, ReadOnlyError, VaultError
 from daemon.vault.files import ABSENT, Vault, digest
 
 
@@ -46,6 +46,34 @@ def test_keeps_mode_and_leaves_no_temp_files(root: Path) -> None:
     assert [p.name for p in root.iterdir()] == ["n.md"]
 
 
+def test_write_all_keeps_each_files_mode_and_refuses_a_locked_one(root: Path) -> None:
+    # The modes come from the compare-and-swap read's own status (no second look at the path).
+    vault = Vault(root)
+    modes = {"a.md": 0o600, "b.md": 0o640, "c.md": 0o000, "d.md": None}
+    seen = {rel: vault.write(rel, "old", ABSENT) for rel in modes if modes[rel] is not None}
+    for rel, mode in modes.items():
+        if mode is not None:
+            os.chmod(root / rel, mode)
+    done = vault.write_all({rel: ("new", seen.get(rel, ABSENT)) for rel in modes})
+    assert isinstance(done["c.md"], ReadOnlyError)  # no permission bit at all: locked, and refused as such
+    assert [(root / rel).stat().st_mode & 0o777 for rel in ("a.md", "b.md", "c.md")] == [0o600, 0o640, 0o000]
+    os.chmod(root / "c.md", 0o600)
+    assert [(root / rel).read_text() for rel in modes] == ["new", "new", "old", "new"]
+    assert not [p for p in root.rglob("*") if p.name.endswith(".tmp")]
+
+
+def test_writes_make_the_folders_they_need(root: Path) -> None:
+    vault = Vault(root)
+    vault.write("new/deep/a.md", "a", ABSENT)
+    done = vault.write_all({"other/deeper/b.md": ("b", ABSENT), "new/deep/c.md": ("c", ABSENT)})
+    assert not [r for r in done.values() if isinstance(r, VaultError)]
+    assert [(root / p).read_text() for p in ("new/deep/a.md", "other/deeper/b.md", "new/deep/c.md")] == ["a", "b", "c"]
+    (root / "plain").write_text("a file, not a folder")
+    with pytest.raises(VaultError, match="plain/x.md"):  # a file where the folder would go
+        vault.write("plain/x.md", "x", ABSENT)
+    assert not [p for p in root.rglob("*") if p.name.endswith(".tmp")]
+
+
 def test_move_refuses_to_overwrite(root: Path) -> None:
     vault = Vault(root)
     a = vault.write("a.md", "a", ABSENT)
@@ -60,6 +88,13 @@ def test_move_refuses_to_overwrite(root: Path) -> None:
 def test_paths_stay_inside(root: Path, bad: str) -> None:
     with pytest.raises(VaultError, match="inside the vault"):
         Vault(root).write(bad, "x", ABSENT)
+
+
+@pytest.mark.parametrize("rel", ["n.md", "a/b/c d.md", "a//b.md", "a/./b.md", "./a.md", "a/", "a\\b.md", ".x/y",
+                                 "...", "a/.../b", "é/中文.md", "a/b..md"])
+def test_a_path_in_normal_form_or_not_maps_as_its_posix_parts_do(root: Path, rel: str) -> None:
+    # abspath takes a short cut for paths already in normal form: the same answer as the long way.
+    assert Vault(root).abspath(rel) == root.joinpath(*PurePosixPath(rel).parts)
 
 
 def test_read_errors_are_clear(root: Path) -> None:
