@@ -17,7 +17,9 @@ from collections import Counter
 from dataclasses import dataclass
 from datetime import date
 
-from daemon.distill.lexicon import _CJK_RE, _DROPPED_I, _OUTCOME, _PROBLEM, _EVENT_RE, _PRONOUN_START, _SHOWING, _VERDICT, _WORKING
+from daemon.distill.lexicon import (
+    _CJK_RE, _DROPPED_I, _EVENT_RE, _OUTCOME, _PROBLEM, _PRONOUN_START, _SHOWING, _VERDICT, _WORKING,
+)
 from daemon.distill.phrases import phrase_counts, ranked, slugify, topics
 
 MONTHS = "January February March April May June July August September October November December".split()
@@ -229,8 +231,6 @@ def _headline(point: Point) -> Point:
     return Point(point.who, head.rstrip(",:") + ".", point.kind, point.role)
 
 
-
-
 def _advice(point: Point) -> bool:
     """The assistant's fix or recommendation ("Switch the database to WAL mode.", "**Use a lock.**"), or what
     either speaker says it comes to ("Basically: solar yes, battery no for now")."""
@@ -260,6 +260,8 @@ _BARE_VERB = re.compile(r"^(?!(?:the|a|an|my|our|this|that|these|those|it|we|i|y
                         r"decided|decision)\b)[A-Za-z][a-z]+ (?:the|a|an|my|our|it|them|with|to|for|on|in|up)\b",
                         re.I)
 _DATED = re.compile(r"[(（](?:around |weekend of |week of )?\d{1,2} [A-Z][a-z]+ \d{4}[)）]|[(（]\d{4}-\d{2}-\d{2}[)）]")
+
+
 def advises(text: str) -> bool:
     """Said as an instruction ("Switch to 1:2:2 and feed every 12 hours."): advice, when the assistant says it."""
     return bool(_BARE_VERB.match(text)) or bool(re.match(r"(?i)(?:switch|use|try|move|go)\b", text))
@@ -332,7 +334,7 @@ def _as_note(point: Point, lang: str, named: bool, other: str = "") -> str:
         return third_person(f"{point.who} decided to {m.group(1)} {text[m.end():]}", point.who)
     if point.who and (_DROPPED_I.match(text) or re.match(r"(?:ran|tried|tested|checked|did|got|made|found|added|"
                                                          r"fixed|switched|moved)\b", text, re.I)):
-        # "Ran the import…, zero errors." → "The user ran the import…"; "Lost my job" → "Jon lost his job"
+        # "Ran the import…, zero errors." → "The user ran the import…"; "Lost my job" → "Jon lost their job"
         return third_person(f"{point.who} {text[:1].lower()}{text[1:]}", point.who)
     if point.who and not named and re.match(r"Our\b", text):  # "Our gas boiler is 24 years old and we need…"
         rest = _WE.sub(lambda m: _WE_AS_THEY[m.group(0).lower()], text[4:])

@@ -111,11 +111,13 @@ _EMOJI_STOP = re.compile(r"(?<=\w)\s*[\U0001F300-\U0001FAFF\u2600-\u27BF]+[\uFE0
 _NEXT_STEPS = re.compile(r"(?i)\b(?:next steps?|to-?dos?|action items|what'?s next|what to do next|before you buy|"
                          r"checklist)\b|下一步|待办")
 # The assistant taking back what it just ran ("My apologies; there was an error…"): that code did not work.
-_RETRY = re.compile(r"(?i)\s*(?:my apologies|apologies|sorry|oops|it (?:seems|appears|looks like) (?:that )?(?:there was an? "
+_RETRY = re.compile(r"(?i)\s*(?:my apologies|apologies|sorry|oops|it (?:seems|appears|looks like) (?:that )?"
+                    r"(?:there was an? "
                     r"error|the \w+ (?:is|was) (?:still )?not)|(?:that|this) (?:didn't|did not|doesn't|does not) work|"
                     r"there was an? error)")
 # An answer's value: "… is \( \frac{1}{3} \)", "… comes to about €1,741".
-_VALUE = re.compile(r"\b(?:is|are|equals|comes? to|works out (?:to|at))\s+(?:about |roughly |approximately |exactly |around "
+_VALUE = re.compile(r"\b(?:is|are|equals|comes? to|works out (?:to|at))\s+"
+                    r"(?:about |roughly |approximately |exactly |around "
                     r"|only |just )?(?:\\\(\s*)?(?:\\frac|[-−]?\d|[$€£¥])|\s[=≈]\s*[-−]?[\d$€£]")
 # An ask that names no subject ("continue implementation", "go ahead", "fix it please"): the work names the card.
 _GENERIC_WORK = frozenset("""continue implementation implement go ahead proceed next task keep going work fix start
@@ -130,7 +132,8 @@ _DATE_NOTE = re.compile(r"\s*[(（][^)）]*\d{4}[^)）]*[)）]")
 _LAUGH = re.compile(r"(?i)[\s,]+(?:ha(?:ha)+|lol|lmao|rofl|xd|hehe+)(?=[\s.!?]*$)")  # "I'll ask my new boss haha"
 _WILL = re.compile(r"(?i)\b(?:i|we)(?:'ll| will| shall)\b")
 _OUTCOME_NOTE = re.compile(r"^(?:output|error|result)\s*:\s", re.I)
-_ABOUT_YOU = re.compile(r"(?i)^(?:(?:haha|lol|ok|so|and)[,.!]*\s+)*(?:(?:do|did|are|were|have|would|can) you (?:like|love|enjoy|"
+_ABOUT_YOU = re.compile(r"(?i)^(?:(?:haha|lol|ok|so|and)[,.!]*\s+)*"
+                        r"(?:(?:do|did|are|were|have|would|can) you (?:like|love|enjoy|"
                         r"ever|have|think|feel|get|sleep|dream|eat|drink|prefer|mind|be|a|an|real|human|ok|there)\b|"
                         r"what'?s your (?:favou?rite|name)\b|how (?:are|is|was) (?:you|your)\b|you (?:like|too)\b)")
 _MEMORABLE = re.compile(r"(?i)\b(?:remember (?:that|this)|keep in mind|note that|for future reference|allergic|"
@@ -358,7 +361,8 @@ _TABLE = re.compile(r"^[ \t]*\|.*\|[ \t]*\n[ \t]*\|[ \t:|-]*-[ \t:|-]*\|[ \t]*\n
 
 def _table_rows(m: re.Match[str]) -> str:
     """A Markdown table as one line per row, each cell beside its column's header:
-    "| Price | $159.99 | $139.99 |" under "| | Paperwhite | Clara BW |" → "Price: Paperwhite $159.99, Clara BW $139.99."."""
+    "| Price | $159.99 | $139.99 |" under "| | Paperwhite | Clara BW |" →
+    "Price: Paperwhite $159.99, Clara BW $139.99."."""
     rows = [[c.strip() for c in line.strip().strip("|").split("|")] for line in m.group(0).strip().split("\n")]
     header, body = rows[0], rows[2:]
     lines = []
@@ -715,7 +719,8 @@ def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int,
     covered = set().union(known, *(s.tokens for s in code))
     said: set[str] = set(known)  # words of the statements chosen so far
     # The assistant's answer to the ask ("The average distance … is 1/3") is what the card is for.
-    answers = {s.pos for s in candidates if s.role == "assistant" and len(s.tokens & asked) >= 2 and _VALUE.search(s.text)}
+    answers = {s.pos for s in candidates
+               if s.role == "assistant" and len(s.tokens & asked) >= 2 and _VALUE.search(s.text)}
     heap = [(-_density(s, weights, covered, s.pos in answers), s.pos, s) for s in candidates
             if not s.code and s.kind != "sentiment"]
     heapq.heapify(heap)
