@@ -470,7 +470,8 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
             sentences = _sentences(text[pos:fence.start()] if fence else text[pos:])
             lead = sentences.pop() if fence and sentences else ""
             if fence and (head := _HEADING.match(text[pos:fence.start()].rstrip().rsplit("\n", 1)[-1])):
-                sentences.append(lead) if lead else None  # "### Example mix.exs block" names the code after it
+                if lead:  # "### Example mix.exs block" names the code after it; the line above is a sentence
+                    sentences.append(lead)
                 lead = re.sub(r"\*\*|`", "", head.group(1) or head.group(2) or "").strip(" :#_*") + ":"
             if not fence and _cut_off(turn, sentences):
                 sentences.pop()  # "…the original side of the r": the export cut the message short
