@@ -163,6 +163,8 @@ def name(focus: list[str], texts: list[str], names: frozenset[str], kinds: Count
     if len(words) < 2 and not (words and _CJK_RE.search(words[0]) and len(words[0]) >= 3):
         top = max(kinds, key=lambda k: (kinds[k], k)) if kinds else "fact"
         words.append(_NAME_SUFFIX[lang][top])
+    while len(words) > 2 and re.fullmatch(r"[a-z]{3,}ed", words[-1]):
+        words = words[:-1]  # "crumbling infrastructure affected": a name does not end on a verb
     slug = slugify(" ".join(words))
     if not slug or slug in _NAME_SUFFIX[lang].values():
         return GENERIC_NAMES[lang == "zh"]

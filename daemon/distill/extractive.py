@@ -900,7 +900,10 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
         lead = notes.highlights(points, 1)
         # (An agent told only "continue implementation" is named by what recurs in its work.)
         focus = [p.text for p in lead if (len(people) < 2 and not ask) or p.kind == "decision"]
-        texts = [s.text for s in chosen for _ in range(1 + (s.kind == "decision"))] + [t.text for t in turns]
+        # Between people, the news names the card ("video game tournament"), not the chatter around it.
+        happened = [len(people) > 1 and _news(s) and not _WILL.search(s.text) for s in chosen]
+        texts = [s.text for s, n in zip(chosen, happened) for _ in range(1 + (s.kind == "decision") + 2 * n)] \
+            + [t.text for t in turns]
     said = [t.text for t in turns]
     subject = notes.name_from_title(request.title, lang, said) or notes.name(focus, texts, names, kinds, lang)
     if subject in notes.GENERIC_NAMES:  # the ask named nothing ("sort out the next few weeks"): what recurs does

@@ -1046,3 +1046,16 @@ def test_a_one_word_feeling_is_no_news_and_this_weekday_with_its_day_is_resolved
     from daemon.distill.reltime import resolve_relative
     assert resolve_relative("Cast comes off this Thursday, the 11th.", date(2023, 5, 8)) == \
         "Cast comes off this Thursday, the 11th (2023-05-11)."
+
+
+def test_a_catch_up_is_named_by_its_news_not_the_chatter_and_no_name_ends_on_a_verb() -> None:
+    chat = [say("Last time I saw you, you had that giant cast! How's the giant cast?", "Nadia"),
+            say("The cast comes off on Thursday, finally.", "Felix"),
+            say("I'm opening a bike repair shop called Spoke & Chain, the bike repair shop opens on the 5th.", "Felix"),
+            say("A bike repair shop! I got the charge nurse job at St. Mary's.", "Nadia"),
+            say("Haha the giant cast was the worst.", "Felix")]
+    assert card(chat).name == "bike-repair-shop"
+    from collections import Counter
+    from daemon.distill import describe
+    texts = ["crumbling infrastructure affected the town", "crumbling infrastructure affected the school"]
+    assert describe.name([], texts, frozenset(), Counter(fact=2), "en") == "crumbling-infrastructure"
