@@ -18,17 +18,17 @@ from dataclasses import dataclass
 from datetime import date
 
 from daemon.distill.lexicon import (
-    _CJK_RE, _DROPPED_I, _EVENT_RE, _OUTCOME, _PROBLEM, _PRONOUN_START, _SHOWING, _VERDICT, _WORKING,
+    _CJK_RE, _DROPPED_I, _EVENT_RE, _FIRST_PERSON, _OUTCOME, _PROBLEM, _PROMISE, _PRONOUN_START, _SHOWING, _VERDICT,
+    _WORKING,
 )
 from daemon.distill.phrases import phrase_counts, ranked, slugify, topics
 
 MONTHS = "January February March April May June July August September October November December".split()
-_WEEKDAYS = "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()
+WEEKDAYS = "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()
 _NAME_SUFFIX = {"en": {"decision": "decision", "state": "plans", "procedure": "howto", "work": "work",
                        "preference": "preferences", "fact": "notes", "question": "question"},
                 "zh": {"decision": "决定", "state": "计划", "procedure": "步骤", "work": "工作",
                        "preference": "偏好", "fact": "笔记", "question": "问题"}}
-_FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|i'm|i've|i'll|i'd)\b", re.I)
 _LEADS = [
     (re.compile(r"^i(?:'m| am)\s+", re.I), "{who} is "),
     (re.compile(r"^i was\s+", re.I), "{who} was "),
@@ -55,7 +55,7 @@ class Point:
 
 def when(day: date) -> str:
     """Spelled out and locale-free: the card's folder already carries the ISO date."""
-    return f"{_WEEKDAYS[day.weekday()]} {day.day} {MONTHS[day.month - 1]} {day.year}"
+    return f"{WEEKDAYS[day.weekday()]} {day.day} {MONTHS[day.month - 1]} {day.year}"
 
 
 def describe(points: list[Point], *, context: str = "", request: str = "", asker: str = "", task: bool = False,
@@ -269,7 +269,6 @@ def advises(text: str) -> bool:
     return bool(_BARE_VERB.match(text)) or bool(re.match(r"(?i)(?:switch|use|try|move|go)\b", text))
 
 
-_PROMISE = re.compile(r"(?i)\b(?:i|we)(?:'ll| will| shall)\b")
 _NAMED = re.compile(r"\d|(?<=[\w,;] )[A-Z][a-zA-Z]+")
 _OWN_NEWS = re.compile(r"\bI(?:'m|'ve|'ll| am| have| will| was)?\b")
 

@@ -42,6 +42,7 @@ from daemon.distill.lexicon import (
     _FENCE_RE,
     _FILLER_PHRASE,
     _FILLER_START,
+    _FIRST_PERSON,
     _FIRST_PERSON_ANY,
     _FLUFF,
     _INTENSIFIER,
@@ -51,12 +52,12 @@ from daemon.distill.lexicon import (
     _KIND_BOOST,
     _KIND_RE,
     _LEAD_FILLER,
-    _MINE,
     _NARRATION,
     _OUTCOME,
     _PAST_TENSE,
     _PLATITUDE,
     _PROBLEM,
+    _PROMISE,
     _PRONOUN_START,
     _REACTION_RE,
     _REASON_RE,
@@ -111,10 +112,9 @@ _EMOJI_STOP = re.compile(r"(?<=\w)\s*[\U0001F300-\U0001FAFF\u2600-\u27BF]+[\uFE0
 _NEXT_STEPS = re.compile(r"(?i)\b(?:next steps?|to-?dos?|action items|what'?s next|what to do next|before you buy|"
                          r"checklist)\b|下一步|待办")
 # The assistant taking back what it just ran ("My apologies; there was an error…"): that code did not work.
-_RETRY = re.compile(r"(?i)\s*(?:my apologies|apologies|sorry|oops|it (?:seems|appears|looks like) (?:that )?"
-                    r"(?:there was an? "
-                    r"error|the \w+ (?:is|was) (?:still )?not)|(?:that|this) (?:didn't|did not|doesn't|does not) work|"
-                    r"there was an? error)")
+_RETRY = re.compile(r"(?i)\s*(?:my apologies|apologies|sorry|oops|"
+                    r"it (?:seems|appears|looks like) (?:that )?(?:there was an? error|the \w+ (?:is|was) (?:still )?not)|"
+                    r"(?:that|this) (?:didn't|did not|doesn't|does not) work|there was an? error)")
 # An answer's value: "… is \( \frac{1}{3} \)", "… comes to about €1,741".
 _VALUE = re.compile(r"\b(?:is|are|equals|comes? to|works out (?:to|at))\s+"
                     r"(?:about |roughly |approximately |exactly |around "
@@ -130,7 +130,6 @@ _SEND_LOVE = re.compile(r"(?i)^(?:(?:lots of |much )?(?:love|hugs|hi|hello|greet
                         r"(?:my love to|\w+(?: \w+)? a (?:hug|scratch|kiss|pat|cuddle))\b|kiss \w+ for me\b)")
 _DATE_NOTE = re.compile(r"\s*[(（][^)）]*\d{4}[^)）]*[)）]")
 _LAUGH = re.compile(r"(?i)[\s,]+(?:ha(?:ha)+|lol|lmao|rofl|xd|hehe+)(?=[\s.!?]*$)")  # "I'll ask my new boss haha"
-_WILL = re.compile(r"(?i)\b(?:i|we)(?:'ll| will| shall)\b")
 _OUTCOME_NOTE = re.compile(r"^(?:output|error|result)\s*:\s", re.I)
 _ABOUT_YOU = re.compile(r"(?i)^(?:(?:haha|lol|ok|so|and)[,.!]*\s+)*"
                         r"(?:(?:do|did|are|were|have|would|can) you (?:like|love|enjoy|"
@@ -140,8 +139,7 @@ _MEMORABLE = re.compile(r"(?i)\b(?:remember (?:that|this)|keep in mind|note that
                         r"intolerant|vegetarian|vegan|my name is|call me|i live in|i work (?:at|as|for)|birthday|"
                         r"married|engaged|pregnant|moving|new job|promoted|fired|laid off|graduat\w*|wedding|funeral|"
                         r"diagnos\w*|hospital|surgery|exam|interview|passed away|broke up|divorce\w*)\b")
-_CALENDAR = frozenset("monday tuesday wednesday thursday friday saturday sunday january february march april may june "
-                      "july august september october november december".split())
+_CALENDAR = frozenset(word.lower() for word in notes.MONTHS + notes.WEEKDAYS)
 _DENSE_SUBSTANCE = 0.72  # above this share (LoCoMo's 95th percentile) a chat is dense
 _TYPICAL_SUBSTANCE = 0.62  # the share of a chat's characters in statements worth keeping (LoCoMo: 0.61)
 _MAX_CODE_LINES = 25
@@ -418,7 +416,7 @@ def _sentiment(sentence: str) -> bool:
     budget; it is just never picked."""
     if _specific(sentence) or not _ABSTRACT.search(sentence) or _is_question(sentence):
         return False
-    maxim = not _MINE.search(sentence) and not _PAST_TENSE.search(sentence)
+    maxim = not _FIRST_PERSON.search(sentence) and not _PAST_TENSE.search(sentence)
     return maxim or bool(_YOURS.search(sentence)) and not _EVENT_RE.search(sentence) and not _DROPPED_I.match(sentence)
 
 
@@ -537,7 +535,7 @@ def _news(stmt: _Stmt) -> bool:
     with its date ("I'll send it by Friday, the 27th"), not a promise alone."""
     if not stmt.speaker or stmt.kind == "sentiment":
         return False
-    if _WILL.search(stmt.text):
+    if _PROMISE.search(stmt.text):
         return bool(_DATE_NOTE.search(stmt.text))
     return bool(_DROPPED_I.match(stmt.text) or _EVENT_RE.search(stmt.text))
 
@@ -597,7 +595,7 @@ def _framing(question: str, turns: list[_Turn], i: int) -> bool:
     # bug #412…" says it all itself; "Did you hear about Jonah?" names whom the answer's "he" is.)
     brief = len(_tokens(question)) > 2 or bool(re.search(r"(?<=[\w,;] )[A-Z][a-z]+", question)) or \
         answered and len(_DATE_NOTE.sub("", turns[i + 1].text).split()) <= 12
-    return answered and brief and (bool(re.search(r"[(（][^)）]*\d{4}[^)）]*[)）]", question)) or named)
+    return answered and brief and (bool(_DATE_NOTE.search(question)) or named)
 
 
 def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt]) -> list[_Stmt]:
@@ -640,7 +638,7 @@ def _bare_answer(stmt: _Stmt, candidates: list[_Stmt]) -> bool:
     question. (An assistant's short answer to the user's question is what the card is for, and so is a
     promise with its date: "I'll send it by Friday, the 27th".)"""
     return stmt.reply and not stmt.code and bool(stmt.speaker) and (stmt.pos == 0 or candidates[stmt.pos - 1].msg != stmt.msg) \
-        and _short(stmt.text) and not (_WILL.search(stmt.text) and _DATE_NOTE.search(stmt.text))
+        and _short(stmt.text) and not (_PROMISE.search(stmt.text) and _DATE_NOTE.search(stmt.text))
 
 
 def _short(text: str) -> bool:
@@ -698,7 +696,7 @@ def _boosts(stmt: _Stmt) -> tuple[float, bool, float]:
         else 1.0
     # What the user will do after the advice ("I'll ask them to requote with one.") is the next step, and how
     # it turned out ("April is now 18,236.50, matches the till") is the outcome.
-    after *= 2.0 if stmt.role == "user" and not stmt.speaker and (_WILL.search(text) or _OUTCOME.search(text)) \
+    after *= 2.0 if stmt.role == "user" and not stmt.speaker and (_PROMISE.search(text) or _OUTCOME.search(text)) \
         else 1.0
     # Answers to the other speaker's questions carry the facts ("How long?" "Five years.").
     after *= 1.7 if stmt.reply else 1.0
@@ -901,7 +899,7 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
         # (An agent told only "continue implementation" is named by what recurs in its work.)
         focus = [p.text for p in lead if (len(people) < 2 and not ask) or p.kind == "decision"]
         # Between people, the news names the card ("video game tournament"), not the chatter around it.
-        happened = [len(people) > 1 and _news(s) and not _WILL.search(s.text) for s in chosen]
+        happened = [len(people) > 1 and _news(s) and not _PROMISE.search(s.text) for s in chosen]
         texts = [s.text for s, n in zip(chosen, happened) for _ in range(1 + (s.kind == "decision") + 2 * n)] \
             + [t.text for t in turns]
     said = [t.text for t in turns]

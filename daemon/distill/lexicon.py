@@ -208,7 +208,10 @@ _ABSTRACT = re.compile(r"\b(?:joy|joys|strength|support|supportive|power|powerfu
                        r"growth|grow|peace|love|loving|fun|blast|impact|rock|centered|grounded|small stuff|"
                        r"little things|enjoy|appreciate|matters?|success|stay positive|positive|keep going|"
                        r"never give up|give up)\b", re.I)
-_MINE = re.compile(r"\b(?:i|i'm|i've|i'd|i'll|my|me|mine|myself)\b", re.I)
+# The speaker in the first person singular ("I", "my", "me"): a maxim never says it.
+_FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|i'm|i've|i'll|i'd)\b", re.I)
+# A promise ("I'll send it", "we will book"): said of what will happen, not of what did.
+_PROMISE = re.compile(r"(?i)\b(?:i|we)(?:'ll| will| shall)\b")
 _YOURS = re.compile(r"\b(?:you|your|you're|you've|you'll|yours|yourself)\b", re.I)
 _PAST_TENSE = re.compile(r"\b(?:was|were|had|did|" + "|".join(_PAST) + r")\b|"
                          r"\b(?:we|they|he|she|it|you|(?-i:[A-Z][a-z]+))\s+(?:\w+ly\s+)?[a-z]{3,}ed\b", re.I)

@@ -77,8 +77,10 @@ _FUTURE_CUE = re.compile(r"\b(?:will|shall|gonna|going\s+to|let's|let’s|plan(?
 _NOT_PAST = r"(?!\w*eed\b|(?:schedul|plann|book|suppos|expect|need|interest|excit|hundr|sacr|wick)ed\b)"
 _PAST_CUE = re.compile(r"\b(?:was|were|did|had|went|got|came|saw|said|told|met|made|took|gave|left|born|died|"
                        r"bought|ago|yesterday|last|" + _NOT_PAST + r"\w{3,}ed)\b", re.I)
-# A verb that says something happened, not a time word: "has failed three times in two months".
-_DONE_VERB = re.compile(r"\b(?:has|have|had|was|were|" + _NOT_PAST + r"[a-z]{3,}ed)\b", re.I)
+# Just before "in two months", what makes it how long something took: "three times", or a verb that says it
+# happened, a few words back ("has failed …", "finished it …").
+_HOW_LONG_BEFORE = re.compile(r"(?-i:\b(?:once|twice|\w+ times)\s*$)|\b(?:has|have|had|was|were|" + _NOT_PAST +
+                              r"[a-z]{3,}ed)\b(?:\s+[\w'’]+){0,3}\s*$", re.I)
 
 
 def anchor_day(time: datetime | None, timezone: tzinfo | None = None) -> date | None:
@@ -115,7 +117,7 @@ def _resolve_prose(text: str, anchor: date) -> str:
 
 def _apply(rule: Rule, text: str, anchor: date) -> str:
     # Code is left alone, though the sentence around a date may read it ("`04.03.2024` means 4 March").
-    code = [c.span() for c in _CODE.finditer(text)]
+    code = [c.span() for c in _CODE.finditer(text)] if "`" in text else []
 
     def repl(m: re.Match[str]) -> str:
         if _DATE_AFTER.match(text, m.end()) or any(a <= m.start() < b or a < m.end() <= b for a, b in code):
@@ -197,9 +199,7 @@ def _how_long(m: re.Match[str]) -> bool:
     sentence = _sentence_around(m)
     if _FUTURE_CUE.search(sentence):
         return False
-    before = m.string[max(0, m.start() - 60):m.start()]
-    return bool(re.search(r"\b(?:once|twice|\w+ times)\s*$", before) or
-                re.search(r"(?:" + _DONE_VERB.pattern + r")(?:\s+[\w'’]+){0,3}\s*$", before, re.I))
+    return bool(_HOW_LONG_BEFORE.search(m.string[max(0, m.start() - 60):m.start()]))
 
 
 def _past_tense(m: re.Match[str]) -> bool:
