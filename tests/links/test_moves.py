@@ -153,6 +153,20 @@ def _all_rows(ctx: Context) -> tuple[list[tuple[object, ...]], ...]:
     return tuple(sorted(db.execute(q).fetchall(), key=repr) for q in queries)
 
 
+def assert_index_equals_a_rebuild(ctx: Context) -> None:
+    incremental = _all_rows(ctx)
+    ctx.graph.rebuild()
+    assert _all_rows(ctx) == incremental
+
+
+def record_reads(ctx: Context, monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The vault paths the graph reads from now on, in order."""
+    read: list[str] = []
+    real = ctx.graph.read
+    monkeypatch.setattr(ctx.graph, "read", lambda rel: (read.append(rel), real(rel))[1])
+    return read
+
+
 def test_moved_files_whose_bytes_did_not_change_are_not_read_again(ctx: Context, vault_root: Path,
                                                                    monkeypatch: pytest.MonkeyPatch) -> None:
     """Issue 17 item 4: their rows move as they are; the index then equals a rebuild's."""
@@ -169,9 +183,7 @@ def test_moved_files_whose_bytes_did_not_change_are_not_read_again(ctx: Context,
     (vault_root / "arch").mkdir()
     (vault_root / "proj").rename(vault_root / "arch/proj")
     (vault_root / "solo/b.md").rename(vault_root / "other/b.md")
-    read: list[str] = []
-    real = ctx.graph.read
-    monkeypatch.setattr(ctx.graph, "read", lambda rel: (read.append(rel), real(rel))[1])
+    read = record_reads(ctx, monkeypatch)
     actions = tracker.feed([FileEvent(MOVED, "proj", "arch/proj", is_dir=True),
                             FileEvent(MOVED, "solo/b.md", "other/b.md")], now=1.0)
     apply_actions(ctx, actions)
@@ -181,9 +193,7 @@ def test_moved_files_whose_bytes_did_not_change_are_not_read_again(ctx: Context,
     assert "arch/proj/card.md" in read  # searchable: its search row names its folder
     assert "arch/proj/a.md" not in read  # rewritten: indexed from the text written and the plan's links
     assert [r.resolved for r in ctx.graph.index.links_from("other/b.md")] == ["other/g.md", "d.md"]
-    incremental = _all_rows(ctx)
-    ctx.graph.rebuild()
-    assert _all_rows(ctx) == incremental
+    assert_index_equals_a_rebuild(ctx)
 
 
 def test_referrers_whose_links_stay_right_are_not_read(ctx: Context, vault_root: Path,
@@ -240,17 +250,13 @@ def test_a_rewritten_referrer_is_indexed_from_the_text_written(ctx: Context, vau
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """Not read back: the index then equals a rebuild's, and the watcher's echo is no change."""
     tracker = _folder_with_referrers(ctx, vault_root, 5)
-    read: list[str] = []
-    real = ctx.graph.read
-    monkeypatch.setattr(ctx.graph, "read", lambda rel: (read.append(rel), real(rel))[1])
+    read = record_reads(ctx, monkeypatch)
     apply_actions(ctx, tracker.feed([FileEvent(MOVED, "proj", "arch", is_dir=True)], now=1.0))
     assert not [p for p in read if p.startswith("ref")]
     assert [r.resolved for r in ctx.graph.index.links_from("ref2.md")] == ["arch/n2.md", "arch/n2.md"]
     assert not tracker.feed([FileEvent(MODIFIED, f"ref{i}.md") for i in range(5)], now=2.0)
     monkeypatch.undo()
-    incremental = _all_rows(ctx)
-    ctx.graph.rebuild()
-    assert _all_rows(ctx) == incremental
+    assert_index_equals_a_rebuild(ctx)
 
 
 def test_rewritten_moved_notes_beyond_those_held_are_read_back(ctx: Context, vault_root: Path,
@@ -259,15 +265,11 @@ def test_rewritten_moved_notes_beyond_those_held_are_read_back(ctx: Context, vau
     (bounded memory); the others are read back. Either way the index equals a rebuild's."""
     tracker = _folder_with_referrers(ctx, vault_root, 5)  # each arch/n{i} names the next by its old path
     monkeypatch.setattr(renames, "MOVED_HELD", 2)
-    read: list[str] = []
-    real = ctx.graph.read
-    monkeypatch.setattr(ctx.graph, "read", lambda rel: (read.append(rel), real(rel))[1])
+    read = record_reads(ctx, monkeypatch)
     apply_actions(ctx, tracker.feed([FileEvent(MOVED, "proj", "arch", is_dir=True)], now=1.0))
     assert len([p for p in read if p.startswith("arch/n")]) == 3
     monkeypatch.undo()
-    incremental = _all_rows(ctx)
-    ctx.graph.rebuild()
-    assert _all_rows(ctx) == incremental
+    assert_index_equals_a_rebuild(ctx)
 
 
 def test_a_referrer_edited_during_the_move_is_planned_again(ctx: Context, vault_root: Path,
@@ -285,9 +287,7 @@ def test_a_referrer_edited_during_the_move_is_planned_again(ctx: Context, vault_
     assert (vault_root / "ref1.md").read_text() == "now [[n1]] only\n"
     assert (vault_root / "ref0.md").read_text() == "---\nmemory_tags: [r]\n---\nsee [[n0]] and [x](arch/n0.md)\n"
     monkeypatch.undo()
-    incremental = _all_rows(ctx)
-    ctx.graph.rebuild()
-    assert _all_rows(ctx) == incremental
+    assert_index_equals_a_rebuild(ctx)
 
 
 class Crash(Exception):
@@ -325,6 +325,4 @@ def test_a_move_interrupted_midway_converges_at_the_next_start(ctx: Context, vau
             f"---\nmemory_tags: [r]\n---\nsee [[n{i}]] and [x](arch/n{i}.md)\n")
         assert (vault_root / f"arch/n{i}.md").read_text() == f"# n{i}\n{BODY.format(i)}[[n{(i + 1) % 5}]] #t{i}\n"
     assert not [p for p in vault_root.rglob("*") if p.name.endswith(".tmp")]
-    incremental = _all_rows(ctx)
-    ctx.graph.rebuild()
-    assert _all_rows(ctx) == incremental
+    assert_index_equals_a_rebuild(ctx)
