@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from datetime import date
 
 from daemon.distill.lexicon import (
-    _CJK_RE, _DROPPED_I, _EVENT_RE, _FIRST_PERSON, _OUTCOME, _PROBLEM, _PROMISE, _PRONOUN_START, _SHOWING, _VERDICT,
-    _WORKING,
+    _CJK_RE, _DROPPED_I, _EVENT_RE, _FIRST_PERSON, _NAMED, _OUTCOME, _PROBLEM, _PROMISE, _PRONOUN_START, _SHOWING,
+    _VERDICT, _WORKING,
 )
 from daemon.distill.phrases import phrase_counts, ranked, slugify, topics
 
@@ -269,7 +269,6 @@ def advises(text: str) -> bool:
     return bool(_BARE_VERB.match(text)) or bool(re.match(r"(?i)(?:switch|use|try|move|go)\b", text))
 
 
-_NAMED = re.compile(r"\d|(?<=[\w,;] )[A-Z][a-zA-Z]+")
 _OWN_NEWS = re.compile(r"\bI(?:'m|'ve|'ll| am| have| will| was)?\b")
 
 

@@ -52,6 +52,7 @@ from daemon.distill.lexicon import (
     _KIND_BOOST,
     _KIND_RE,
     _LEAD_FILLER,
+    _NAMED,
     _NARRATION,
     _OUTCOME,
     _PAST_TENSE,
@@ -383,7 +384,7 @@ def _classify(sentence: str, previous: str | None) -> str:
 
 def _specific(sentence: str) -> bool:
     """Holds a number, a name (a capitalised word after the first) or code."""
-    return bool(re.search(r"\d|`|(?<=[\w,;] )[A-Z][a-zA-Z]+", sentence))
+    return "`" in sentence or bool(_NAMED.search(sentence))
 
 
 def _is_filler(sentence: str, names: frozenset[str], people: bool = False) -> bool:

@@ -210,6 +210,8 @@ _ABSTRACT = re.compile(r"\b(?:joy|joys|strength|support|supportive|power|powerfu
                        r"never give up|give up)\b", re.I)
 # The speaker in the first person singular ("I", "my", "me"): a maxim never says it.
 _FIRST_PERSON = re.compile(r"\b(?:i|me|my|mine|myself|i'm|i've|i'll|i'd)\b", re.I)
+# A number or a name (a capitalised word after the first): what makes a statement say something particular.
+_NAMED = re.compile(r"\d|(?<=[\w,;] )[A-Z][a-zA-Z]+")
 # A promise ("I'll send it", "we will book"): said of what will happen, not of what did.
 _PROMISE = re.compile(r"(?i)\b(?:i|we)(?:'ll| will| shall)\b")
 _YOURS = re.compile(r"\b(?:you|your|you're|you've|you'll|yours|yourself)\b", re.I)
