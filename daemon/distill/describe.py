@@ -29,18 +29,6 @@ _NAME_SUFFIX = {"en": {"decision": "decision", "state": "plans", "procedure": "h
                        "preference": "preferences", "fact": "notes", "question": "question"},
                 "zh": {"decision": "决定", "state": "计划", "procedure": "步骤", "work": "工作",
                        "preference": "偏好", "fact": "笔记", "question": "问题"}}
-_LEADS = [
-    (re.compile(r"^i(?:'m| am)\s+", re.I), "{who} is "),
-    (re.compile(r"^i was\s+", re.I), "{who} was "),
-    (re.compile(r"^i(?:'ve| have)\s+(?=\w+(?:ed|en|wn|ne|de|lt|ght|ung|ook|ot|et|eft|ept)\b)", re.I), "{who} has "),
-    (re.compile(r"^i(?:'ll| will)\s+", re.I), "{who} will "),
-    (re.compile(r"^i(?:'d| would)\s+", re.I), "{who} would "),
-    (re.compile(r"^i had\s+", re.I), "{who} had "),
-    (re.compile(r"^my\s+", re.I), "{who}'s "),
-    (re.compile(r"^we(?:'re| are)\s+", re.I), "{we} are "),
-    (re.compile(r"^we(?:'ll| will)\s+", re.I), "{we} will "),
-    (re.compile(r"^we(?:'ve| have)\s+(?=\w+(?:ed|en|wn|ne|de|lt|ght|ung|ook|ot|et|eft|ept)\b)", re.I), "{we} have "),
-]
 
 
 @dataclass(frozen=True)
