@@ -63,11 +63,12 @@ def describe(points: list[Point], *, context: str = "", request: str = "", asker
     # People chatting: a highlight from each of two speakers (their own news first), then who and when;
     # a request or agent session: up to three sentences.
     chat = len(people) > 1 and not sentences
-    advised = False
+    advised, after = False, ""
     for point in highlights(points, 2 if chat else 3 - len(sentences), people=chat):
         other = [p for p in people if p != point.who]
         note = _as_note(_headline(point) if chat else point, lang, len(people) > 1,
-                        other[0] if len(people) == 2 and len(other) == 1 else "")
+                        other[0] if len(people) == 2 and len(other) == 1 else "", after if chat else "")
+        after = point.who
         if lang == "en" and not people and point.role == "assistant" and not advised and advises(note):
             note, advised = f"Advice: {note[:1].lower()}{note[1:]}", True  # "Switch to 1:2:2…" is said to the user
         sentences.append(note)
@@ -247,7 +248,7 @@ _VAGUE = re.compile(r"\b(?:positive|impact|journey|passion|happiness|joy|strengt
                     r"cute|pics?|photos?|pictures?|amazing|awesome|feel|feels|feeling)\b")
 # A sentence that starts on a verb: a word other than a determiner, a pronoun or a name, then its object.
 _BARE_VERB = re.compile(r"^(?!(?:the|a|an|my|our|this|that|these|those|it|we|i|you|they|he|she|there|here|"
-                        r"decided|decision)\b)[A-Za-z][a-z]+ (?:the|a|an|my|our|it|them|with|to|for|on|in|up)\b",
+                        r"decided|decision|on|in|at|for|with|by|from|to|if|when|after|before|since|as|of)\b)[A-Za-z][a-z]+ (?:the|a|an|my|our|it|them|with|to|for|on|in|up)\b",
                         re.I)
 _DATED = re.compile(r"[(（](?:around |weekend of |week of )?\d{1,2} [A-Z][a-z]+ \d{4}[)）]|[(（]\d{4}-\d{2}-\d{2}[)）]")
 
@@ -302,10 +303,11 @@ def _ask(request: str, asker: str, lang: str, task: bool) -> str:
     return f"{who} asked about: {text}"
 
 
-def _as_note(point: Point, lang: str, named: bool, other: str = "") -> str:
+def _as_note(point: Point, lang: str, named: bool, other: str = "", after: str = "") -> str:
     """A statement as a note: in the third person, its speaker named once, then "they".
 
-    Between two people, "you" is the ``other`` one ("grateful for your help" → "for Gina's help").
+    Between two people, "you" is the ``other`` one ("grateful for your help" → "for Gina's help"); ``after`` is
+    who said the note before this one.
     """
     text = _clip(point.text, 200).rstrip()
     if other and lang == "en":
@@ -324,13 +326,18 @@ def _as_note(point: Point, lang: str, named: bool, other: str = "") -> str:
                                                          r"fixed|switched|moved)\b", text, re.I)):
         # "Ran the import…, zero errors." → "The user ran the import…"; "Lost my job" → "Jon lost their job"
         return third_person(f"{point.who} {text[:1].lower()}{text[1:]}", point.who)
+    if point.who and not named and (m := re.match(r"We(?:'re| are) ", text)):  # "We're remortgaging."
+        rest = third_person(text[m.end():], "they")
+        text = f"{point.who} is {rest[:1].lower()}{rest[1:]}"
+        return re.sub(r"\b(?:we|us)\b", "they", re.sub(r"\bour\b", "their", text))
     if point.who and not named and re.match(r"Our\b", text):  # "Our gas boiler is 24 years old and we need…"
         rest = _WE.sub(lambda m: _WE_AS_THEY[m.group(0).lower()], text[4:])
         return f"{point.who}'s {rest}"
     if point.who and named and re.match(r"(?i)we\b", text):
         return f"{point.who}: {text}"  # "We started puppy classes": who "we" are is the speaker's to say
     if not point.who or not _FIRST_PERSON.search(text):
-        return text
+        # Between people, whose news it is after the other's: "Elif: The whole family is going to Izmir" (not Ronan's)
+        return f"{point.who}: {text}" if after and after != point.who and not text.startswith(point.who) else text
     if not re.match(r"(?i)^(?:i\b|i'|my\b|me\b)", text) and re.match(r"(?i)^(?:gonna|just|going|been|got|"
                                                                      r"finally|also|still|so)\b", text):
         return f"{point.who}: {third_person(text, 'they')}"  # no subject of its own: say who
@@ -340,7 +347,7 @@ def _as_note(point: Point, lang: str, named: bool, other: str = "") -> str:
 _YOU = re.compile(r"\b(?:your|yours)\b|(?<!\bthank )(?<!\bsee )\byou\b(?! (?:know|guys|all)\b)(?=\s+(?:\w+ed|for|with|to|about|and|too|in|on|at|\.|,|!|$))", re.I)
 
 
-_ADVERB = r"(?:really |also |just |still |always |usually |often |never |actually |definitely |totally |" \
+_ADVERB = r"(?:really |also |just |still |always |usually |often |never |actually |definitely |totally |first |" \
           r"recently |finally |even |now |already |sometimes |mostly |only |absolutely |truly )?"
 _PRONOUNS = re.compile(r"\b(?:I(?:'m| am)|I was|I(?:'ve| have)|I(?:'ll| will)|I(?:'d| would)|I had|I can|I could|"
                        r"I (" + _ADVERB + r")(don't|doesn't|didn't|haven't|can't|won't|wasn't|"

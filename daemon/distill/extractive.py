@@ -26,6 +26,7 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass, replace
+from datetime import date
 
 from daemon.distill import describe as notes
 from daemon.distill.lexicon import (
@@ -71,6 +72,7 @@ from daemon.distill.lexicon import (
     _SMALL_TALK_ZH,
     _STOP,
     _TENTATIVE,
+    _TIME_WORDS,
     _VERDICT,
     _WORKING,
     _YOURS,
@@ -130,7 +132,9 @@ _THE_FIX = re.compile(r"(?i)(?:\*\*)?the (?:\w+ )?(?:fix|cause|culprit|problem i
 _SEND_LOVE = re.compile(r"(?i)^(?:(?:lots of |much )?(?:love|hugs|hi|hello|greetings) to\b|say (?:hi|hello) to\b|give "
                         r"(?:my love to|\w+(?: \w+)? a (?:hug|scratch|kiss|pat|cuddle))\b|kiss \w+ for me\b)")
 _DATE_NOTE = re.compile(r"\s*[(（][^)）]*\d{4}[^)）]*[)）]")
-_LAUGH = re.compile(r"(?i)[\s,]+(?:ha(?:ha)+|lol|lmao|rofl|xd|hehe+)(?=[\s.!?]*$)")  # "I'll ask my new boss haha"
+# Trailing laughter or an aside: "I'll ask my new boss haha", "Fixing bikes with one hand is not fun, trust me."
+_LAUGH = re.compile(r"(?i)(?:[\s,]+(?:ha(?:ha)+|lol|lmao|rofl|xd|hehe+)|,\s*(?:trust me|you know|i guess|honestly|"
+                    r"to be fair|tbh))(?=[\s.!?]*$)")
 _OUTCOME_NOTE = re.compile(r"^(?:output|error|result)\s*:\s", re.I)
 _ABOUT_YOU = re.compile(r"(?i)^(?:(?:haha|lol|ok|so|and)[,.!]*\s+)*"
                         r"(?:(?:do|did|are|were|have|would|can) you (?:like|love|enjoy|"
@@ -246,6 +250,7 @@ def _turns(request: DistillRequest, lang: str) -> list[_Turn]:
     """Messages with text, markup set aside: image captions and tool placeholders are not speech."""
     named = any(m.name.strip() and m.name.strip().casefold() != m.role.casefold() for m in request.messages)
     out = []
+    said: dict[int, date] = {}  # "next Friday (22 May)" … "the dinner is Friday": the same Friday
     for message in request.messages:
         text = _speech(message.text)
         if not text:
@@ -253,7 +258,7 @@ def _turns(request: DistillRequest, lang: str) -> list[_Turn]:
         label = _label(message, lang)
         who = label if label not in _ROLES[lang].values() else _WHO[lang].get(message.role, label)
         out.append(_Turn(message.role, label if named else "", who,
-                         _readable_dates(ground(text, message.time, request.timezone))))
+                         _readable_dates(ground(text, message.time, request.timezone, said))))
     return out
 
 
@@ -338,14 +343,23 @@ _LABEL = re.compile(r"^\*\*[^*\n]{1,40}?(?::\*\*|\*\*:)")
 def _sentences(prose: str) -> list[str]:
     """Sentences and list items; a heading says nothing itself, but names what a bare label is about."""
     out: list[str] = []
-    heading = ""
+    heading = lead = ""
     prose = _EMOJI_STOP.sub(".", prose)  # "it compiles now 🎉 cargo build is clean": the emoji ends a sentence
-    prose = _TABLE.sub(_table_rows, prose)
+    prose = _SHORT_LIST.sub(_list_line, _TABLE.sub(_table_rows, prose))
     for piece in _SENT_END.split(prose):
         if head := _HEADING.match(piece or ""):
             heading = re.sub(r"\*\*|`", "", head.group(1) or head.group(2) or "").strip(" :#_*")
+            lead = heading if re.search(r"[:：]\W*$", piece) else ""
             continue
+        item = re.match(r"\s*(?:[-*+]|\d+[.)])\s+[a-z]", piece or "")
         piece = re.sub(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|#+\s+|>\s*)", "", piece or "").strip()
+        if item and lead:
+            # "See a doctor promptly if:" / "- the knee becomes hot or swollen;": the item finishes the lead's sentence
+            piece = f"{lead} {piece}".rstrip(";,") + ("" if re.search(r"[.!?]$", piece.rstrip(";,")) else ".")
+        elif piece:
+            lead = piece.rstrip(":：").strip("* ") if piece.endswith((":", "：")) and len(piece.split()) <= 12 else ""
+        if piece.count("**") % 2:  # "**1. The API starts before Postgres is ready.** `depends_on` …" split in two
+            piece = piece.replace("**", "")
         if heading and _LABEL.match(piece):  # "**Latest Version:** 1.5.0" under "### opentelemetry_api"
             piece = f"{heading} — {piece}"
         if out and (_ABBREV.search(out[-1]) or out[-1].endswith(("...", "…")) and piece[:1].islower()):
@@ -356,6 +370,24 @@ def _sentences(prose: str) -> list[str]:
 
 
 _TABLE = re.compile(r"^[ \t]*\|.*\|[ \t]*\n[ \t]*\|[ \t:|-]*-[ \t:|-]*\|[ \t]*\n(?:[ \t]*\|.*\|[ \t]*(?:\n|$))+", re.M)
+
+
+# A heading (or a lead-in) and a list of short items: an ingredient list, a packing list.
+_SHORT_LIST = re.compile(r"^(?:[ \t]*(\*\*[^*\n]{1,40}\*\*:?|#{1,6}[ \t]+[^\n]{1,40}|[^\n]{1,60}:)[ \t]*\n)?"
+                         r"((?:[ \t]*[-*+][ \t]+[^\n]{1,80}(?:\n|$)){2,})", re.M)
+_LIST_WORDS = 8
+
+
+def _list_line(m: re.Match[str]) -> str:
+    """Short list items as one line under their heading: "**Dough**" / "- 325 g bread flour" / "- 35 g caster sugar"
+    → "Dough: 325 g bread flour, 35 g caster sugar." (A list of sentences stays a list.)"""
+    items = [re.sub(r"^[ \t]*[-*+][ \t]+", "", line).strip() for line in m.group(2).strip("\n").split("\n")]
+    short = all(len(i.split()) <= _LIST_WORDS and not re.search(r"[.!?:;]\s|[.!?;]$|^\[[ xX]\]", i)
+                and not _LABEL.match(i) for i in items)  # ("**Latest Version:** 1.5.0" is a labelled fact)
+    if not short or len(items) < (2 if m.group(1) else 3):
+        return m.group(0)
+    head = re.sub(r"\*\*|^#+\s*", "", m.group(1) or "").strip().rstrip(":")
+    return f"{head + ': ' if head else ''}{('; ' if any(',' in i for i in items) else ', ').join(items)}.\n"
 
 
 def _table_rows(m: re.Match[str]) -> str:
@@ -439,7 +471,9 @@ def _trim(sentence: str, names: frozenset[str]) -> str:
     sentence = _capitalized(_LEAD_FILLER.sub("", _INTENSIFIER.sub("", _EMOJI.sub("", _LAUGH.sub("", sentence))).strip()))
     parts = _CLAUSE_SEP.split(sentence)
     clauses, seps = parts[0::2], parts[1::2]
-    keep = [bool(_tokens(c) - names) for c in clauses]
+    # (A clause naming an option by a letter or deciding is content: "we'll go with B")
+    keep = [bool(_tokens(c) - names) or bool(re.search(r"\b(?!I\b)[A-Z0-9]\b", c) or _KIND_RE["decision"].search(c))
+            for c in clauses]
     if all(keep) or not any(keep):
         return sentence
     out = ""
@@ -452,7 +486,7 @@ def _trim(sentence: str, names: frozenset[str]) -> str:
 
 
 def _is_question(sentence: str) -> bool:
-    return sentence.rstrip("\"'”’)").endswith(("?", "？")) or bool(re.search(r"[吗呢]\W*$", sentence))
+    return sentence.rstrip("\"'”’)!！").endswith(("?", "？")) or bool(re.search(r"[吗呢]\W*$", sentence))
 
 
 def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", questions: bool = False,
@@ -474,10 +508,16 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                 lead = re.sub(r"\*\*|`", "", head.group(1) or head.group(2) or "").strip(" :#_*") + ":"
             if not fence and _cut_off(turn, sentences):
                 sentences.pop()  # "…the original side of the r": the export cut the message short
-            last = ""
+            last = worked = ""
             convinced = steps = False
             for opening, raw in zip([pos == 0, *[False] * len(sentences)], sentences):
-                sentence = _trim(raw, names)  # (_trim drops the lead-in filler itself)
+                sentence, outcome = _trim(raw, names), bool(worked)  # (_trim drops the lead-in filler itself)
+                if worked:
+                    # "That did it. Ran it from scratch: … GET /health returns 200.": how it turned out
+                    sentence, raw, worked = f"{worked}: {sentence[:1].lower()}{sentence[1:]}", f"{worked}: {raw}", ""
+                elif turn.role == "user" and _WORKED.match(sentence):
+                    worked = sentence.rstrip(".!")
+                    continue
                 decided, convinced = convinced and not _is_question(sentence), bool(_CONVINCED.match(raw.strip()))
                 if steps or raw.rstrip().endswith((":", "：")) and _NEXT_STEPS.search(raw):
                     steps = True  # the list after "Next steps:" is what is next, item by item
@@ -485,6 +525,12 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                         and len(_tokens(sentence) - names) >= 2 and not _is_filler(sentence, names, bool(turn.speaker)):
                     # "I adopted Toby. He's a German Shepherd.": one statement, its referent inside
                     sentence = f"{out.pop().text} {sentence}"
+                if turn.speaker and out and out[-1].msg == i and not out[-1].code and _news(out[-1]) and \
+                        not _is_small_talk(sentence) and not _ACK.match(sentence) and \
+                        _fragment(_Stmt(0, i, turn.speaker, sentence, "", frozenset())) and len(sentence.split()) <= 4:
+                    # "I got the job at Greenfield Animal Hospital! Veterinary nurse!": the news, said more exactly
+                    base = out.pop()
+                    sentence, raw = f"{base.text} {sentence}", f"{base.text} {raw}"
                 last = sentence if len(sentence) <= 40 and not _PRONOUN_START.match(sentence) else ""
                 previous, words = _classify(sentence, previous), _tokens(sentence)
                 if previous == "decision" and turn.role == "assistant" and not turn.speaker and \
@@ -494,6 +540,11 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     previous = "decision"  # "ok that convinces me. lease the e-bike…"
                 elif steps and previous == "fact":
                     previous = "state"
+                elif previous == "procedure" and turn.role == "user" and not turn.speaker and \
+                        not re.match(r"(?i)(?:run|use|type|try|to\b|`)", sentence):
+                    previous = "fact"  # "It works when I run it with `npm run dev`": what happened, not how to
+                if outcome:
+                    previous = "state"  # "That did it: …": how it turned out
                 if agent and turn.role == "assistant" and previous != "decision" and _DONE.match(sentence):
                     previous = "work"  # an agent reporting a change it made: work done, not a fact
                 if skip and _norm(skip) in (_norm(sentence), _norm(raw)) or (len(skip) > 12 and _norm(skip) in _norm(raw)) \
@@ -528,10 +579,104 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                         lead = ""
                     out.append(_Stmt(len(out), i, turn.speaker, lead, "procedure", _tokens(lead + code), code,
                                      False, turn.role))
-    return out
+    return _with_fragments(out, turns) if any(t.speaker for t in turns) else out
+
+
+# A few words with no verb and no pronoun: "The Minnesota Wolves!", "Veterinary nurse!", "Ten days, Kyoto and
+# Osaka.", "A two-bedroom flat in Portobello, five minutes from the beach."
+_CLAUSE = re.compile(r"(?i)\b(?:i|i'm|we|you|he|she|it|they|that|this|there|is|are|was|were|am|be|been|has|have|"
+                     r"had|do|does|did|will|would|can|could|should|may|might|must|get|got|go|goes|went|make|made|"
+                     r"take|took|love|like|think|know|want|need|feel|felt|seems?|looks?|sounds?|yes|yeah|yep|no|"
+                     r"nope|nah|not|oh|well|so|ok|okay|sure|thanks|thank)\b|['’](?:s|re|m|ve|ll|d)\b|\w{3,}ed\b")
+_FRAGMENT_WORDS = 10
+_AGENDA = re.compile(r"(?i)\b(?:(?:one|two|three|four|\d) (?:main )?(?:items?|things?|topics?|points?)|agenda)\b"
+                     r"[^:.?!\n]{0,40}:\s*((?:[^.?!\n]|\.(?=\S)){4,120})")
+_DAY_NAMED = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)? (?:of )?(?:" + "|".join(notes.MONTHS) + r")\b|\b(?:" +
+                        "|".join(notes.MONTHS) + r") \d{1,2}(?:st|nd|rd|th)?\b")
+_WORKED = re.compile(r"(?i)(?:that|this|it)(?: finally)? (?:did it|did the trick|worked|fixed it|was it)[.!]*$")
+_CAPITAL = re.compile(r"\b[A-Z][a-z]{2,}\b")
+# A follow-up that asks only for the detail ("Who?", "Where?", "Which one?", "When do you fly?") or checks the news
+# ("You passed?!"), not for more news ("Anything else going on with you?", "What about you?").
+_FOLLOW_UP = re.compile(r"(?i)(?:who|where|when|which|what kind|what time|how long|how old|how many|how much|you|"
+                        r"did you|really|seriously)\b"
+                        r"(?!.*\b(?:else|new|about you|with you)\b)")
+
+
+def _fragment(stmt: _Stmt) -> bool:
+    text = _DATE_NOTE.sub("", stmt.text)
+    if _CJK_RE.search(text):
+        return False  # (words are not counted by spaces there)
+    words = len(text.split())
+    # ("My first bowl." is a few words; "My grandmother turns 90 on the 24th" says something of its own.)
+    return not stmt.code and words <= (4 if re.match(r"(?i)(?:my|our|his|her|their|your)\b", text) else _FRAGMENT_WORDS) \
+        and not _is_question(text) and not _CLAUSE.search(text)
+
+
+def _echo(fragment: str, said: str) -> bool:
+    """A fragment that only repeats a date already said ("The 16th (16 November 2026)." after "by next Monday
+    (16 November 2026)")."""
+    dates = re.findall(r"[(（]([^)）]*\d{4})[)）]", fragment)
+    rest = _tokens(_DATE_NOTE.sub("", fragment)) - _CALENDAR - {"the", "next", "this", "on", "by"}
+    return bool(dates) and all(d in said for d in dates) and all(re.fullmatch(r"\d+(?:st|nd|rd|th)?", t) for t in rest)
+
+
+def _stem_overlap(left: str, right: str) -> bool:
+    """The two share a content word, or its first five letters ("sign" and "signed", "moving" and "move")."""
+    stems = {t[:5] for t in _tokens(left) if not t.isdigit()}
+    return any(t[:5] in stems for t in _tokens(right) if not t.isdigit())
+
+
+def _with_fragments(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
+    """Between people, a few words that only add to a piece of news join its bullet: "I got the job at
+    Greenfield Animal Hospital! Veterinary nurse!", and the answer to the other speaker's follow-up ("I signed
+    with a new team!" — "Which team?" — "The Minnesota Wolves!") when the question asks about that news (it
+    shares a word with it, or asks only "Who?", "Where?")."""
+    out: list[_Stmt] = []
+
+    def join(target: int, stmt: _Stmt) -> None:
+        base = out[target]
+        if _echo(stmt.text, base.text):
+            return  # "… due by next Monday (16 November 2026)" — "The 16th?" — "The 16th.": said already
+        end = "" if re.search(r"[.!?…。！？][\"'”’)]*$", base.text) else "."  # a chat line often has no end mark
+        out[target] = replace(base, text=f"{base.text}{end} {stmt.text}", tokens=base.tokens | stmt.tokens)
+
+    for stmt in candidates:
+        first = not out or out[-1].msg != stmt.msg
+        if not stmt.speaker or not _fragment(stmt):
+            out.append(stmt)
+            continue
+        if not first and out[-1].speaker == stmt.speaker and not out[-1].code and not _is_question(out[-1].text) \
+                and len(stmt.text.split()) <= 6:
+            join(len(out) - 1, stmt)  # "… at Greenfield Animal Hospital! Veterinary nurse!"
+            continue
+        i = stmt.msg
+        asked = [s for s in _sentences(turns[i - 1].text) if _is_question(s)] if i >= 2 and stmt.reply else []
+        if first and asked and turns[i - 2].speaker == stmt.speaker and turns[i - 1].speaker != stmt.speaker:
+            news = [k for k, s in enumerate(out) if s.msg == i - 2 and not s.code and not _is_question(s.text)
+                    and s.kind != "sentiment"]
+            question = asked[-1]
+            about = [k for k in news if _stem_overlap(" ".join(asked), out[k].text)]  # "Japan?! When did that happen?"
+            bare = len(_tokens(question)) <= 1 and not _specific(question) and bool(_FOLLOW_UP.match(question))
+            if about or bare and news:
+                join((about or [k for k in news if _news(out[k])] or news)[-1], stmt)
+                continue
+        out.append(stmt)
+    return [replace(s, pos=k) for k, s in enumerate(out)]
 
 
 def _news(stmt: _Stmt) -> bool:
+    """News between people: what a speaker told of themselves (``_told``), or something with its day ("The defence
+    is on Friday 11 December", "Contract signed on Thursday (12 November)"), not a date said again ("The 22nd, not
+    this week.") nor today's agenda ("Two things today: the release and dark mode")."""
+    if not stmt.speaker or stmt.kind == "sentiment" or _PROMISE.search(stmt.text):
+        return _told(stmt)
+    text = _TODAY_NOTE.sub("", stmt.text)
+    return _told(stmt) or bool(_DATE_NOTE.search(text) or _DAY_NAMED.search(text)) and not _is_question(text) \
+        and bool({t for t in _tokens(_DATE_NOTE.sub("", text)) if not re.fullmatch(r"\d+(?:st|nd|rd|th)?", t)}
+                 - _CALENDAR - _TIME_WORDS)
+
+
+def _told(stmt: _Stmt) -> bool:
     """A speaker's own news between people, done or under way ("I quit Brightline", "Lost my job"), or a promise
     with its date ("I'll send it by Friday, the 27th"), not a promise alone."""
     if not stmt.speaker or stmt.kind == "sentiment":
@@ -554,7 +699,8 @@ def _idle(turns: list[_Turn], candidates: list[_Stmt]) -> bool:
     if any(t.speaker for t in turns) or any(s.code for s in candidates):
         return False
     user = [s for t in turns if t.role == "user" for s in _sentences(t.text)]
-    said = set().union(*(_tokens(t.text) for t in turns if t.role == "user")) - _SMALL_TALK_EN
+    # (a date the grounding added, "this morning (28 November 2026)", is no number the user gave)
+    said = set().union(*(_tokens(_DATE_NOTE.sub("", t.text)) for t in turns if t.role == "user")) - _SMALL_TALK_EN
     if any(map(_NUMBER.search, said)):
         return False
     if len(said) >= 4:
@@ -596,7 +742,14 @@ def _framing(question: str, turns: list[_Turn], i: int) -> bool:
     # bug #412…" says it all itself; "Did you hear about Jonah?" names whom the answer's "he" is.)
     brief = len(_tokens(question)) > 2 or bool(re.search(r"(?<=[\w,;] )[A-Z][a-z]+", question)) or \
         answered and len(_DATE_NOTE.sub("", turns[i + 1].text).split()) <= 12
-    return answered and brief and (bool(_DATE_NOTE.search(question)) or named)
+    # "Next Saturday?" — "Next Saturday as in the 28th? Yes!": the answer says the date again.
+    echoed = answered and not _tokens(_DATE_NOTE.sub("", question)) - _CALENDAR - {"next", "this", "last"} \
+        and bool(_DATE_NOTE.search(turns[i + 1].text))
+    # ("Your sister Rosa?" after "Rosa and I booked Iceland!" names no one new.)
+    named_here = set(re.findall(r"(?<=[a-z,;] )[A-Z][a-z]{2,}", question))
+    echoed = echoed or i > 0 and bool(named_here) and named_here <= set(_CAPITAL.findall(turns[i - 1].text)) \
+        and not _DATE_NOTE.search(question)
+    return answered and brief and not echoed and (bool(_DATE_NOTE.search(question)) or named)
 
 
 def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt]) -> list[_Stmt]:
@@ -605,7 +758,10 @@ def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt]) -> list[_Stmt]
     names someone ("Did you hear about Jonah?" — "He asked me to be his best man."), or the speaker's own
     message before that names something ("Meet Biscuit!" — "So cute!" — "He's a beagle.")."""
     picked = {s.pos: s for s in chosen}
-    for stmt in [s for s in chosen if not s.code and _PRONOUN_START.match(s.text)]:
+    # "How's Kasia?" — "We're moving in together!": who "we" are, when the question names them.
+    we = {s.pos for s in chosen if s.reply and not s.code and re.match(r"(?i)we\b", s.text)
+          and (s.pos == 0 or candidates[s.pos - 1].msg != s.msg)}
+    for stmt in [s for s in chosen if not s.code and (_PRONOUN_START.match(s.text) or s.pos in we)]:
         for before in reversed(candidates[:stmt.pos]):
             if before.code or before.msg < stmt.msg - 2:
                 break
@@ -613,10 +769,21 @@ def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt]) -> list[_Stmt]
                 continue
             same = before.msg == stmt.msg
             named = _specific(before.text)
+            person = set(re.findall(r"(?<=[\w,;] )[A-Z][a-z]{2,}", before.text))  # "How's Kasia?"
+            if stmt.pos in we and not (before.msg == stmt.msg - 1 and _is_question(before.text) and person and not any(
+                    c.speaker == stmt.speaker and stmt.msg - 2 <= c.msg < stmt.msg
+                    and person & set(_CAPITAL.findall(c.text)) for c in candidates)):
+                break  # ("Rosa and I booked Iceland!" — "Your sister Rosa?" — "We rented a campervan": said)
+            if stmt.pos in we:
+                picked[before.pos] = replace(before, kind=picked[stmt.pos].kind, msg=before.msg)
+                break
             if not same and before.speaker != stmt.speaker and not (_is_question(before.text) and named):
                 continue  # the other speaker's reaction in between ("So cute! What breed?")
             if not same and not named:
                 continue  # "Meet Biscuit! Look at him.": the name may come earlier in that message
+            if not same and before.speaker == stmt.speaker and re.match(r"(?i)(?:it|this|that|these|those)\b", stmt.text) \
+                    and any(c.speaker != stmt.speaker and before.msg < c.msg < stmt.msg for c in candidates):
+                break  # "It's booked in two weeks" after the other's "and the car?": not what the speaker said before
             # The speaker's own earlier words share the pronoun's bullet: "Meet Biscuit! He's a beagle."
             msg = stmt.msg if before.speaker == stmt.speaker else before.msg
             if before.pos in picked:  # picked on its own: the pronoun's sentence goes under its heading
@@ -637,9 +804,10 @@ def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt]) -> list[_Stmt]
 def _bare_answer(stmt: _Stmt, candidates: list[_Stmt]) -> bool:
     """A short answer between people ("Friday works.", "Around 8."): it means something only beside its
     question. (An assistant's short answer to the user's question is what the card is for, and so is a
-    promise with its date: "I'll send it by Friday, the 27th".)"""
+    promise with its date: "I'll send it by Friday, the 27th", and the speaker's own news.)"""
     return stmt.reply and not stmt.code and bool(stmt.speaker) and (stmt.pos == 0 or candidates[stmt.pos - 1].msg != stmt.msg) \
-        and _short(stmt.text) and not (_PROMISE.search(stmt.text) and _DATE_NOTE.search(stmt.text))
+        and _short(stmt.text) and not (_PROMISE.search(stmt.text) and _DATE_NOTE.search(stmt.text)) \
+        and not (_FIRST_PERSON.match(stmt.text) and _EVENT_RE.search(stmt.text))  # "I finally have a licence"
 
 
 def _short(text: str) -> bool:
@@ -838,14 +1006,18 @@ def _request(turns: list[_Turn], calls: list[ToolCall]) -> tuple[str, str, str]:
             continue
         said = [re.sub(r"^(?:quick )?(?:context|background|fyi|update|question|note|q)\s*[:：]\s*", "",
                        _LEAD_FILLER.sub("", s), flags=re.I) for s in _sentences(_FENCE_RE.sub(" ", turn.text))]
-        said = [s for s in said if not _is_small_talk(s) and (len(_tokens(s)) >= 2 or _is_question(s))]
+        said = [s for s in said if not _is_small_talk(s) and (len(_tokens(s)) >= 2 or _is_question(s) or re.match(
+            r"(?i)(?:i'?m|we'?re|i am|we are) (?:\w+ly )?\w+ing\W*$", s))]  # "We're remortgaging." says what about
         if not said:
             continue
         if calls:
             return "", said[0], turn.who
         for i, sentence in enumerate(said):
             if _is_request(sentence):  # its context: how the message began ("My starter stopped rising.")
-                return (said[0] if i else ""), sentence, turn.who
+                # ("We're remortgaging." says what about; the sentence after it, with what.)
+                context = ("" if _CJK_RE.search(said[0]) else " ").join(
+                    said[:2 if i > 1 and len(said[0].split()) < 5 and not _CJK_RE.search(said[0]) else 1]) if i else ""
+                return context, sentence, turn.who
         return "", "", ""
     return "", "", ""
 
@@ -899,8 +1071,13 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
         lead = notes.highlights(points, 1)
         # (An agent told only "continue implementation" is named by what recurs in its work.)
         focus = [p.text for p in lead if (len(people) < 2 and not ask) or p.kind == "decision"]
+        # A meeting's agenda names it: "One item tonight: the Eastgate Community Choir winter concert."
+        # (One item: "the v2.3 release and dark mode" says what was on the table, not what came of it.)
+        agenda = [m.group(1) for t in turns[:2] if t.speaker and (m := _AGENDA.search(t.text))
+                  and not re.search(r",\s|\sand\s", m.group(1))]
+        focus = agenda[:1] or focus
         # Between people, the news names the card ("video game tournament"), not the chatter around it.
-        happened = [len(people) > 1 and _news(s) and not _PROMISE.search(s.text) for s in chosen]
+        happened = [len(people) > 1 and _told(s) and not _PROMISE.search(s.text) for s in chosen]
         texts = [s.text for s, n in zip(chosen, happened) for _ in range(1 + (s.kind == "decision") + 2 * n)] \
             + [t.text for t in turns]
     said = [t.text for t in turns]

@@ -65,7 +65,8 @@ _CUES = {
                      r"install|configure|(?:^|how |steps )to (?:fix|set up|reset|deploy|rebuild|update) \w+)\b",
         "decision": r"\b(?:decided|decision(?! to make)|(?:we'll|we will|i'll|i will|let's|going to) go with|"
                     r"i'?m (?:getting|buying|ordering|going for) the|"
-                    r"went with|chose|chosen|picked|settled on|agreed (?:to|on|that)|we agreed|"
+                    r"went with|chose|chosen|picked(?! (?:\w+ )?up\b)|settled on|agreed (?:to|on|that)|we agreed|"
+                    r"^agreed(?=\s*:)|"
                     r"\b(?:we'll|we will|i'll|i will|let's|let us|we(?:'re| are) going to|we should|we decided to|we chose to|"
                     r"we went with|we use|we'll use)\b[^.!?]*\b(?:instead of|rather than)|ruled out|(?<!was )(?<!were )(?<!been )(?<!got )(?<!get )rejected(?! by)|opted|"
                     r"switch(?:ed)? to|moves from|comes out of|goes into|postpone[sd]?|pushed back|"
@@ -105,15 +106,20 @@ _EVENT_RE = re.compile(r"\b(?:i|we)\s+(?:just\s+|finally\s+|recently\s+|also\s+|
                        # "I'm adopting a dog!", "We're moving in together", "I start as head chef on the 1st"
                        r"|\b(?:i'?m|i am|we'?re|we are)\s+(?:now\s+|finally\s+|also\s+|officially\s+)?"
                        r"(?!(?:being|feeling|doing|getting|coming|going|thinking|trying|looking|waiting|hoping|wondering|"
-                       r"starving|crying|dying|kidding|joking|laughing|saying|telling|asking|sorry|rooting|counting)\b)"
+                       r"starving|crying|dying|kidding|joking|laughing|saying|telling|asking|sorry|rooting|counting|"
+                       r"working from home)\b)"
                        r"[a-z]{3,}ing\b"
-                       r"|\b(?:i|we)\s+(?:start|begin|fly|move|pick (?:\w+ )?up|get the keys)\b", re.I)
+                       r"|\b(?:i|we)\s+(?:start|begin|fly|move|pick (?:\w+ )?up|get the keys|finally (?:have|own))\b"
+                       # An aim is news too: "I'm hoping to get into local politics", "My goal is to run a marathon"
+                       r"|\b(?:(?:i'?m|i am|we'?re|we are)\s+(?:really\s+)?(?:hoping|aiming|planning)|(?:i|we)\s+"
+                       r"(?:really\s+)?(?:hope|aim)|(?:my|our) (?:goal|dream|aim|plan) is)\s+to\s+"
+                       r"(?!(?:see|hear|catch|meet|talk|chat)\b)", re.I)
 # News told without its "I" ("Lost my job as a banker yesterday", "Just got back from Paris"): the speaker's own.
 _PAST = """went got made took saw came found gave told felt left kept thought bought brought met ran began knew heard
 lost won sent spent built wrote read taught caught sold held fell paid put set quit drove rode flew grew drew threw
 wore chose spoke broke forgot became""".split()
 _DROPPED_I = re.compile(r"^(?:just |finally |recently |also |actually )?(?!indeed\b)(?:" + "|".join(_PAST) +
-                        r"|[a-z]{3,}ed)\s+(?:my|our|a|an|the|to|up|into|back|home|some|\d+)\b", re.I)
+                        r"|[a-z]{3,}ed)\s+(?:my|our|a|an|the|to|up|into|back|home|some|\d+|(?:him|her|them|it) up)\b", re.I)
 _REACTION_RE = re.compile(r"(?:you|your|you're|you'd|you've|you'll|it|it's|that|that's|this|thanks)\b"
                           r"|你|这|那", re.I)
 
@@ -123,9 +129,10 @@ _ABBREV = re.compile(r"\b(?:mr|mrs|ms|dr|st|vs|etc|e\.g|i\.e|jr|sr|no|approx)\.$
 _LEAD_FILLER = re.compile(r"^(?:(?:oh|wow|yeah|yes|yep|hey|hi|well|so|haha+|lol|ah+|aw+|omg|ok(?:ay)?|"
                           r"sure|totally|right|absolutely|definitely|anyways?|firstly|secondly|additionally|"
                           r"actually|honestly|unfortunately|fortunately|luckily|btw|by the way|also|and|but|plus|then|"
-                          r"hmm+|um+|uh+|gosh|whoa|yay|guess what|you know what|to be honest|tbh|"
+                          r"hmm+|um+|uh+|gosh|whoa|woah|yay|guess what|you know what|to be honest|tbh|"
                           r"since (?:we|i) last (?:spoke|talked|chatted)|since our last (?:chat|talk|conversation)|"
-                          r"in the meantime|meanwhile|"
+                          r"in the meantime|meanwhile|fwiw|(?:maybe|probably|possibly|might be|could be) unrelated,?"
+                          r"(?: but)?|not sure (?:if|whether) (?:it'?s|this is) related,?(?: but)?|"
                           r"good (?:choice|point|call|idea)|"
                           r"great (?:choice|question|idea)|got it|noted|"
                           r"(?:(?:so )?many things to (?:plan|do|discuss|sort out)\s*)?(?:first|second|third|finally|"
@@ -148,7 +155,7 @@ picked pick prefer prefers preferred add added adding authenticates utilise util
 implement implements implementing solve solves solving trained developed keeps throwing throw throws holds
 plus cheaper cheapest faster fastest better worse worst bigger smaller larger higher lower planning planned
 proposes propose proposed confirmed confirm booked halfway euros euro eur dollars usd kwh kw kwp gb mb tb
-percent""")
+percent gives gets makes takes says seems means puts comes knows thinks tries feels becomes wants needs""")
 # (The last line: a verb, comparison or unit makes a poor name: "app keeps throwing", "a100 cheaper", "euros".)
 # Words that end a key phrase: function words, filler, calendar words, everyday verbs, connectives.
 # Irregular past tenses end a phrase as the -ed verbs do ("the Lindenstraße flat wrote back": "Lindenstraße flat").
@@ -179,12 +186,12 @@ _NARRATION = re.compile(
 _ACK = re.compile(r"^(?:i see|now i (?:see|understand|get it)|i understand|got it|understood|perfect|great|"
                   r"excellent|good|nice|awesome|sure|ok(?:ay)?|alright|done|all set|thanks?|thank you|"
                   r"(?:fully |totally |completely |absolutely )?agreed|exactly|indeed|same here|me too|for sure|"
-                  r"of course|no way|that'?s (?:it|right|true|fair|great|awesome|amazing|cool)|"
+                  r"of course|no way|deal|it'?s a deal|already (?:on it|sorted|packed|done|in (?:my|the) (?:bag|car|calendar))|that'?s (?:it|right|true|fair|great|awesome|amazing|cool)|"
                   r"i (?:\d+% |totally |completely |fully |so )?agree|here'?s (?:a |my )?(?:pic|photo|picture|"
                   r"snap|shot|look)|check (?:it|this) out|look at (?:this|that)|action items(?: then)?|let'?s start|"
                   r"moving on|(?:first|second|third|next|last|final|another|one) (?:topic|item|point|thing)|none|fine by me|works for me|sounds good|(?:that|this|(?:next |this )?\w+day|tomorrow|tonight)(?: [(（][^)）]*[)）])? works|"
                   r"(?:that|this|it) (?:works|sounds (?:good|great|fine)))\b"
-                  r"[^.!?]{0,40}[.!?…]*$", re.I)
+                  r"(?!\s*:)[^.!?]{0,40}[.!?…]*$", re.I)  # ("Agreed: £12, £8 concessions" is what was agreed)
 # Pleasantries inside a sentence that make the whole sentence filler.
 _FILLER_PHRASE = re.compile(r"\b(?:keep you posted|let you know|keep me posted|let me know|you got this|good luck|"
                             r"take care|talk (?:to you )?soon|catch you later|have fun|sounds like a plan|makes sense|"
@@ -226,7 +233,8 @@ _SHOWING = re.compile(r"^(?:check (?:this|it) out|check out|look at|here'?s|take
 _PRONOUN_START = re.compile(r"^(?:he|she|they|his|her|their|its|it|this|these|those|him|them)\b", re.I)
 # Hedged words: a sentence holding them is not a decision ("I'll keep you posted if I decide").
 _TENTATIVE = re.compile(r"\b(?:if|whether|might|maybe|perhaps|not sure|thinking (?:about|of)|considering|options?|"
-                        r"either|alternatives?|need to decide|have to decide|"
+                        r"either|alternatives?|need to decide|have to decide|(?:a|the) (?:decision|call|choice) for|"
+                        r"(?:your|their) (?:decision|call|choice)|up to you|"
                         r"should (?:i|we)|wonder(?:ing)?|could|(?:i|we)(?:'d| would))\b|如果|也许|可能|考虑", re.I)
 # Small talk that a word list misses: an assistant's stock opener and closer.
 _SMALL_TALK_PHRASES = re.compile(r"how (?:can|may|could) i (?:help|assist)(?: you)?(?: today| with that)?|"
@@ -261,12 +269,13 @@ _INDIRECT_ASK = re.compile(r"(?:^|,\s*|\b(?:and|but|so)\s+)(?:so,? )?(?:i'?m|i a
                            r"|\bwonder(?:ing)? (?:if|whether) (?:you|anyone) (?:could|can|would|might)\b", re.I)
 # The user's own problem, said in the present: "My flask app keeps throwing…", "my monthly report is wrong".
 _PROBLEM = re.compile(r"(?i)(?:my|our)\b.*\b(?:keeps?|fails?|crash(?:es)?|throws?|stopped|won't|doesn't|isn't|broke|"
+                      r"can't|cannot|couldn't|"
                       r"(?:is|are) (?:wrong|off|broken|empty|missing|stuck|slow))\b|(?:i'?m getting|i get|i keep getting|"
                       r"i'?m seeing|i see|getting)\b[^.?!]*\b(?:error|exception|warning|panic|traceback|segfault|"
                       r"failure)s?\b|[^.?!]*\b(?:fails|crashes|panics|won't (?:compile|build|start)|doesn't (?:compile|"
                       r"build|start))\b")
 # How it turned out, in the user's words: "zero errors", "that fixed it", "April is now 18,236.50, matches the till".
-_OUTCOME = re.compile(r"\b(?:works? now|(?:that|it) (?:worked|works|fixed it)|fixed|solved|no (?:more )?errors?|"
+_OUTCOME = re.compile(r"\b(?:works? now|(?:that|it|this) (?:worked|works|fixed it|did it|did the trick)|fixed|solved|no (?:more )?errors?|"
                       r"zero errors|\d+ (?:passed|errors?|failed)|no longer|went from|down to|up to|dropped to|"
                       r"(?:is|are) now|now (?:matches|shows|works)|matches|that confirms|(?:compiles|builds|runs|passes|"
                       r"loads|starts) (?:now|fine|again)|(?:build|it|everything) is (?:clean|green)|all green)\b", re.I)

@@ -34,7 +34,8 @@ from typing import Callable
 
 __all__ = ["RULES", "Rule", "anchor_day", "ground", "resolve_relative", "rules_table", "weekday_table"]
 
-_Resolver = Callable[["re.Match[str]", date], str | None]
+_Resolver = Callable[..., str | None]  # (match, anchor day[, days said]) → the label, or None
+Said = dict[int, date]  # weekday (Monday 0) → the day a message of the conversation gave it
 
 
 @dataclass(frozen=True)
@@ -48,6 +49,7 @@ class Rule:
     zh: bool = False  # Chinese: the label goes in full-width parentheses
     examples: tuple[str, ...] = ()  # shown in docs/dates.md, resolved against EXAMPLE_DAY
     triggers: tuple[str, ...] = ()  # lower-case words one of which every match holds: a cheap pre-check
+    said: bool = False  # the resolver also reads the days named earlier in the conversation (``Said``)
 
 
 EXAMPLE_DAY = date(2023, 5, 1)  # a Monday: the day every documented example is said on
@@ -65,7 +67,7 @@ _MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 
 # Already grounded (by us or by the speaker): "(2023-05-09)", ", May 9", " the 9th", " 5/9", "5月9日".
 _DATE_AFTER = re.compile(
-    r"\s*[（(](?:around |约|weekend of |week of )?\d{4}"
+    r"\s*[（(](?:around |约|weekend of |week of )?\d{4}|,? (?:around |weekend of |week of )?\d{4}\b(?=[-\d]*\))"
     r"|,?\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b|,?\s*\d{1,2}/\d{1,2}\b|,?\s*\d{1,2}\s+" + _MONTHS + r"\b"
     r"|,?\s*" + _MONTHS + r"\s+\d{1,2}(?:st|nd|rd|th)?\b|\s*[（(]?\d{1,2}月\d{1,2}[日号]", re.I)
 _YEAR = re.compile(r"(?<![\d.-])(?:19|20)\d{2}(?!\d)|\b\d{1,2}[./]\d{1,2}[./](?:19|20)?\d{2}\b")
@@ -75,12 +77,14 @@ _FUTURE_CUE = re.compile(r"\b(?:will|shall|gonna|going\s+to|let's|let’s|plan(?
                          r"upcoming|coming|see\s+you)\b|\w['’]ll\b", re.I)
 # "-ed" words are past tense, except those that plan ahead ("scheduled", "booked") or are not verbs.
 _NOT_PAST = r"(?!\w*eed\b|(?:schedul|plann|book|suppos|expect|need|interest|excit|hundr|sacr|wick)ed\b)"
-_PAST_CUE = re.compile(r"\b(?:was|were|did|had|went|got|came|saw|said|told|met|made|took|gave|left|born|died|"
+_PAST_CUE = re.compile(r"\b(?:was|were|did|had|went|got(?! (?:it|you|ya)\b)|came|saw|said|told|met|made|took|gave|left|born|died|"
                        r"bought|ago|yesterday|last|" + _NOT_PAST + r"\w{3,}ed)\b", re.I)
 # Just before "in two months", what makes it how long something took: "three times", or a verb that says it
 # happened, a few words back ("has failed …", "finished it …").
-_HOW_LONG_BEFORE = re.compile(r"(?-i:\b(?:once|twice|\w+ times)\s*$)|\b(?:has|have|had|was|were|" + _NOT_PAST +
-                              r"[a-z]{3,}ed)\b(?:\s+[\w'’]+){0,3}\s*$", re.I)
+_HOW_LONG_BEFORE = re.compile(r"(?-i:\b(?:once|twice|\w+ times)\s*$)|\b(?:(?:has|have|had|was|were)\s+(?:\w+ly\s+)?"
+                              r"(?:[a-z]{3,}ed|done|been|gone|taken|made|written|built|run|seen|grown|become)|" +
+                              _NOT_PAST + r"[a-z]{3,}ed)\b(?:\s+[\w'’]+){0,3}\s*$", re.I)
+# ("The car has the TÜV in three days" is an appointment: "has" alone says nothing happened.)
 
 
 def anchor_day(time: datetime | None, timezone: tzinfo | None = None) -> date | None:
@@ -92,30 +96,53 @@ def anchor_day(time: datetime | None, timezone: tzinfo | None = None) -> date | 
     return time.date()
 
 
-def ground(text: str, time: datetime | None, timezone: tzinfo | None = None) -> str:
-    """Resolve relative time in ``text`` against the message time; no time, no change."""
+def ground(text: str, time: datetime | None, timezone: tzinfo | None = None, said: Said | None = None) -> str:
+    """Resolve relative time in ``text`` against the message time; no time, no change. ``said``: the weekdays
+    earlier messages of the conversation gave a day ("next Friday (2026-05-22)"), which a later bare "Friday"
+    means; the days this text gives are added to it."""
     day = anchor_day(time, timezone)
-    return text if day is None else resolve_relative(text, day)
+    if day is None:
+        return text
+    grounded = resolve_relative(text, day, said)
+    if said is not None:
+        said.update(weekdays_said(grounded))
+    return grounded
 
 
-def resolve_relative(text: str, anchor: date) -> str:
+def weekdays_said(text: str, weekends: bool = False) -> dict[int, date]:
+    """The weekdays a grounded text gives a day: "next Friday (2026-05-22)" → {4: 2026-05-22}; with ``weekends``,
+    "this weekend (weekend of 2026-11-21)" gives its Saturday and Sunday. (Only within one message: which weekend
+    "the weekend after next" is, people count differently, and a later "Saturday" may mean another.)"""
+    out = {}
+    for m in _WEEKDAY_SAID.finditer(text):
+        if m.group(1):
+            day = date.fromisoformat(m.group(2))
+            if day.weekday() == _EN_WEEKDAYS.index(m.group(1).lower()):
+                out[day.weekday()] = day
+        elif weekends:
+            saturday = date.fromisoformat(m.group(3))
+            out.update({5: saturday, 6: saturday + timedelta(days=1)})
+    return out
+
+
+def resolve_relative(text: str, anchor: date, said: Said | None = None) -> str:
     """Append absolute dates to every relative time expression in ``text``.
 
     Code spans and fenced blocks are left alone, and an expression already
     followed by a date is not annotated twice, so the function is idempotent.
     """
-    return _resolve_prose(text, anchor) if text else text
+    return _resolve_prose(text, anchor, said or {}) if text else text
 
 
-def _resolve_prose(text: str, anchor: date) -> str:
+def _resolve_prose(text: str, anchor: date, said: Said) -> str:
     lowered = text.lower()  # the dates a rule adds never hold another rule's trigger word
     for rule in RULES:
         if not rule.triggers or any(word in lowered for word in rule.triggers):
-            text = _apply(rule, text, anchor)
+            text = _apply(rule, text, anchor, said)
     return text
 
 
-def _apply(rule: Rule, text: str, anchor: date) -> str:
+def _apply(rule: Rule, text: str, anchor: date, said: Said) -> str:
     # Code is left alone, though the sentence around a date may read it ("`04.03.2024` means 4 March").
     code = [c.span() for c in _CODE.finditer(text)] if "`" in text else []
 
@@ -123,11 +150,15 @@ def _apply(rule: Rule, text: str, anchor: date) -> str:
         if _DATE_AFTER.match(text, m.end()) or any(a <= m.start() < b or a < m.end() <= b for a, b in code):
             return m.group(0)
         try:
-            label = rule.resolve(m, anchor)
+            label = rule.resolve(m, anchor, {**said, **weekdays_said(text, weekends=True)}) if rule.said \
+                else rule.resolve(m, anchor)
         except OverflowError:  # a date beyond year 1..9999 has no calendar day to name
             return m.group(0)
         if label is None:
             return m.group(0)
+        if not rule.zh and text.startswith(")", m.end()) and text.rfind("(", 0, m.start()) > text.rfind(")", 0, m.start()):
+            # Inside parentheses already: "(27 November 2026)", "(the 27th, 2026-11-27)"
+            return f"{m.group(0)} {label}" if label.isdigit() else f"{m.group(0)}, {label}"
         return f"{m.group(0)}（{label}）" if rule.zh else f"{m.group(0)} ({label})"
 
     return rule.pattern.sub(repl, text)
@@ -260,6 +291,10 @@ def _month_day(anchor: date, month: int, day: int, past: bool) -> date | None:
     return None
 
 
+_WEEKDAY_SAID = re.compile(r"(?i)\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b[^()\n]{0,16}?"
+                           r"[(（](\d{4}-\d{2}-\d{2})[)）]|[(（]weekend of (\d{4}-\d{2}-\d{2})[)）]")
+_JUST_PAST_DAYS = 45
+_BARE_WEEKDAY_DAYS = 3
 _WEEKDAY_BEFORE = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day[,\s]*(?:the\s+)?$", re.I)
 
 
@@ -273,6 +308,10 @@ def _en_ordinal(m: re.Match[str], anchor: date) -> str | None:
     if _after_weekday(m):
         return None
     day, past = int(m.group(1)), _past_tense(m)
+    named = {_month_index(w) for w in re.findall(_MONTH_NAMES, _sentence_around(m))} - {None}
+    if len(named) == 1:  # "I move the first week of January, start date is the 11th": January's 11th
+        found = _month_day(anchor, named.pop(), day, past)
+        return _day(found) if found else None
     month = anchor.month
     found = _month_day(anchor, month, day, past)
     if found is None or found.month != month or found.year != anchor.year:
@@ -299,6 +338,30 @@ def _en_weekday_ordinal(m: re.Match[str], anchor: date) -> str | None:
     return None
 
 
+_NOT_A_DAY_BEFORE = re.compile(r"(?i)\b(?:good|black|cyber|holy|ash|easter|super|every|each|one|a|that|the|last|next|"
+                               r"this|on|by|until|till|before|from|to|through|and|or|most|some|any|which|what)\s+$")
+
+
+def _en_bare_weekday(m: re.Match[str], anchor: date, said: Said) -> str | None:
+    """"Saturday ideally", "see you Saturday": the day the conversation gave that weekday by name ("next Friday
+    (2026-05-22)" … "the dinner is Friday"), or the message as part of a weekend ("this weekend (weekend of
+    2026-11-21) if you can help? Saturday ideally"), within a month of the message. With none, which week is meant is anyone's guess: as
+    written. ("in three days (2026-06-12), Friday" names its day already; "Black Friday", "every Monday" are no day.)"""
+    if _NOT_A_DAY_BEFORE.search(m.string, max(0, m.start() - 12), m.start()):
+        return None
+    target = _EN_WEEKDAYS.index(m.group(1).lower())
+    if (before := _NOTE_BEFORE.search(m.string, max(0, m.start() - 20), m.start())) and \
+            date.fromisoformat(before.group(1)).weekday() == target:
+        return None
+    found = said.get(target)
+    ahead = found is not None and (found - anchor).days
+    return _day(found) if found and (0 <= ahead <= _SAID_DAYS or _past_tense(m) and -_SAID_DAYS <= ahead < 0) else None
+
+
+_SAID_DAYS = 31
+_NOTE_BEFORE = re.compile(r"[(（](\d{4}-\d{2}-\d{2})[)）][,\s]*$")
+
+
 def _en_month_day(m: re.Match[str], anchor: date) -> str | None:
     """"July 1", "1 July", "the 4th of July": the nearest one ahead (past tense: the most recent).
 
@@ -318,8 +381,16 @@ def _en_month_day(m: re.Match[str], anchor: date) -> str | None:
             except ValueError:
                 return None
         return None
-    found = _month_day(anchor, month, day, _past_tense(m))
+    past = _past_tense(m) or _just_past(m, anchor, month, day)
+    found = _month_day(anchor, month, day, past)
     return f"{found.year}" if found else None  # the speaker said the day: only the year is missing
+
+
+def _just_past(m: re.Match[str], anchor: date, month: int, day: int) -> bool:
+    """A day said with no tense a few weeks back ("Frankfurt Marathon, 25 October.", said in mid-November):
+    that one, not the one eleven months ahead. (A plan says so: "will", "next", "see you".)"""
+    found = _month_day(anchor, month, day, True)
+    return found is not None and (anchor - found).days <= _JUST_PAST_DAYS and not _FUTURE_CUE.search(_sentence_around(m))
 
 
 def _month_index(word: str) -> int | None:
@@ -506,7 +577,8 @@ RULES: tuple[Rule, ...] = (
          re.compile(r"\b(by|until|till|before)\s+" + _EN_DAY, re.I), _en_weekday,
          examples=("done by Friday", "until Monday"), triggers=("by", "until", "till", "before")),
     Rule("<month> <day>, <day> <month> (no year)",
-         "its year: the nearest one ahead, today included; past tense: the most recent",
+         "its year: the nearest one ahead, today included; past tense, or said with no tense within the last "
+         "45 days: the most recent",
          re.compile(r"\b(?:(?P<month>" + _MONTH_NAMES + r")\s+(?P<day>\d{1,2})(?:st|nd|rd|th)?\b"
                     r"|(?:[Tt]he\s+)?(?P<day2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month2>" + _MONTH_NAMES + r"))\b"
                     r"(?!,?\s*\d{4})(?!\s*[（(]\d{4})"), lambda m, a: _en_month_day(_Named(m), a),
@@ -520,12 +592,14 @@ RULES: tuple[Rule, ...] = (
          examples=("Saturday 25th", "Thursday the 23rd", "this Thursday, the 26th", "on Friday the 13th"),
          triggers=("st", "nd", "rd", "th")),
     Rule("the <ordinal> (a day of the month)",
-         "that day of this month if still ahead (today included), else of next month; past tense: the reverse",
+         "that day of this month if still ahead (today included), else of next month; past tense: the reverse; "
+         "in a sentence that names one month, that month's",
          re.compile(r"\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of|century|centuries|floor|time|place|"
                     r"grade|row|round|edition|anniversary|birthday|percentile|street|avenue|generation|"
                     r"version|time|day|week|month|year|one|item|step|chapter|page|line|attempt|try)\b)"
                     r"(?!\s*[（(]\d{4})", re.I), _en_ordinal,
-         examples=("on the 21st", "the 3rd", "the 28th"), triggers=("st", "nd", "rd", "th")),
+         examples=("on the 21st", "the 3rd", "the 28th", "I move in January, start date is the 11th"),
+         triggers=("st", "nd", "rd", "th")),
     Rule("last / this / next week, weekend, month, year",
          "the calendar week (named by its Monday), weekend (by its Saturday), month or year",
          re.compile(r"\b(last|this|next)\s+(weekend|week|month|year)\b", re.I), _en_period,
@@ -547,6 +621,15 @@ RULES: tuple[Rule, ...] = (
          re.compile(r"\b(?:(?P<pre>in)\s+)?" + _EN_N + r"\s+weekends?(?P<post>\s+(?:later|from\s+now))?\b",
                     re.I), _weekends,
          examples=("two weekends later", "in two weekends", "a weekend later"), triggers=("weekend",)),
+    Rule("<weekday> alone",
+         "the day the conversation gave that weekday, by name (“next Friday (22 May)” … “the dinner is Friday”) "
+         "or the same message in a weekend (“this weekend? Saturday ideally”), within a month; else as written: which week is "
+         "meant is anyone's guess",
+         re.compile(r"(?<![-–])\b" + _EN_DAY + r"(?!\s*(?:to|through|till|until|and|or|[-–/])\s*\w+day)"
+                    r"(?!\s+(?-i:(?!" + _MONTH_NAMES + r")[A-Z][a-z]))", re.I),  # "the Sunday Times" is a name
+         _en_bare_weekday,
+         examples=("this weekend if you can help? Saturday ideally", "see you Saturday"),
+         triggers=("day",), said=True),
     Rule("下下周X", "the weekday two calendar weeks on",
          re.compile(r"(下下)(个)?(?:周|星期|礼拜)([一二三四五六日天])(?!气)"), _zh_weekday, True,
          examples=("下下周三",), triggers=("下下",)),

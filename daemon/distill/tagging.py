@@ -110,6 +110,8 @@ class ExtractiveTagger:
         # Family and friends ("my sister Hanna", "baby Mila", "Lea's party") are who the news is about, but a tag
         # collects a topic across cards (a place, an organisation, a thing), and a private name is not one.
         kin = {(m.group(1) or m.group(2)).casefold() for m in _KIN.finditer(head + "\n" + body)}
+        # So are the people the talk is about ("I'll ask Gemma", "Jonas owns that code", "王师傅").
+        kin |= {next(g for g in m.groups() if g).casefold() for m in _PERSON.finditer(head + "\n" + body)}
         ranked = sorted((k for k in scores if k not in kin), key=lambda k: (-scores[k], -len(k), k))
         chosen = _drop_contained([spelling[k] for k in ranked if scores[k] >= 2 or k in head.casefold()])
         if len(chosen) < max_tags:  # a name said once still beats a key phrase
@@ -145,6 +147,10 @@ _KIN = re.compile(r"(?i:\b(?:my|our|his|her|their|your)\s+(?:little\s+|big\s+|ba
                   r"mother|dad|father|son|daughter|wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|friend|"
                   r"cousin|niece|nephew|aunt|uncle|grandma|grandpa|grandmother|grandfather|kid|kids|baby)\s+|"
                   r"\bbaby\s+)([A-Z][a-z]+)|\b([A-Z][a-z]+)['’]s (?:\w+ )?(?:birthday|party|wedding|graduation|baby)\b")
+_PERSON = re.compile(r"(?-i:\b(?:ask|asked|asking|tell|told|text|texted|email|emailed|message|messaged|meet|met|invite|"
+                     r"invited|thank|thanked|remind|reminded|owe|owes|hug|visit|visited)\s+([A-Z][a-z]+)\b(?!\s+[A-Z])|"
+                     r"\b([A-Z][a-z]+)\s+(?:owns|said|says|thinks|wants|asked|told|agreed|replied|owes|cried|laughed)\b)|"
+                     r"([\u4e00-\u9fff](?:师傅|老师|先生|女士|阿姨|叔叔|医生|经理))")  # a surname and a title
 # Words a test run or a log prints ("FAIL github.com/…", "Tests 18 passed"): output, not a subject.
 _STATUS = frozenset("fail failed failing pass passed ok error errors warn warning tests test info debug".split())
 _DOMAIN = re.compile(r"(?:www\.)?[a-z0-9-]+\.(?:com|org|net|io|dev|app|co|ai|de|uk)", re.I)

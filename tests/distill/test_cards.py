@@ -1059,3 +1059,166 @@ def test_a_catch_up_is_named_by_its_news_not_the_chatter_and_no_name_ends_on_a_v
     from daemon.distill import describe
     texts = ["crumbling infrastructure affected the town", "crumbling infrastructure affected the school"]
     assert describe.name([], texts, frozenset(), Counter(fact=2), "en") == "crumbling-infrastructure"
+
+
+# ---- round six: answers that finish a piece of news, dated news, lists, meetings, help chats ----------------
+
+def test_a_few_words_after_news_join_its_bullet_and_a_follow_up_answer_joins_the_news_it_asks_about() -> None:
+    chat = [say("Guess what, I got the job at Greenfield Animal Hospital! Veterinary nurse!", "Marisol"),
+            say("NO WAY. Congrats!!", "Kwame"),
+            say("I just signed with a new team, excited for the season!", "Kwame"),
+            say("Which team did you sign with?", "Marisol"),
+            say("The Minnesota Wolves! I can't wait to play with them.", "Kwame")]
+    body = card(chat).body
+    assert "I got the job at Greenfield Animal Hospital! Veterinary nurse!" in body
+    assert re.search(r"I signed with a new team[^\n]*The Minnesota Wolves!", body)
+    # A question that asks for more news, not about the news before it: the answer stands on its own.
+    chat = [say("I adopted a greyhound called Biscuit last week.", "Elif"),
+            say("Anything else going on with you?", "Ronan"),
+            say("Pottery class at the community studio in Leith.", "Elif")]
+    body = card(chat).body
+    assert not re.search(r"Biscuit[^\n]*Pottery class", body)
+
+
+def test_a_date_said_again_joins_nothing_and_an_echoed_date_question_is_no_bullet() -> None:
+    chat = [say("I paid the £80 deposit, the other £160 is due by next Monday.", "Sofia"),
+            say("The 15th?", "Mateo"),
+            say("The 15th. I'll pay it on Monday, don't let me forget.", "Sofia"),
+            say("You should come meet him. Next Saturday?", "Kwame"),
+            say("Next Saturday as in the 20th? Yes! I'll bring empanadas.", "Marisol")]
+    body = card(chat).body
+    assert "due by next Monday (15 May 2023)" in body
+    assert not re.search(r"next Monday \(15 May 2023\)[^\n]*The 15th", body)
+    assert "Kwame: Next Saturday" not in body  # the answer says the date again
+
+
+def test_an_aim_and_a_finally_had_are_news_and_news_answering_how_are_you_needs_no_question() -> None:
+    from daemon.distill.extractive import _bare_answer, _news, _Stmt
+    for text in ("I'm hoping to get into local politics.", "My goal is to run a marathon.", "I finally have a licence"):
+        assert _news(_Stmt(0, 1, "John", text, "fact", frozenset())), text
+    for text in ("I'm hoping to see you soon.", "I'm working from home that day anyway."):
+        assert not _news(_Stmt(0, 1, "John", text, "fact", frozenset())), text
+    stmt = _Stmt(1, 1, "Elif", "I finally have a driving licence", "fact", frozenset({"finally", "driving", "licence"}),
+                 reply=True)
+    assert not _bare_answer(stmt, [_Stmt(0, 0, "Ronan", "How are you?", "fact", frozenset()), stmt])
+    stmt = _Stmt(1, 1, "Elif", "Friday works.", "fact", frozenset({"friday", "works"}), reply=True)
+    assert _bare_answer(stmt, [_Stmt(0, 0, "Ronan", "When?", "fact", frozenset()), stmt])
+    from daemon.distill.extractive import _is_question
+    assert _is_question("You passed?!") and not _is_question("You passed!")
+
+
+def test_we_brings_the_person_the_question_named_unless_the_speaker_just_named_them() -> None:
+    chat = [say("Anything else new? How's Kasia?", "Elif"),
+            say("She's great. Actually, we're moving in together in December! A flat in Portobello.", "Ronan")]
+    assert "How's Kasia?" in card(chat).body
+    chat = [say("Rosa and I finally booked Iceland for June!", "Marisol"),
+            say("Your sister Rosa? The trip you talked about for years?", "Kwame"),
+            say("We rented a campervan and we're doing the south coast and the glacier lagoon.", "Marisol")]
+    assert "Your sister Rosa" not in card(chat).body
+
+
+def test_a_description_says_whose_note_follows_the_others() -> None:
+    from daemon.distill.describe import Point, describe
+    points = [Point("Ronan", "We signed the lease on Friday (9 October 2026).", "fact"),
+              Point("Elif", "The whole family is going to Izmir for a big party.", "fact")]
+    text = describe(points, people=["Elif", "Ronan"], day=date(2026, 10, 12))
+    assert "Elif: The whole family is going to Izmir" in text
+    text = describe(points[1:], people=["Elif", "Ronan"], day=date(2026, 10, 12))
+    assert text.startswith("The whole family is going to Izmir")  # first, it names nobody else's
+
+
+def test_weather_chat_with_its_dates_grounded_gives_no_card() -> None:
+    chat = [say("hiya"), say("Hi there! How's your day going?", role="assistant"),
+            say("pretty good! it finally snowed here this morning"),
+            say("Oh lovely! Is it the first snow of the season where you are?", role="assistant"),
+            say("anyway, just wanted to say thanks for yesterday, you were a big help"),
+            say("You're very welcome! Stay warm and enjoy the snow!", role="assistant")]
+    assert isinstance(distill(chat), Skip)
+    chat[4] = say("anyway, my flight to Oslo is tomorrow at 7")
+    assert isinstance(distill(chat), Card)
+
+
+def test_a_help_chat_is_described_by_its_problem_and_how_it_turned_out() -> None:
+    chat = [say("My Node API can't reach Postgres when I run everything with docker compose. "
+                "It works fine when I run the API on my laptop with `npm run dev`. What's wrong?"),
+            say("**1. The API starts before Postgres is ready.** `depends_on` only waits for the container. "
+                "Inside a container, localhost is the container itself.", role="assistant"),
+            say("also maybe unrelated but compose printed this once: `bind: address already in use`"),
+            say("Port 5432 is taken on your host: publish Postgres on 5433.", role="assistant"),
+            say("that did it. ran `docker compose up` from scratch and GET /health returns 200. thanks!!")]
+    result = card(chat)
+    assert result.description.startswith("The user's Node API can't reach Postgres")
+    assert "That did it: ran `docker compose up` from scratch and GET /health returns 200" in result.description
+    body = result.body
+    assert "maybe unrelated" not in body.lower() and "Compose printed this once: `bind: address already in use`" in body
+    assert "**" not in body.replace("**1.", "")  # a bold lead split by the sentence end leaves no stray marker
+    procedures = body.split("## Commands and procedures", 1)[-1] if "## Commands" in body else ""
+    assert "It works fine when I run the API" not in procedures  # what happened, not how to
+
+
+def test_a_list_item_finishes_its_lead_in_and_a_decision_for_your_gp_decides_nothing() -> None:
+    from daemon.distill.extractive import _classify, _sentences
+    prose = ("**See a doctor promptly if:**\n- the knee becomes hot, red or very swollen;\n- you can't put weight "
+             "on it.\n\n**What's usually tried first:**\n- **Paracetamol:** 1 g up to 4 times a day.\n- Rest.")
+    said = _sentences(prose)
+    assert "See a doctor promptly if the knee becomes hot, red or very swollen." in said
+    assert "See a doctor promptly if you can't put weight on it." in said
+    assert not any(s.startswith("What's usually tried first Paracetamol") for s in said)  # a capital: its own
+    assert _classify("An occasional short course is OK, but that's a decision for your pharmacist.", None) != "decision"
+    assert _classify("We decided to skip ibuprofen.", None) == "decision"
+
+
+def test_a_thing_with_its_day_is_news_between_people_a_date_said_again_or_todays_agenda_is_not() -> None:
+    from daemon.distill.extractive import _news, _Stmt
+    for text in ("The defence is on Friday 11 December (2026).", "Contract signed on Thursday (12 November 2026)."):
+        assert _news(_Stmt(0, 1, "Priya", text, "fact", frozenset())), text
+    for text in ("The 22nd (22 May 2026), not this week (week of 11 May 2026).",
+                 "Two things today (12 June 2024): the release and dark mode.", "Is it on 11 December (2026)?"):
+        assert not _news(_Stmt(0, 1, "Priya", text, "fact", frozenset())), text
+
+
+def test_picked_him_up_is_news_not_a_decision() -> None:
+    from daemon.distill.extractive import _classify, _news, _Stmt
+    text = "Picked him up from Greyhound Rescue Hamburg last Saturday."
+    assert _classify(text, None) != "decision" and _news(_Stmt(0, 1, "Jonas", text, "fact", frozenset()))
+    assert _classify("We picked the red one.", None) == "decision"
+
+
+def test_deal_and_trust_me_are_talk() -> None:
+    chat = [say("Can you bring the camping stove on Saturday?", "Kwame"),
+            say("Deal. My cast comes off on Thursday and fixing bikes with one hand is slow, trust me.", "Felix")]
+    body = card(chat).body
+    assert "Deal" not in body and "trust me" not in body
+    assert "My cast comes off on Thursday (11 May 2023) and fixing bikes with one hand is slow." in body
+
+
+def test_a_meeting_is_named_by_its_one_agenda_item_and_agreed_colon_is_a_decision() -> None:
+    chat = [say("Really one item tonight: the Eastgate Community Choir winter concert.", "Ruth"),
+            say("St. Columba's Church has Saturday 19 December free, hall hire is £450.", "Lars"),
+            say("I'd propose £12 full price, £8 concessions, under-16s free.", "Kofi"),
+            say("Agreed: £12, £8 concessions, under-16s free.", "Ruth"),
+            say("I'll set it up on Ticket Tailor and open sales on 1 December.", "Kofi")]
+    result = card(chat)
+    assert "choir" in result.name and "concert" in result.name
+    assert "Agreed: £12, £8 concessions, under-16s free." in result.body.split("## Decisions", 1)[1].split("##")[0]
+    chat[0] = say("Two things today: the v2.3 release and the winter concert.", "Ruth")
+    assert "release" not in card(chat).name  # two items: what came of the talk names it
+
+
+def test_an_option_named_by_a_letter_is_kept_and_we_are_becomes_the_user_is() -> None:
+    chat = [say("We're remortgaging. £240,000 left to pay and our current deal ends in February. The broker gave us "
+                "A) a 2-year fix at 4.19% and B) a 5-year fix at 4.39%. Which one is actually cheapest?"),
+            say("B is cheaper over 2 years: **£31,657** against **£32,009** for A.", role="assistant"),
+            say("OK, we'll go with B, the 5-year fix at 4.39%, and overpay £200 a month. I'll tell the broker.")]
+    result = card(chat)
+    assert result.description.startswith("The user is remortgaging. £240,000 left to pay")
+    assert "go with B, the 5-year fix at 4.39%" in result.body.split("## Decisions", 1)[1]
+    from daemon.distill.describe import third_person
+    assert third_person("I first watched it in 2019.", "Joanna") == "Joanna first watched it in 2019."
+
+
+def test_a_name_holds_no_third_person_verb() -> None:
+    from collections import Counter
+    from daemon.distill import describe
+    texts = ["splitting a bill between 3 people gives shares of 33.33", "the bill gives shares that lose a cent"]
+    assert "gives" not in describe.name(texts, texts, frozenset(), Counter(fact=2), "en")

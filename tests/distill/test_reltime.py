@@ -43,7 +43,7 @@ THURSDAY = date(2024, 3, 14)
         ("beta on July 15", "beta on July 15 (2023)"),  # the day was said; only the year is added
         ("the 4th of July party", "the 4th of July (2023) party"),
         ("we went there on April 20", "we went there on April 20 (2023)"),
-        ("on 3 May", "on 3 May (2024)"),  # passed this year, not past tense: next year's
+        ("on 3 May", "on 3 May (2023)"),  # a few days ago, no tense: that one (a plan would say "next year")
         ("this weekend", "this weekend (weekend of 2023-05-13)"),
         ("last weekend", "last weekend (weekend of 2023-05-06)"),
         ("last week", "last week (week of 2023-05-01)"),
@@ -276,6 +276,26 @@ MON, TUE, WED, THU, FRI, SAT, SUN = (D(2023, 5, 1) + timedelta(days=i) for i in 
         ("yesterday", MON, "yesterday (2023-04-30)"),
         ("today", MON, "today (2023-05-01)"),
         ("tomorrow", SUN, "tomorrow (2023-05-08)"),
+        # A weekday alone, in the weekend the same text names: that weekend's.
+        ("this weekend if you can help? Saturday ideally", WED,
+         "this weekend (weekend of 2023-05-06) if you can help? Saturday (2023-05-06) ideally"),
+        ("the weekend after next, Sunday is best", MON, "the weekend after next (weekend of 2023-05-20), Sunday (2023-05-21) is best"),
+        ("in three days, Friday", TUE, "in three days (2023-05-05), Friday"),  # Friday says which day that is
+        ("The car has the TÜV in three days", TUE, "The car has the TÜV in three days (2023-05-05)"),  # not how long
+        # A month and day with no year, said with no tense a few weeks after it: that one, not next year's.
+        ("I did it! Frankfurt Marathon, 25 October.", D(2026, 11, 15), "I did it! Frankfurt Marathon, 25 October (2026)."),
+        ("Frankfurt Marathon, 25 October.", D(2026, 9, 15), "Frankfurt Marathon, 25 October (2026)."),  # still ahead
+        ("The festival is 20 September.", D(2026, 11, 15), "The festival is 20 September (2027)."),  # 56 days back
+        ("I'll run it again on 25 October.", D(2026, 11, 15), "I'll run it again on 25 October (2027)."),  # a plan
+        # "the <ordinal>" in a sentence that names its month: that month's day.
+        ("I move the first week of January, start date is the 11th.", D(2026, 11, 15),
+         "I move the first week of January, start date is the 11th (2027-01-11)."),
+        ("Start date is the 11th.", D(2026, 11, 15), "Start date is the 11th (2026-12-11)."),
+        ("I'll be there in March or April, maybe the 3rd.", D(2026, 11, 15),
+         "I'll be there in March or April, maybe the 3rd (2026-12-03)."),  # two months named: the nearest 3rd
+        # Already inside parentheses: one pair, not two.
+        ("It ships with Friday's deploy (27 November).", D(2026, 11, 25), "It ships with Friday's deploy (27 November 2026)."),
+        ("the meeting (next Tuesday) is key", D(2026, 11, 25), "the meeting (next Tuesday, 2026-12-01) is key"),
     ],
 )
 def test_date_table_resolves(phrase: str, said_on: date, expected: str) -> None:
@@ -285,7 +305,12 @@ def test_date_table_resolves(phrase: str, said_on: date, expected: str) -> None:
 @pytest.mark.parametrize(
     ("phrase", "said_on"),
     [
-        ("See you Tuesday.", MON),  # a bare weekday
+        ("See you Tuesday.", MON),  # a bare weekday: this week's, or next? (unless the chat said; see below)
+        ("Saturday works, what time Saturday?", WED),
+        ("I work Monday to Friday.", WED),  # a range, a habit
+        ("every Monday", WED),
+        ("Black Friday deals", WED),
+        ("I read it in the Sunday Times.", WED),  # a name
         ("Let's talk on Monday.", MON),  # today, or a week from today?
         ("We met on Wednesday.", WED),
         ("I saw her this Friday.", WED),  # past tense, but Friday is still ahead
@@ -304,6 +329,25 @@ def test_date_table_resolves(phrase: str, said_on: date, expected: str) -> None:
 )
 def test_date_table_stays_as_written(phrase: str, said_on: date) -> None:
     assert resolve_relative(phrase, said_on) == phrase
+
+
+def test_a_bare_weekday_is_the_day_an_earlier_message_gave_it() -> None:
+    said: dict[int, date] = {}
+    monday = datetime(2026, 5, 11, 9, 0)
+    assert ground("Lea's dinner is next Friday, 7pm.", monday, said=said) == \
+        "Lea's dinner is next Friday (2026-05-22), 7pm."
+    assert said == {4: D(2026, 5, 22)}
+    # Later in the chat, "Friday" is that Friday, not this week's (which alone would stay as written).
+    assert ground("No, the dinner is Friday evening, we drive out Saturday.", monday, said=said) == \
+        "No, the dinner is Friday (2026-05-22) evening, we drive out Saturday."
+    assert ground("The weekend after next is free.", monday, said=said) == \
+        "The weekend after next (weekend of 2026-05-30) is free."
+    # A weekend names its Saturday only within its message: people count "the weekend after next" differently.
+    assert 5 not in said and ground("Pub dinner Saturday night?", monday, said=said) == "Pub dinner Saturday night?"
+    assert ground("See you Friday.", datetime(2026, 6, 20, 9, 0), said=said) == "See you Friday."  # weeks later
+    # A weekday right after the date it is: nothing to add.
+    assert ground("The TÜV is in three days, friday at 8.", datetime(2026, 6, 9, 9, 0), said={4: D(2026, 6, 19)}) \
+        == "The TÜV is in three days (2026-06-12), friday at 8."
 
 
 @pytest.mark.parametrize(
