@@ -190,7 +190,9 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
                or _DROPPED_I.match(p.text) or re.match(r"(?i)we\b", p.text)]
         # A plan with its date ("Viewing is tomorrow (10 July 2026) at 17:30") is news whoever's it is.
         dated = [p for p in fit if p.kind == "state" and _DATED.search(p.text) and not _PROMISE.search(p.text)]
-        news = [p for p in own if p.kind == "decision" or _EVENT_RE.search(p.text) or _DROPPED_I.match(p.text)]
+        # (News about "it" says what only beside the sentence that names it: "I first watched it 3 years ago".)
+        news = [p for p in own if p.kind == "decision" or (_EVENT_RE.search(p.text) or _DROPPED_I.match(p.text))
+                and not re.search(r"\b(?:it|them)\b", p.text)]
         news = _unique(news + dated)
         # News that happened and names something ("I got the job at Greenfield") before a promise ("I will ask").
         # (And one that says whom it is about before one that says "him": "I pick him up on Saturday".)
@@ -338,6 +340,9 @@ def _as_note(point: Point, lang: str, named: bool, other: str = "", after: str =
     if not point.who or not _FIRST_PERSON.search(text):
         # Between people, whose news it is after the other's: "Elif: The whole family is going to Izmir" (not Ronan's)
         return f"{point.who}: {text}" if after and after != point.who and not text.startswith(point.who) else text
+    if lead := re.match(r"(?i)^(?:been|gonna|going to)\b", text):  # "Been discussing…" → "Tim has been discussing…"
+        verb = {"been": "has been", "gonna": "is going to", "going to": "is going to"}[lead.group(0).lower()]
+        return third_person(f"{point.who} {verb}{text[lead.end():]}", point.who)
     if not re.match(r"(?i)^(?:i\b|i'|my\b|me\b)", text) and re.match(r"(?i)^(?:gonna|just|going|been|got|"
                                                                      r"finally|also|still|so)\b", text):
         return f"{point.who}: {third_person(text, 'they')}"  # no subject of its own: say who

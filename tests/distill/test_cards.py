@@ -1222,3 +1222,14 @@ def test_a_name_holds_no_third_person_verb() -> None:
     from daemon.distill import describe
     texts = ["splitting a bill between 3 people gives shares of 33.33", "the bill gives shares that lose a cent"]
     assert "gives" not in describe.name(texts, texts, frozenset(), Counter(fact=2), "en")
+
+
+def test_a_description_gives_a_subjectless_plan_its_speaker_and_leaves_news_about_it_for_the_body() -> None:
+    from daemon.distill.describe import Point, _as_note, highlights
+    assert _as_note(Point("Tim", "Been discussing a Harry Potter fan project.", "state"), "en", True) == \
+        "Tim has been discussing a Harry Potter fan project."
+    assert _as_note(Point("Jon", "Gonna check out career options!", "state"), "en", True) == \
+        "Jon is going to check out career options!"
+    points = [Point("Joanna", "I first watched it around 3 years ago (2019).", "fact"),
+              Point("Joanna", "I adopted a cat named Miso last week.", "fact")]
+    assert highlights(points, 1, people=True)[0].text.startswith("I adopted a cat")
