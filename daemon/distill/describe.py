@@ -337,12 +337,12 @@ def _as_note(point: Point, lang: str, named: bool, other: str = "", after: str =
         return f"{point.who}'s {rest}"
     if point.who and named and re.match(r"(?i)we\b", text):
         return f"{point.who}: {text}"  # "We started puppy classes": who "we" are is the speaker's to say
+    if point.who and (lead := re.match(r"(?i)^(?:been|gonna|going to)\b", text)):  # "Been discussing…": Tim has been
+        verb = {"been": "has been", "gonna": "is going to", "going to": "is going to"}[lead.group(0).lower()]
+        return third_person(f"{point.who} {verb}{text[lead.end():]}", point.who)
     if not point.who or not _FIRST_PERSON.search(text):
         # Between people, whose news it is after the other's: "Elif: The whole family is going to Izmir" (not Ronan's)
         return f"{point.who}: {text}" if after and after != point.who and not text.startswith(point.who) else text
-    if lead := re.match(r"(?i)^(?:been|gonna|going to)\b", text):  # "Been discussing…" → "Tim has been discussing…"
-        verb = {"been": "has been", "gonna": "is going to", "going to": "is going to"}[lead.group(0).lower()]
-        return third_person(f"{point.who} {verb}{text[lead.end():]}", point.who)
     if not re.match(r"(?i)^(?:i\b|i'|my\b|me\b)", text) and re.match(r"(?i)^(?:gonna|just|going|been|got|"
                                                                      r"finally|also|still|so)\b", text):
         return f"{point.who}: {third_person(text, 'they')}"  # no subject of its own: say who
