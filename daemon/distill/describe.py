@@ -49,8 +49,9 @@ def when(day: date) -> str:
 def describe(points: list[Point], *, context: str = "", request: str = "", asker: str = "", task: bool = False,
              work: str = "",
              people: list[str] | None = None, day: date | None = None, lang: str = "en",
-             limit: int = 420) -> str:
-    """One to three sentences: the ask, the work, the highlights; then who and when."""
+             limit: int = 420, topic: str = "") -> str:
+    """One to three sentences: the ask, the work, the highlights; then who, about what (a meeting's agenda), and
+    when."""
     people = people or []
     sentences: list[str] = []
     if context:
@@ -78,7 +79,8 @@ def describe(points: list[Point], *, context: str = "", request: str = "", asker
     else:
         context = ""
         if len(people) > 1:
-            context = f"{_join(people)} talked" + (f" on {when(day)}" if day else "") + "."
+            context = f"{_join(people)} talked" + (f" about {topic}" if topic else "") + \
+                (f" on {when(day)}" if day else "") + "."
         elif people:
             context = f"Chat with {people[0]}" + (f" on {when(day)}" if day else "") + "."
         elif day:

@@ -589,6 +589,8 @@ _CLAUSE = re.compile(r"(?i)\b(?:i|i'm|we|you|he|she|it|they|that|this|there|is|a
                      r"take|took|love|like|think|know|want|need|feel|felt|seems?|looks?|sounds?|yes|yeah|yep|no|"
                      r"nope|nah|not|oh|well|so|ok|okay|sure|thanks|thank)\b|['’](?:s|re|m|ve|ll|d)\b|\w{3,}ed\b")
 _FRAGMENT_WORDS = 10
+_PROPOSAL = re.compile(r"(?i)(?:can|could|shall|should|may) (?:i|we)\b|(?:do|would) you (?:want|like)\b|how about\b|"
+                       r"what about\b|want to\b")
 _AGENDA = re.compile(r"(?i)\b(?:(?:one|two|three|four|\d) (?:main )?(?:items?|things?|topics?|points?)|agenda)\b"
                      r"[^:.?!\n]{0,40}:\s*((?:[^.?!\n]|\.(?=\S)){4,120})")
 _DAY_NAMED = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)? (?:of )?(?:" + "|".join(notes.MONTHS) + r")\b|\b(?:" +
@@ -793,6 +795,13 @@ def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt]) -> list[_Stmt]
                 picked[before.pos] = replace(before, kind=stmt.kind, msg=msg)
             if not same or not _PRONOUN_START.match(before.text):
                 break
+    # "Can I come up to Kiel after your defence?" — "Come the day after, Saturday the 12th.": the answer says yes
+    # to what the question proposed, in its words; alone it says neither who comes nor where.
+    for stmt in [s for s in picked.values() if s.reply and s.speaker and not s.code]:
+        first = stmt.pos == 0 or candidates[stmt.pos - 1].msg != stmt.msg
+        asked = [c for c in candidates if c.msg == stmt.msg - 1 and _is_question(c.text) and _PROPOSAL.match(c.text)]
+        if first and asked and asked[-1].pos not in picked and _stem_overlap(asked[-1].text, stmt.text.split(",")[0]):
+            picked[asked[-1].pos] = replace(asked[-1], kind=stmt.kind)
     chosen = list(picked.values())
     # A short answer goes under its question's heading: "Can you test it by Wednesday?" — "By the 25th."
     asked = {s.msg: s.kind for s in chosen if _is_question(s.text)}
@@ -1052,7 +1061,10 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
     points = [p for p in _points([s for s in picked if s.kind == "decision"] +
                                  [s for s in picked if s.kind != "decision"], turns, lang)
               if _norm(p.text) not in (_norm(ask), _norm(context))]
+    # A meeting's agenda says what it was about: "One item tonight: the Eastgate Community Choir winter concert."
+    agenda = [m.group(1).strip() for t in turns[:2] if t.speaker and (m := _AGENDA.search(t.text))]
     description = notes.describe(points, context=context, request=ask, asker=asker if people else "",
+                                 topic=agenda[0] if agenda and len(people) > 1 and lang == "en" else "",
                                  task=bool(calls),
                                  work=" ".join(filter(None, (_later_task(turns, ask) if calls else "",
                                                              work_summary(calls) if work else ""))), people=people,
@@ -1073,9 +1085,7 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
         focus = [p.text for p in lead if (len(people) < 2 and not ask) or p.kind == "decision"]
         # A meeting's agenda names it: "One item tonight: the Eastgate Community Choir winter concert."
         # (One item: "the v2.3 release and dark mode" says what was on the table, not what came of it.)
-        agenda = [m.group(1) for t in turns[:2] if t.speaker and (m := _AGENDA.search(t.text))
-                  and not re.search(r",\s|\sand\s", m.group(1))]
-        focus = agenda[:1] or focus
+        focus = [a for a in agenda if not re.search(r",\s|\sand\s", a)][:1] or focus
         # Between people, the news names the card ("video game tournament"), not the chatter around it.
         happened = [len(people) > 1 and _told(s) and not _PROMISE.search(s.text) for s in chosen]
         texts = [s.text for s, n in zip(chosen, happened) for _ in range(1 + (s.kind == "decision") + 2 * n)] \

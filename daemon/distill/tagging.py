@@ -147,8 +147,9 @@ _KIN = re.compile(r"(?i:\b(?:my|our|his|her|their|your)\s+(?:little\s+|big\s+|ba
                   r"mother|dad|father|son|daughter|wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|friend|"
                   r"cousin|niece|nephew|aunt|uncle|grandma|grandpa|grandmother|grandfather|kid|kids|baby)\s+|"
                   r"\bbaby\s+)([A-Z][a-z]+)|\b([A-Z][a-z]+)['’]s (?:\w+ )?(?:birthday|party|wedding|graduation|baby)\b")
-_PERSON = re.compile(r"(?-i:\b(?:ask|asked|asking|tell|told|text|texted|email|emailed|message|messaged|meet|met|invite|"
-                     r"invited|thank|thanked|remind|reminded|owe|owes|hug|visit|visited)\s+([A-Z][a-z]+)\b(?!\s+[A-Z])|"
+_PERSON = re.compile(r"(?-i:\b(?i:ask|asked|asking|tell|told|text|texted|email|emailed|message|messaged|meet|met|invite|"
+                     r"invited|thank|thanked|remind|reminded|owe|owes|hug|kiss|visit|visited|bring|walk|adopted|feed|"
+                     r"fed)\s+([A-Z][a-z]+)\b(?!\s+[A-Z])|"
                      r"\b([A-Z][a-z]+)\s+(?:owns|said|says|thinks|wants|asked|told|agreed|replied|owes|cried|laughed)\b)|"
                      r"([\u4e00-\u9fff](?:师傅|老师|先生|女士|阿姨|叔叔|医生|经理))")  # a surname and a title
 # Words a test run or a log prints ("FAIL github.com/…", "Tests 18 passed"): output, not a subject.

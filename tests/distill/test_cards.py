@@ -1233,3 +1233,37 @@ def test_a_description_gives_a_subjectless_plan_its_speaker_and_leaves_news_abou
     points = [Point("Joanna", "I first watched it around 3 years ago (2019).", "fact"),
               Point("Joanna", "I adopted a cat named Miso last week.", "fact")]
     assert highlights(points, 1, people=True)[0].text.startswith("I adopted a cat")
+
+
+def test_a_meeting_is_described_by_its_agenda_and_a_proposal_comes_with_its_yes() -> None:
+    chat = [say("Really one item tonight: the Eastgate Community Choir winter concert.", "Ruth"),
+            say("I'd propose £12 full price, £8 concessions, under-16s free.", "Kofi"),
+            say("Agreed: £12, £8 concessions, under-16s free.", "Ruth")]
+    assert "talked about the Eastgate Community Choir winter concert on Monday 8 May 2023." in card(chat).description
+    chat = [say("I got the postdoc in Edinburgh! I start in January.", "Priya"),
+            say("I want to see you before you leave. Can I come up to Kiel after your defence?", "Jonas"),
+            say("Yes please! Come the day after, Saturday the 12th. We'll celebrate.", "Priya")]
+    body = card(chat).body
+    assert "Can I come up to Kiel after your defence?" in body and "Come the day after" in body
+    chat[1] = say("Can I bring my guitar to the party?", "Jonas")
+    assert "Can I bring my guitar" not in card(chat).body  # the answer does not take it up
+
+
+def test_people_and_pets_the_talk_is_about_are_not_tags() -> None:
+    from daemon.distill.tagging import ExtractiveTagger
+    text = ("---\nname: move\ndescription: Hana moves on Saturday.\n---\n## Key facts\n- Mateo: I'll ask Gemma tomorrow "
+            "for the Friday off at Harbor Logistics.\n- Ines: Jonas owns that code in Harbor Logistics.\n"
+            "- Priya: Obviously you bring Biscuit to Kiel.\n- 林悦：王师傅说科目二在海淀考场。\n")
+    tags = {t.casefold() for t in ExtractiveTagger().tag(text, 6)}
+    assert not tags & {"gemma", "jonas", "biscuit", "王师傅"}, tags
+    assert "harbor logistics" in {t.replace("_", " ") for t in tags}
+
+
+def test_a_short_list_under_its_heading_is_one_line() -> None:
+    from daemon.distill.extractive import _sentences
+    said = _sentences("**Dough**\n- 325 g bread flour\n- 35 g caster sugar\n- 40 g butter, softened\n\n"
+                      "**Method**\n1. Mix flour, sugar and yeast. Knead for 10 minutes.\n2. Rise for an hour.")
+    assert "Dough: 325 g bread flour; 35 g caster sugar; 40 g butter, softened." in said
+    assert "Mix flour, sugar and yeast." in said  # steps that are sentences stay sentences
+    said = _sentences("### opentelemetry_api\n- **Latest Version:** 1.5.0\n- **Constraint:** `~> 1.5`")
+    assert any("Latest Version" in s and "Constraint" not in s for s in said)  # labelled facts stay apart

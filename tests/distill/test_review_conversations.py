@@ -68,8 +68,6 @@ KNOWN_GAPS = {
         "Voltarol",  # the gel's answer is one long sentence; the user's plan and the gel's use are kept
         "not a substitute",  # the caveats, cut by the budget (the doctor's red flags are kept)
     },
-    "review6_long_catch_up_locomo.json": {"Kiel"},  # "Come the day after" is kept; the question naming Kiel is not
-    "review6_meeting_choir_concert_messages.json": {"Eastgate"},  # the choir's name is in the agenda line only
     "review6_mortgage_numbers_sharegpt.json": {
         "4.24%", "part-time",  # the tracker's rate and the reason for certainty: cut by the budget
     },
