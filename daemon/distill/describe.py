@@ -411,6 +411,9 @@ def third_person(text: str, who: str) -> str:
                       lambda m: f"{who} and their {m.group(1)}" + (" are" if m.group(0).endswith(("'m", " am")) else ""),
                       text, count=1)
         used[0] = text.startswith(who)
+    # "I'm 58 and take lisinopril" → "… is 58 and takes lisinopril": the second verb of a first-person subject
+    text = re.sub(r"^(I(?:'m| am) [^,.;!?]{1,30}? and )(" + _COMMON_VERBS + r")\b",
+                  lambda m: m.group(1) + (m.group(2) if who == "they" else _third(m.group(2))), text)
     out = _PRONOUNS.sub(swap, text)
     if used[0] and who != "they":  # once the speaker is named, their "we" is "they"
         out = _WE.sub(lambda m: _WE_AS_THEY[m.group(0).lower()] if m.group(0)[0].islower()
@@ -423,6 +426,9 @@ def third_person(text: str, who: str) -> str:
 _WE_AS_THEY = {"we": "they", "we're": "they're", "we've": "they've", "we'll": "they'll", "we'd": "they'd",
                "our": "their", "ours": "theirs", "us": "them", "ourselves": "themselves"}
 _WE = re.compile(r"\b(?:[Ww]e(?:'re|'ve|'ll|'d)?|[Oo]urs?|us|[Oo]urselves)\b")
+
+
+_COMMON_VERBS = r"(?:take|have|go|do|work|live|need|want|use|run|play|teach|study|love|like|own|drive|walk|cook)"
 
 
 def _third(verb: str) -> str:

@@ -348,7 +348,7 @@ def _sentences(prose: str) -> list[str]:
     prose = _SHORT_LIST.sub(_list_line, _TABLE.sub(_table_rows, prose))
     for piece in _SENT_END.split(prose):
         if head := _HEADING.match(piece or ""):
-            heading = re.sub(r"\*\*|`", "", head.group(1) or head.group(2) or "").strip(" :#_*")
+            heading = re.sub(r"\*\*|`", "", head.group(1) or head.group(2) or "").strip(" :：#_*")
             lead = heading if re.search(r"[:：]\W*$", piece) else ""
             continue
         item = re.match(r"\s*(?:[-*+]|\d+[.)])\s+[a-z]", piece or "")
@@ -382,11 +382,14 @@ def _list_line(m: re.Match[str]) -> str:
     """Short list items as one line under their heading: "**Dough**" / "- 325 g bread flour" / "- 35 g caster sugar"
     → "Dough: 325 g bread flour, 35 g caster sugar." (A list of sentences stays a list.)"""
     items = [re.sub(r"^[ \t]*[-*+][ \t]+", "", line).strip() for line in m.group(2).strip("\n").split("\n")]
-    short = all(len(i.split()) <= _LIST_WORDS and not re.search(r"[.!?:;]\s|[.!?;]$|^\[[ xX]\]", i)
+    short = all((len(_CJK_RE.findall(i)) <= 12 if _CJK_RE.search(i) else len(i.split()) <= _LIST_WORDS)
+                and not re.search(r"[.!?:;]\s|[.!?;]$|[。！？；，]|^\[[ xX]\]", i)
                 and not _LABEL.match(i) for i in items)  # ("**Latest Version:** 1.5.0" is a labelled fact)
     if not short or len(items) < (2 if m.group(1) else 3):
         return m.group(0)
-    head = re.sub(r"\*\*|^#+\s*", "", m.group(1) or "").strip().rstrip(":")
+    head = re.sub(r"\*\*|^#+\s*", "", m.group(1) or "").strip().rstrip(":：")
+    if _CJK_RE.search(m.group(0)):
+        return f"{head + '：' if head else ''}{'、'.join(items)}。\n"
     return f"{head + ': ' if head else ''}{('; ' if any(',' in i for i in items) else ', ').join(items)}.\n"
 
 

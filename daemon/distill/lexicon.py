@@ -235,7 +235,7 @@ _PRONOUN_START = re.compile(r"^(?:he|she|they|his|her|their|its|it|this|these|th
 _TENTATIVE = re.compile(r"\b(?:if|whether|might|maybe|perhaps|not sure|thinking (?:about|of)|considering|options?|"
                         r"either|alternatives?|need to decide|have to decide|(?:a|the) (?:decision|call|choice) for|"
                         r"(?:your|their) (?:decision|call|choice)|up to you|"
-                        r"should (?:i|we)|wonder(?:ing)?|could|(?:i|we)(?:'d| would))\b|如果|也许|可能|考虑", re.I)
+                        r"should (?:i|we)|wonder(?:ing)?|could|(?:i|we)(?:'d| would))\b|如果|也许|可能|考虑|建议", re.I)
 # Small talk that a word list misses: an assistant's stock opener and closer.
 _SMALL_TALK_PHRASES = re.compile(r"how (?:can|may|could) i (?:help|assist)(?: you)?(?: today| with that)?|"
                                  r"thanks for asking|how about you|let me know if (?:there'?s |there is )?anything"

@@ -136,7 +136,7 @@ def _fragment(candidate: str) -> bool:
         candidate.casefold() in _STOP or candidate.casefold().rstrip(".") in _ABBREVIATIONS or \
         bool(_DOMAIN.fullmatch(candidate)) or candidate.count(".") >= 3 or \
         any(_DOMAIN.fullmatch(w) or w.casefold() in _STATUS for w in candidate.split()) or \
-        (bool(_HAN.search(candidate)) and (" " in candidate.strip() or bool(re.search(r"的|在|\d+[月日号年]", candidate)))) or \
+        (bool(_HAN.search(candidate)) and (" " in candidate.strip() or bool(re.search(r"的|在|\d+[月日号年]|^[月日号年]", candidate)))) or \
         any(re.fullmatch(r"[0-9a-f]*\d[0-9a-f]*", w) and len(w) >= 6 for w in candidate.casefold().split())
 
 

@@ -1267,3 +1267,16 @@ def test_a_short_list_under_its_heading_is_one_line() -> None:
     assert "Mix flour, sugar and yeast." in said  # steps that are sentences stay sentences
     said = _sentences("### opentelemetry_api\n- **Latest Version:** 1.5.0\n- **Constraint:** `~> 1.5`")
     assert any("Latest Version" in s and "Constraint" not in s for s in said)  # labelled facts stay apart
+
+
+def test_small_things_a_reader_trips_on() -> None:
+    from daemon.distill.describe import third_person
+    from daemon.distill.extractive import _classify, _sentences
+    from daemon.distill.tagging import _fragment
+    assert third_person("I'm 58 and take lisinopril 10 mg.", "The user") == "The user is 58 and takes lisinopril 10 mg."
+    assert _fragment("日到期") and not _fragment("水电燃气")  # what is left of "12月15日到期" names nothing
+    assert _sentences("**要带的：**\n- 身份证\n- 房产证复印件")[0] == "要带的：身份证、房产证复印件。"  # one colon
+    said = _sentences("**关于押金：**\n- 合同12月15日到期，建议书面通知房东。\n- 交房时对照照片。")
+    assert said == ["合同12月15日到期，建议书面通知房东。", "交房时对照照片。"]  # sentences stay sentences
+    assert _classify("建议现在就用微信书面通知房东不续租。", None) != "decision"  # advice, not a decision
+    assert _classify("那就选搬家公司。", None) == "decision"
