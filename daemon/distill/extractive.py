@@ -651,7 +651,7 @@ def _with_fragments(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
             out.append(stmt)
             continue
         if not first and out[-1].speaker == stmt.speaker and not out[-1].code and not _is_question(out[-1].text) \
-                and len(stmt.text.split()) <= 6:
+                and (len(stmt.text.split()) <= 6 or _told(out[-1])):  # "…has a real gig. The Paper Lanterns at Molotow"
             join(len(out) - 1, stmt)  # "… at Greenfield Animal Hospital! Veterinary nurse!"
             continue
         i = stmt.msg
@@ -766,7 +766,10 @@ def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt]) -> list[_Stmt]
     # "How's Kasia?" — "We're moving in together!": who "we" are, when the question names them.
     we = {s.pos for s in chosen if s.reply and not s.code and re.match(r"(?i)we\b", s.text)
           and (s.pos == 0 or candidates[s.pos - 1].msg != s.msg)}
-    for stmt in [s for s in chosen if not s.code and (_PRONOUN_START.match(s.text) or s.pos in we)]:
+    # ("Rescue greyhound, 4 years old. Picked him up from Greyhound Rescue Hamburg": news told of "him")
+    told = {s.pos for s in chosen if s.speaker and re.match(r"(?i)(?:just |finally )?\w+ (?:him|her|them)\b", s.text)
+            and _DROPPED_I.match(s.text)}
+    for stmt in [s for s in chosen if not s.code and (_PRONOUN_START.match(s.text) or s.pos in we or s.pos in told)]:
         for before in reversed(candidates[:stmt.pos]):
             if before.code or before.msg < stmt.msg - 2:
                 break

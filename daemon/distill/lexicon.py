@@ -110,6 +110,7 @@ _EVENT_RE = re.compile(r"\b(?:i|we)\s+(?:just\s+|finally\s+|recently\s+|also\s+|
                        r"working from home)\b)"
                        r"[a-z]{3,}ing\b"
                        r"|\b(?:i|we)\s+(?:start|begin|fly|move|pick (?:\w+ )?up|get the keys|finally (?:have|own))\b"
+                       r"|\bfinally (?:has|have|had|got)\b"  # "the band finally has a real gig"
                        # An aim is news too: "I'm hoping to get into local politics", "My goal is to run a marathon"
                        r"|\b(?:(?:i'?m|i am|we'?re|we are)\s+(?:really\s+)?(?:hoping|aiming|planning)|(?:i|we)\s+"
                        r"(?:really\s+)?(?:hope|aim)|(?:my|our) (?:goal|dream|aim|plan) is)\s+to\s+"
@@ -243,6 +244,7 @@ _SMALL_TALK_PHRASES = re.compile(r"how (?:can|may|could) i (?:help|assist)(?: yo
                                  r"what can i do for you|is there anything else(?: i can (?:help|do)[^?]*)?|"
                                  r"how are you(?: doing)?(?: today)?|nice to meet you|have a (?:great|nice|good) "
                                  r"(?:day|one|weekend|evening|night)|how'?s it going|what'?s up|"
+                                 r"how'?s (?:\w+ ){1,2}treating you|how have you been|"
                                  r"(?:gotta|got to|have to|need to|must) (?:go|run|dash)|gtg|ttyl|brb|talk (?:to you )?later|"
                                  r"(?:see|talk to|catch) you (?:later|tonight|tomorrow|soon|then|there)|"
                                  r"有什么(?:可以|能)?(?:帮|帮助)(?:你|您)的|需要什么帮助|很高兴(?:认识|见到)(?:你|您)",

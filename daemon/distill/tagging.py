@@ -142,7 +142,7 @@ def _fragment(candidate: str) -> bool:
 
 _ABBREVIATIONS = frozenset("mon tue tues wed thu thur thurs fri sat sun jan feb mar apr jun jul aug sep sept oct "
                            "nov dec id ok etc mondays tuesdays wednesdays thursdays fridays saturdays sundays "
-                           "weekends weekdays".split())
+                           "weekends weekdays i.e e.g i.e. e.g. vs cf approx ca".split())
 _KIN = re.compile(r"(?i:\b(?:my|our|his|her|their|your)\s+(?:little\s+|big\s+|baby\s+|new\s+)?(?:sister|brother|mum|mom|"
                   r"mother|dad|father|son|daughter|wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|friend|"
                   r"cousin|niece|nephew|aunt|uncle|grandma|grandpa|grandmother|grandfather|kid|kids|baby)\s+|"

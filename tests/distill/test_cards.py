@@ -1280,3 +1280,17 @@ def test_small_things_a_reader_trips_on() -> None:
     assert said == ["合同12月15日到期，建议书面通知房东。", "交房时对照照片。"]  # sentences stay sentences
     assert _classify("建议现在就用微信书面通知房东不续租。", None) != "decision"  # advice, not a decision
     assert _classify("那就选搬家公司。", None) == "decision"
+
+
+def test_news_told_of_him_brings_what_he_is_and_a_gig_keeps_its_band_and_place() -> None:
+    chat = [say("I have a new flatmate.", "Jonas"), say("Who??", "Priya"),
+            say("Rescue greyhound, 4 years old. Picked him up from Greyhound Rescue Hamburg last Saturday.", "Jonas"),
+            say("How's Kiel treating you?", "Jonas"),
+            say("Also the band finally has a real gig. The Paper Lanterns at Molotow, next Friday. "
+                "We're opening for a band from Copenhagen.", "Jonas")]
+    body = card(chat).body
+    assert re.search(r"Rescue greyhound, 4 years old\.[^\n]*Picked him up", body)
+    assert re.search(r"The band finally has a real gig\.[^\n]*The Paper Lanterns at Molotow", body)
+    assert "treating you" not in body
+    from daemon.distill.tagging import _fragment
+    assert _fragment("i.e") and _fragment("e.g.")
