@@ -551,8 +551,9 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                 if agent and turn.role == "assistant" and previous != "decision" and _DONE.match(sentence):
                     previous = "work"  # an agent reporting a change it made: work done, not a fact
                 if skip and _norm(skip) in (_norm(sentence), _norm(raw)) or (len(skip) > 12 and _norm(skip) in _norm(raw)) \
-                        or sentence.endswith((":", "：")):
-                    continue  # the request is in the description; a lead-in without its list says nothing
+                        or sentence.endswith((":", "：")) or not turn.speaker and _day_again(sentence, turns[:i]):
+                    continue  # the request is in the description; a lead-in without its list says nothing; nor an
+                    # answer's "next Wednesday is 25 March" (下周三是3月25日)
                 if questions and _is_question(sentence) and len(words - names) >= 2 and not _is_filler(sentence, names):
                     out.append(_Stmt(len(out), i, turn.speaker, sentence, "question", words, "", reply, turn.role))
                 elif questions:
@@ -615,6 +616,24 @@ def _fragment(stmt: _Stmt) -> bool:
     # ("My first bowl." is a few words; "My grandmother turns 90 on the 24th" says something of its own.)
     return not stmt.code and words <= (4 if re.match(r"(?i)(?:my|our|his|her|their|your)\b", text) else _FRAGMENT_WORDS) \
         and not _is_question(text) and not _CLAUSE.search(text)
+
+
+_ZH_DATE_WORDS = re.compile(r"\d+月\d+[日号]|[上下这本]?(?:周|星期|礼拜)[一二三四五六日天]|[今明后昨前]天|是|吗|对吧|对")
+_CONFIRMING = frozenset("right correct ok okay yes so then again exactly as in the".split())
+
+
+def _only_dates(text: str) -> bool:
+    """Says nothing but days: "Next Tuesday (14 July 2026) = the 14th (14 July 2026)?", "下周三（2026-03-25）是3月25日。"."""
+    rest = _ZH_DATE_WORDS.sub(" ", _DATE_NOTE.sub(" ", text))
+    words = {t for t in _tokens(rest) if not re.fullmatch(r"\d+(?:st|nd|rd|th)", t)}
+    return not words - _CALENDAR - _CONFIRMING - {"next", "this", "last", "week", "weekend", "day", "today", "tomorrow"}
+
+
+def _day_again(sentence: str, earlier: list[_Turn]) -> bool:
+    """Only days, all of them said in an earlier message: a confirmation ("下周三（2026-03-25）是3月25日。")."""
+    days = {d.strip(" (（)）") for d in _DATE_NOTE.findall(sentence)}
+    return bool(days) and _only_dates(sentence) and \
+        days <= {d.strip(" (（)）") for t in earlier for d in _DATE_NOTE.findall(t.text)}
 
 
 def _echo(fragment: str, said: str) -> bool:
@@ -901,6 +920,9 @@ def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int,
     chosen: list[_Stmt] = []
     covered = set().union(known, *(s.tokens for s in code))
     said: set[str] = set(known)  # words of the statements chosen so far
+    # (An assistant's answer says the user's words again; restating is saying one's own again. Between people,
+    # saying again what the other said is restating too: "Next Friday as in the 22nd?")
+    said_by: dict[str, set[str]] = {}
     # The assistant's answer to the ask ("The average distance … is 1/3") is what the card is for.
     answers = {s.pos for s in candidates
                if s.role == "assistant" and len(s.tokens & asked) >= 2 and _VALUE.search(s.text)}
@@ -915,6 +937,7 @@ def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int,
         for s in stmts:
             covered.update(s.tokens)
             said.update(s.tokens)
+            said_by.setdefault(s.role, set(known)).update(s.tokens)
         used += sum(map(_cost, stmts))
 
     while heap:
@@ -932,7 +955,8 @@ def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int,
             asked = [c for c in candidates if c.msg == stmt.msg - 1 and _is_question(c.text)]
             if asked and used + _cost(asked[-1]) + _cost(stmt) <= budget:
                 take(asked[-1], stmt)
-        elif len(stmt.tokens - said) < 0.2 * len(stmt.tokens) and stmt.kind != "decision" and not (
+        elif len(stmt.tokens - (said if stmt.speaker else said_by.get(stmt.role, set(known)))) < 0.2 * len(stmt.tokens) \
+                and stmt.kind != "decision" and not (
                 stmt.role == "user" and _OUTCOME.search(stmt.text)):
             continue  # a restatement ("The red dashed line is still …"); a decision, or how it turned out, counts
         elif used + _cost(stmt) <= budget:
@@ -953,7 +977,8 @@ def _restates(earlier: _Stmt, later: _Stmt) -> bool:
     left = earlier.tokens - later.tokens
     if earlier.role == "user" and _OUTCOME.search(earlier.text):
         return False  # "April is now 18,236.50, matches the till" is news, though its words were said before
-    return (earlier.speaker == later.speaker and earlier.kind != "decision" and len(earlier.tokens) >= 3
+    return (earlier.speaker == later.speaker and earlier.role == later.role and earlier.kind != "decision"
+            and len(earlier.tokens) >= 3
             and len(left) <= 0.2 * len(earlier.tokens) and not any(map(_NUMBER.search, left)))
 
 

@@ -68,6 +68,7 @@ _MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 # Already grounded (by us or by the speaker): "(2023-05-09)", ", May 9", " the 9th", " 5/9", "5月9日".
 _DATE_AFTER = re.compile(
     r"\s*[（(](?:around |约|weekend of |week of )?\d{4}|,? (?:around |weekend of |week of )?\d{4}\b(?=[-\d]*\))"
+    r"|，(?:约)?\d{4}(?=[-\d]*[）)])"
     r"|,?\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b|,?\s*\d{1,2}/\d{1,2}\b|,?\s*\d{1,2}\s+" + _MONTHS + r"\b"
     r"|,?\s*" + _MONTHS + r"\s+\d{1,2}(?:st|nd|rd|th)?\b|\s*[（(]?\d{1,2}月\d{1,2}[日号]", re.I)
 _YEAR = re.compile(r"(?<![\d.-])(?:19|20)\d{2}(?!\d)|\b\d{1,2}[./]\d{1,2}[./](?:19|20)?\d{2}\b")
@@ -156,8 +157,12 @@ def _apply(rule: Rule, text: str, anchor: date, said: Said) -> str:
             return m.group(0)
         if label is None:
             return m.group(0)
-        if not rule.zh and text.startswith(")", m.end()) and text.rfind("(", 0, m.start()) > text.rfind(")", 0, m.start()):
-            # Inside parentheses already: "(27 November 2026)", "(the 27th, 2026-11-27)"
+        if text.startswith((")", "）"), m.end()) and \
+                max(text.rfind("(", 0, m.start()), text.rfind("（", 0, m.start())) > \
+                max(text.rfind(")", 0, m.start()), text.rfind("）", 0, m.start())):
+            # Inside parentheses already: "(27 November 2026)", "(the 27th, 2026-11-27)", "（后天，2026-11-18）"
+            if rule.zh:
+                return f"{m.group(0)}，{label}"
             return f"{m.group(0)} {label}" if label.isdigit() else f"{m.group(0)}, {label}"
         return f"{m.group(0)}（{label}）" if rule.zh else f"{m.group(0)} ({label})"
 

@@ -1294,3 +1294,14 @@ def test_news_told_of_him_brings_what_he_is_and_a_gig_keeps_its_band_and_place()
     assert "treating you" not in body
     from daemon.distill.tagging import _fragment
     assert _fragment("i.e") and _fragment("e.g.")
+
+
+def test_an_answer_that_says_the_questions_words_again_is_kept_and_a_day_said_again_is_not() -> None:
+    chat = [say("The farmer needs to transport a fox, a chicken and some grain across a river using a boat. "
+                "How does he do it?"),
+            say("First, the farmer should take the chicken across the river using the boat.", role="assistant")]
+    assert "The farmer should take the chicken across the river" in card(chat).body  # not "restated" by the ask
+    chat = [say("我下周三搬家，从望京搬到五道口，有一架钢琴。大概要花多少钱？"),
+            say("下周三是5月13日。搬家公司大概800到1200元，钢琴另加300元。", role="assistant")]
+    body = card(chat).body
+    assert "钢琴另加300元" in body and "下周三（2023-05-10）是" not in body

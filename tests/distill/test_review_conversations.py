@@ -53,9 +53,6 @@ KNOWN_GAPS = {
     "review4_personal_plans_birthday_messages.json": {"parents"},  # "my parents come this weekend": budget
     # --- review 5 (written 2026-11-30 by a reviewer before any card was produced; 14 of 202 checks failed on
     # the first run; the general causes were fixed, these remain) ---
-    "review5_chinese_driving_test_claude.json": {
-        "有点紧张",  # "a bit nervous" shares its sentence with the exam date, which is kept
-    },
     "review5_ereader_numbers_sharegpt.json": {"$186.99", "15%"},  # the discounted price: one of many numbers cut
     "review5_meeting_makerspace_pricing.json": {"2026-12-15"},  # one of several dated items, cut by the budget
     "review5_personal_plans_cottage_messages.json": {
