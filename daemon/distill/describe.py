@@ -271,7 +271,8 @@ def _unique(points: list[Point]) -> list[Point]:
 
 def _substantial(point: Point) -> bool:
     words = re.sub(r"[(（][^)）]*[)）]", "", point.text).split()  # dates in brackets are not substance
-    return len(words) >= 5 or len(_CJK_RE.findall(point.text)) >= 10
+    # (A decision says enough in a few words: "Going for the Yaris.")
+    return len(words) >= (3 if point.kind == "decision" else 5) or len(_CJK_RE.findall(point.text)) >= 10
 
 
 def _ask(request: str, asker: str, lang: str, task: bool) -> str:
@@ -320,6 +321,9 @@ def _as_note(point: Point, lang: str, named: bool, other: str = "", after: str =
         if point.who == "用户" and not named:  # "我报名了…" → "用户报名了…"
             return re.sub(r"我(?!们)", "用户", text)
         return f"{point.who}：{text}" if point.who and named else text
+    if point.who and re.match(r"(?:Trying|Looking|Planning|Thinking|Going|Hoping|Wondering|Working) (?:to|for|with|"
+                              r"at|about|on|into)\b", text):  # "Going for the Yaris." → "The user is going for…"
+        return third_person(f"{point.who} is {text[:1].lower()}{text[1:]}", point.who)
     if point.who and point.kind == "decision" and point.role == "user" and _BARE_VERB.match(text):
         # "Lease the e-bike, ride March to November…" → "The user decided to lease the e-bike, …"
         return f"{point.who} decided to {text[:1].lower()}{text[1:]}"

@@ -219,16 +219,17 @@ class ExtractiveDistiller:
         weigh = (lambda s: len(s) + len(_CJK_RE.findall(s))) if lang == "zh" else len  # a Chinese character says more
         ask = _request(turns, calls) if existing is None else ("", "", "")
         candidates = _candidates(turns, names, skip=ask[1], agent=bool(calls))
-        if existing is None and not calls and _idle(turns, candidates):
+        if existing is None and not calls and (_idle(turns, candidates) or _idle_talk(turns, candidates)):
             return Skip(SKIP_REASON)
         # Code blocks are kept whole outside the budget, so the budget is for the prose around them.
         prose = [_FENCE_RE.sub(" ", text) for text in texts]
         budget = self.budget(sum(map(weigh, prose)), sum(weigh(s.text) for s in candidates if not s.code),
                              sum(map(_news, candidates)))
         work = work_lines(calls, lang)
-        picked = _select(candidates, _weights(texts, names, request.hint), budget,
-                         frozenset().union(*map(_tokens, work)), _tokens(ask[1]))
-        chosen = _with_referents(sorted(picked, key=lambda s: s.pos), candidates)
+        # (What the work says is known; a changed line ("`a` → `b`") is code, not what the body says in words.)
+        known = frozenset().union(*(_tokens(w) for w in work if "` → `" not in w))
+        picked = _select(candidates, _weights(texts, names, request.hint), budget, known, _tokens(ask[1]))
+        chosen = _with_referents(sorted(picked, key=lambda s: s.pos), candidates, turns)
         if not chosen and not work and existing is None:  # only questions, none answered: write them down
             chosen = [_Stmt(s.pos, s.msg, s.speaker, s.text, "question", s.tokens, "", s.reply, s.role)
                       for s in _candidates(turns, names, questions=True)][:5]
@@ -521,7 +522,8 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                 elif turn.role == "user" and _WORKED.match(sentence):
                     worked = sentence.rstrip(".!")
                     continue
-                decided, convinced = convinced and not _is_question(sentence), bool(_CONVINCED.match(raw.strip()))
+                decided, convinced = convinced and not _is_question(sentence), bool(_CONVINCED.match(raw.strip())) \
+                    and not _is_question(raw)  # ("let's do it tomorrow then?" proposes; it is not convinced)
                 if steps or raw.rstrip().endswith((":", "：")) and _NEXT_STEPS.search(raw):
                     steps = True  # the list after "Next steps:" is what is next, item by item
                 if last and _PRONOUN_START.match(sentence) and out and out[-1].msg == i and out[-1].text == last \
@@ -558,13 +560,14 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     out.append(_Stmt(len(out), i, turn.speaker, sentence, "question", words, "", reply, turn.role))
                 elif questions:
                     continue
-                elif (len(words - names) >= 2 or words - names and (_PAST_TENSE.search(sentence) and _EVENT_RE.search(
-                        sentence) or _DROPPED_I.match(sentence)) and not re.search(r"\b(?:it|that|this|them)\b",
-                                                                                   sentence, re.I)) \
+                elif (len(words - names) >= 2 or words - names and (decided or _PAST_TENSE.search(sentence) and
+                                                                    _EVENT_RE.search(sentence) or _DROPPED_I.match(
+                        sentence)) and not re.search(r"\b(?:it|that|this|them)\b", sentence, re.I)) \
                         and not _is_filler(sentence, names, bool(turn.speaker)) and (
                         not _is_question(sentence) or _framing(sentence, turns, i)) and not (
-                        turn.role == "user" and previous != "decision" and _IMPERATIVE.match(sentence)
-                        and _answered(turns, i)):
+                        turn.role == "user" and previous != "decision" and (_IMPERATIVE.match(sentence) or re.match(
+                            r"(?i)(?:can|could|would|will) you\b", sentence)) and _answered(turns, i)):
+                    # ("Can you find out why and fix it": what the assistant was asked, the work says how it went)
                     # An answer's opening cheer ("Making the leap from a planner to a digital system!") too.
                     cheer = opening and turn.role == "assistant" and not turn.speaker and sentence.endswith("!") \
                         and not _specific(sentence)
@@ -593,6 +596,9 @@ _CLAUSE = re.compile(r"(?i)\b(?:i|i'm|we|you|he|she|it|they|that|this|there|is|a
                      r"take|took|love|like|think|know|want|need|feel|felt|seems?|looks?|sounds?|yes|yeah|yep|no|"
                      r"nope|nah|not|oh|well|so|ok|okay|sure|thanks|thank)\b|['’](?:s|re|m|ve|ll|d)\b|\w{3,}ed\b")
 _FRAGMENT_WORDS = 10
+_YES_NO = re.compile(r"(?i)\W*(?:yes|yeah|yep|yup|no|nope|nah)\b")
+_GOING_TO = re.compile(r"(?i)\b(?:i'?m|i am|we'?re|we are) (?:going to|gonna)\b")
+_IDLE_TURNS = 20
 _PROPOSAL = re.compile(r"(?i)(?:can|could|shall|should|may) (?:i|we)\b|(?:do|would) you (?:want|like)\b|how about\b|"
                        r"what about\b|want to\b")
 _AGENDA = re.compile(r"(?i)\b(?:(?:one|two|three|four|\d) (?:main )?(?:items?|things?|topics?|points?)|agenda)\b"
@@ -695,6 +701,8 @@ def _news(stmt: _Stmt) -> bool:
     if not stmt.speaker or stmt.kind == "sentiment" or _PROMISE.search(stmt.text):
         return _told(stmt)
     text = _TODAY_NOTE.sub("", stmt.text)
+    if re.match(r"(?i)please\b", text) or _IMPERATIVE.match(text):
+        return _told(stmt)  # "Please save them for tomorrow" asks; it tells nothing
     return _told(stmt) or bool(_DATE_NOTE.search(text) or _DAY_NAMED.search(text)) and not _is_question(text) \
         and bool({t for t in _tokens(_DATE_NOTE.sub("", text)) if not re.fullmatch(r"\d+(?:st|nd|rd|th)?", t)}
                  - _CALENDAR - _TIME_WORDS)
@@ -737,6 +745,15 @@ def _idle(turns: list[_Turn], candidates: list[_Stmt]) -> bool:
     return idle and not any(_MEMORABLE.search(s) or _classify(s, None) in ("preference", "decision") for s in user)
 
 
+def _idle_talk(turns: list[_Turn], candidates: list[_Stmt]) -> bool:
+    """People saying good night over a joke: nobody tells news, decides, prefers, asks something of substance or
+    names a thing, a number or a day of their own."""
+    asked = [s for t in turns for s in _sentences(t.text) if _is_question(s) and len(_tokens(s)) >= 3]
+    return len({t.speaker for t in turns if t.speaker}) >= 2 and len(turns) <= _IDLE_TURNS and not asked and not any(
+        _news(s) or s.kind in ("decision", "preference") or _specific(_DATE_NOTE.sub("", s.text)) or s.code
+        for s in candidates if s.kind != "sentiment")
+
+
 def _chit_chat(turns: list[_Turn]) -> bool:
     """Short lines both ways, no name, and the only questions asked of the assistant are about itself
     ("do you like rain?"): weather and coffee, nothing to remember."""
@@ -776,7 +793,7 @@ def _framing(question: str, turns: list[_Turn], i: int) -> bool:
     return answered and brief and not echoed and (bool(_DATE_NOTE.search(question)) or named)
 
 
-def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt]) -> list[_Stmt]:
+def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
     """A statement whose subject is a pronoun brings the sentences before it that name the referent: back
     through its message while they too open on a pronoun, then the other speaker's question just before that
     names someone ("Did you hear about Jonah?" — "He asked me to be his best man."), or the speaker's own
@@ -822,10 +839,13 @@ def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt]) -> list[_Stmt]
                 break
     # "Can I come up to Kiel after your defence?" — "Come the day after, Saturday the 12th.": the answer says yes
     # to what the question proposed, in its words; alone it says neither who comes nor where.
+    # And "Are you still playing the cello?" — "Yes! Passed grade 5 last month.": the yes needs what it answers.
+    yes = {s.pos for s in picked.values() if s.reply and _YES_NO.match(turns[s.msg].text)}
     for stmt in [s for s in picked.values() if s.reply and s.speaker and not s.code]:
         first = stmt.pos == 0 or candidates[stmt.pos - 1].msg != stmt.msg
-        asked = [c for c in candidates if c.msg == stmt.msg - 1 and _is_question(c.text) and _PROPOSAL.match(c.text)]
-        if first and asked and asked[-1].pos not in picked and _stem_overlap(asked[-1].text, stmt.text.split(",")[0]):
+        asked = [c for c in candidates if c.msg == stmt.msg - 1 and _is_question(c.text)]
+        proposed = asked and _PROPOSAL.match(asked[-1].text) and _stem_overlap(asked[-1].text, stmt.text.split(",")[0])
+        if first and asked and asked[-1].pos not in picked and (proposed or stmt.pos in yes):
             picked[asked[-1].pos] = replace(asked[-1], kind=stmt.kind)
     chosen = list(picked.values())
     # A short answer goes under its question's heading: "Can you test it by Wednesday?" — "By the 25th."
@@ -867,9 +887,11 @@ def _weights(texts: list[str], names: frozenset[str], hint: str | None) -> dict[
 
 def _density(stmt: _Stmt, weights: dict[str, float], covered: set[str], answer: bool = False) -> float:
     """Weight added per character. Covered words still count 30 %: a second fact about a thing is news.
-    An ``answer`` to the ask counts all its words as new: the code that found it said them first."""
-    new = sum(weights.get(t, 0.0) for t in (stmt.tokens if answer else stmt.tokens - covered))
-    old = 0.0 if answer else sum(weights.get(t, 0.0) for t in stmt.tokens & covered)
+    An ``answer`` to the ask counts all its words as new: the code that found it said them first; so does a
+    decision: "Going for the Yaris" names what the comparison before it named."""
+    fresh = answer or stmt.kind == "decision"
+    new = sum(weights.get(t, 0.0) for t in (stmt.tokens if fresh else stmt.tokens - covered))
+    old = 0.0 if fresh else sum(weights.get(t, 0.0) for t in stmt.tokens & covered)
     before, news, after = _boosts(stmt)
     gain = (new + 0.3 * old) * before
     if new and news:  # between people, a short piece of news is worth more than its few words
@@ -899,8 +921,8 @@ def _boosts(stmt: _Stmt) -> tuple[float, bool, float]:
         else 1.0
     # What the user will do after the advice ("I'll ask them to requote with one.") is the next step, and how
     # it turned out ("April is now 18,236.50, matches the till") is the outcome.
-    after *= 2.0 if stmt.role == "user" and not stmt.speaker and (_PROMISE.search(text) or _OUTCOME.search(text)) \
-        else 1.0
+    after *= 2.0 if stmt.role == "user" and not stmt.speaker and (_PROMISE.search(text) or _OUTCOME.search(text)
+                                                                  or _GOING_TO.search(text)) else 1.0
     # Answers to the other speaker's questions carry the facts ("How long?" "Five years.").
     after *= 1.7 if stmt.reply else 1.0
     return before, _news(stmt), after

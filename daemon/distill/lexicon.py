@@ -55,7 +55,8 @@ _SMALL_TALK_ZH = re.compile(r"谢谢你|谢谢您|你好|您好|好的|谢谢|�
                             r"辛苦了|收到|明白|了解|知道了|好主意|好办法|加油|祝你(?:顺利|成功|好运)|一切顺利|"
                             r"有(?:问题|什么问题|需要)(?:的话)?随时(?:问我|找我|联系我)?|随时|太好了|真棒|厉害|"
                             r"这样更好|那就这样|就这么定了吧|记下来了|记住了|我把\w{1,4}记下来了|谢谢你|谢谢您|"
-                            r"祝[^，,。！!]{1,8}(?:顺利|愉快|成功|好运)|"
+                            r"祝[^，,。！!]{1,8}(?:顺利|愉快|成功|好运|快乐|幸福)|新婚快乐|生日快乐|节日快乐|"
+                            r"我来帮你(?:算|看|查|整理|想)一下|让我(?:算|看|查|整理|想)一下|"
                             r"哈+|嗯+|哦+|好吧|好|行|可以|在吗|吗|呢|啊|呀|了|的")
 _ZH_STOP_CHARS = "的了是在我你他她它们和就也都要把被吗呢吧啊这那有没不很还会说着过对给跟让从而与及或呀哦嗯么"
 
@@ -69,7 +70,7 @@ _CUES = {
                     r"^agreed(?=\s*:)|"
                     r"\b(?:we'll|we will|i'll|i will|let's|let us|we(?:'re| are) going to|we should|we decided to|we chose to|"
                     r"we went with|we use|we'll use)\b[^.!?]*\b(?:instead of|rather than)|ruled out|(?<!was )(?<!were )(?<!been )(?<!got )(?<!get )rejected(?! by)|opted|"
-                    r"switch(?:ed)? to|moves from|comes out of|goes into|postpone[sd]?|pushed back|"
+                    r"(?<!must )(?<!to )switch(?:ed)? to|moves from|comes out of|goes into|postpone[sd]?|pushed back|"
                     r"(?<=^)(?:then )?let'?s decide\s*:\s*(?=\w)|"
                     r"dropp(?:ed|ing)|won't use|not going to use)\b",
         "preference": r"\b(?:i|we) (?:really |always |usually )?(?:prefer|like|love|enjoy|hate|dislike|"
@@ -111,6 +112,10 @@ _EVENT_RE = re.compile(r"\b(?:i|we)\s+(?:just\s+|finally\s+|recently\s+|also\s+|
                        r"[a-z]{3,}ing\b"
                        r"|\b(?:i|we)\s+(?:start|begin|fly|move|pick (?:\w+ )?up|get the keys|finally (?:have|own))\b"
                        r"|\bfinally (?:has|have|had|got)\b"  # "the band finally has a real gig"
+                       # "I'm an auntie!!", "We're engaged": who one has become
+                       r"|\b(?:i'?m|i am|we'?re|we are)\s+(?:now\s+|finally\s+|officially\s+)?(?:an?\s+)?(?:auntie|aunt|uncle|"
+                       r"engaged|pregnant|married|expecting|dad|mum|mom|father|mother|grandma|grandpa|godfather|"
+                       r"godmother|homeowners?)\b"
                        # An aim is news too: "I'm hoping to get into local politics", "My goal is to run a marathon"
                        r"|\b(?:(?:i'?m|i am|we'?re|we are)\s+(?:really\s+)?(?:hoping|aiming|planning)|(?:i|we)\s+"
                        r"(?:really\s+)?(?:hope|aim)|(?:my|our) (?:goal|dream|aim|plan) is)\s+to\s+"
@@ -134,7 +139,7 @@ _LEAD_FILLER = re.compile(r"^(?:(?:oh|wow|yeah|yes|yep|hey|hi|well|so|haha+|lol|
                           r"since (?:we|i) last (?:spoke|talked|chatted)|since our last (?:chat|talk|conversation)|"
                           r"in the meantime|meanwhile|fwiw|(?:maybe|probably|possibly|might be|could be) unrelated,?"
                           r"(?: but)?|not sure (?:if|whether) (?:it'?s|this is) related,?(?: but)?|"
-                          r"good (?:choice|point|call|idea)|"
+                          r"good (?:choice|point|call|idea|catch)|nice catch|"
                           r"great (?:choice|question|idea)|got it|noted|"
                           r"(?:(?:so )?many things to (?:plan|do|discuss|sort out)\s*)?(?:first|second|third|finally|"
                           r"lastly|(?:first|second|third|next|last|one more) (?:thing|topic|item))\s*:)[,!.:]?\s+|"

@@ -79,7 +79,8 @@ _FUTURE_CUE = re.compile(r"\b(?:will|shall|gonna|going\s+to|let's|let’s|plan(?
 # "-ed" words are past tense, except those that plan ahead ("scheduled", "booked") or are not verbs.
 _NOT_PAST = r"(?!\w*eed\b|(?:schedul|plann|book|suppos|expect|need|interest|excit|hundr|sacr|wick)ed\b)"
 _PAST_CUE = re.compile(r"\b(?:was|were|did|had|went|got(?! (?:it|you|ya)\b)|came|saw|said|told|met|made|took|gave|left|born|died|"
-                       r"bought|ago|yesterday|last|" + _NOT_PAST + r"\w{3,}ed)\b", re.I)
+                       r"bought|ago|yesterday|last(?=\s+(?:week|weekend|month|year|night|time|summer|winter|spring|"
+                       r"autumn|fall|\w+day)\b)|" + _NOT_PAST + r"\w{3,}ed)\b", re.I)  # ("last day at work" is no past)
 # Just before "in two months", what makes it how long something took: "three times", or a verb that says it
 # happened, a few words back ("has failed …", "finished it …").
 _HOW_LONG_BEFORE = re.compile(r"(?-i:\b(?:once|twice|\w+ times)\s*$)|\b(?:(?:has|have|had|was|were)\s+(?:\w+ly\s+)?"

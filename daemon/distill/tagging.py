@@ -111,7 +111,7 @@ class ExtractiveTagger:
         # collects a topic across cards (a place, an organisation, a thing), and a private name is not one.
         kin = {(m.group(1) or m.group(2)).casefold() for m in _KIN.finditer(head + "\n" + body)}
         # So are the people the talk is about ("I'll ask Gemma", "Jonas owns that code", "王师傅").
-        kin |= {next(g for g in m.groups() if g).casefold() for m in _PERSON.finditer(head + "\n" + body)}
+        kin |= {next(g for g in m.groups() if g).casefold() for m in _PERSON.finditer(head + "\n" + body)} | _FAMILY
         ranked = sorted((k for k in scores if k not in kin), key=lambda k: (-scores[k], -len(k), k))
         chosen = _drop_contained([spelling[k] for k in ranked if scores[k] >= 2 or k in head.casefold()])
         if len(chosen) < max_tags:  # a name said once still beats a key phrase
@@ -147,6 +147,8 @@ _KIN = re.compile(r"(?i:\b(?:my|our|his|her|their|your)\s+(?:little\s+|big\s+|ba
                   r"mother|dad|father|son|daughter|wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|friend|"
                   r"cousin|niece|nephew|aunt|uncle|grandma|grandpa|grandmother|grandfather|kid|kids|baby)\s+|"
                   r"\bbaby\s+)([A-Z][a-z]+)|\b([A-Z][a-z]+)['’]s (?:\w+ )?(?:birthday|party|wedding|graduation|baby)\b")
+_FAMILY = frozenset("dad mum mom mam mummy mommy daddy papa mama granny grandma grandpa nana nan gran babcia oma opa "
+                    "auntie uncle".split())  # "Dad's knee op": who it is about, never a topic
 _PERSON = re.compile(r"(?-i:\b(?i:ask|asked|asking|tell|told|text|texted|email|emailed|message|messaged|meet|met|invite|"
                      r"invited|thank|thanked|remind|reminded|owe|owes|hug|kiss|visit|visited|bring|walk|adopted|feed|"
                      r"fed)\s+([A-Z][a-z]+)\b(?!\s+[A-Z])|"

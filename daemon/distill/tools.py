@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 import re
 from dataclasses import dataclass
+from difflib import SequenceMatcher
 from typing import Any, Iterable, Mapping
 
 from daemon.models import Message
@@ -35,6 +36,8 @@ _PATH_KEYS = ("file_path", "path", "notebook_path", "filename", "file")
 _OUTCOME = re.compile(r"(?i)\b\d+ (?:passed|failed|errors?|warnings?|skipped|tests?)\b|\berror\b|\bfailed\b|"
                       r"\bexception\b|\btraceback\b|\bnot found\b|\bsuccess(?:ful(?:ly)?)?\b|\bdone\b|\bok\b")
 _MAX_LIST = 8
+_MAX_CHANGE = 100  # characters of a changed line shown in "Work done"
+_MAX_CHANGES = 3
 
 
 @dataclass(frozen=True)
@@ -46,6 +49,7 @@ class ToolCall:
     kind: str  # read, edit, create, run, other
     outcome: str = ""
     failed: bool = False
+    changes: tuple[tuple[str, str], ...] = ()  # an edit's changed lines, (before, after), when few and short
 
 
 def calls_in(messages: Iterable[Message]) -> list[ToolCall]:
@@ -84,6 +88,11 @@ def work_lines(calls: list[ToolCall], lang: str = "en") -> list[str]:
     lines = []
     if edited:
         lines.append(("- 修改：" if zh else "- Edited: ") + _paths(edited))
+    changed = [(c.detail, a, b) for c in calls if c.kind == "edit" for a, b in c.changes][:_MAX_CHANGES]
+    for path, before, after in changed:  # "offset = page * per_page" → "offset = (page - 1) * per_page"
+        name = path.rsplit("/", 1)[-1] if path else ""
+        lines.append(("- 在 " if zh else "- In ") + f"{_code(name)}: `{before}` → `{after}`" if name else
+                     f"- `{before}` → `{after}`")
     if created:
         lines.append(("- 新建：" if zh else "- Created: ") + _paths(created))
     commands: dict[str, list[str]] = {}  # a command run again keeps each different outcome, in order
@@ -166,7 +175,31 @@ def _make(name: Any, arguments: Any, result: Mapping[str, Any] | None) -> ToolCa
             else "run" if key in _RUN else "search" if key in _SEARCH else "other")
     detail = _detail(kind, arguments)
     outcome, failed = _outcome(result) if result is not None else ("", False)
-    return ToolCall(tool, detail, kind, outcome, failed)
+    return ToolCall(tool, detail, kind, outcome, failed, _changes(arguments) if kind == "edit" else ())
+
+
+def _changes(arguments: Any) -> tuple[tuple[str, str], ...]:
+    """The lines an edit changed, each beside what it was: "offset = page * per_page" → "offset = (page - 1) *
+    per_page". Lines only added or removed, and long ones, say less than the file's name: left out."""
+    if not isinstance(arguments, Mapping):
+        return ()
+    edits = arguments.get("edits") if isinstance(arguments.get("edits"), list) else [arguments]
+    out: list[tuple[str, str]] = []
+    for edit in (e for e in edits if isinstance(e, Mapping)):
+        old, new = edit.get("old_string"), edit.get("new_string")
+        if not isinstance(old, str) or not isinstance(new, str):
+            continue
+        before, after = old.splitlines(), new.splitlines()
+        for tag, i1, i2, j1, j2 in SequenceMatcher(None, before, after, autojunk=False).get_opcodes():
+            if tag != "replace":
+                continue
+            for a in (line.strip() for line in before[i1:i2]):
+                # Each old line beside the new line most like it ("offset = …" after an added "if page < 1:")
+                b = max((line.strip() for line in after[j1:j2]), key=lambda c: SequenceMatcher(None, a, c).ratio())
+                if a and b and max(len(a), len(b)) <= _MAX_CHANGE and "`" not in a + b and \
+                        SequenceMatcher(None, a, b).ratio() >= 0.5:
+                    out.append((a, b))
+    return tuple(out[:_MAX_CHANGES])
 
 
 def _detail(kind: str, arguments: Any) -> str:

@@ -1305,3 +1305,62 @@ def test_an_answer_that_says_the_questions_words_again_is_kept_and_a_day_said_ag
             say("下周三是5月13日。搬家公司大概800到1200元，钢琴另加300元。", role="assistant")]
     body = card(chat).body
     assert "钢琴另加300元" in body and "下周三（2023-05-10）是" not in body
+
+
+def test_an_agents_small_edit_shows_the_lines_it_changed() -> None:
+    from daemon.distill.tools import ToolCall, _changes, work_lines
+    edit = {"file_path": "/src/shelfie/api/books.py",
+            "old_string": "    offset = page * per_page\n    rows = db.execute(q)",
+            "new_string": "    if page < 1:\n        return error(400)\n    offset = (page - 1) * per_page\n    rows = db.execute(q)"}
+    assert _changes(edit) == (("offset = page * per_page", "offset = (page - 1) * per_page"),)
+    lines = work_lines([ToolCall("Edit", edit["file_path"], "edit", changes=_changes(edit))])
+    assert "- In `books.py`: `offset = page * per_page` → `offset = (page - 1) * per_page`" in lines
+    big = {"old_string": "x = 1", "new_string": "y = " + "2" * 200}  # too long to read as a line: left out
+    assert _changes(big) == () and _changes({"old_string": "a", "new_string": "a\nb"}) == ()  # only added
+
+
+def test_people_saying_good_night_over_a_joke_give_no_card() -> None:
+    chat = [say("hiii Oskar, you still up?", "Lena"), say("barely, long day", "Oskar"),
+            say("why don't skeletons fight each other? they don't have the guts", "Lena"),
+            say("that's terrible. I love it", "Oskar"), say("I have a thousand more where that came from", "Lena"),
+            say("please save them for tomorrow lol. thanks though, needed that", "Oskar"), say("good night Lena", "Oskar")]
+    assert isinstance(distill(chat), Skip)
+    chat.insert(4, say("I'm an auntie!! Eilidh had a wee girl last Tuesday.", "Lena"))
+    assert isinstance(distill(chat), Card)
+
+
+def test_a_choice_after_the_numbers_is_the_cards_decision_and_says_who() -> None:
+    chat = [say("Trying to decide between two used cars. A) Yaris Hybrid £11,500, 68 mpg. B) Golf 1.5 TSI £10,200, "
+                "48 mpg. Which is cheaper to run?"),
+            say("The Yaris is about **£506 a year cheaper** to run and pays back its higher price in 2.6 years.",
+                role="assistant"),
+            say("ok that settles it. going for the Yaris. I'm going to offer £11,000 cash and test drive it on Saturday.")]
+    result = card(chat)
+    assert "Going for the Yaris." in result.body.split("## Decisions", 1)[1]
+    assert "The user is going for the Yaris." in result.description
+    assert "£11,000 cash" in result.body
+    assert result.description.startswith("The user is trying to decide between two used cars.")
+
+
+def test_requests_wishes_and_obligations_are_not_kept_as_facts_or_decisions() -> None:
+    from daemon.distill.extractive import _classify
+    chat = [say("Shelfie: /api/books skips the first page. Can you find out why and fix it"),
+            say("`offset = page * per_page` treats pages as 0-based, so page 1 starts at row 20.", role="assistant"),
+            say("Good catch on the mobile thing, I'll tell Yusuf.")]
+    body = card(chat).body
+    assert "Can you find out why" not in body and "Good catch" not in body and "I'll tell Yusuf." in body
+    assert _classify("The mobile client must switch to page=1 before Tuesday's release.", None) != "decision"
+    assert _classify("We switched to Postgres last year.", None) == "decision"
+    chat = [say("我们明年5月2日结婚，想订湖畔花园，18桌大概多少钱？"),
+            say("我来帮你算一下。18桌 × 5888元 = 105,984元，加10%服务费共116,582.4元。祝你们试菜顺利，新婚快乐！",
+                role="assistant")]
+    body = card(chat).body
+    assert "116,582.4" in body and "新婚快乐" not in body and "我来帮你算一下" not in body
+
+
+def test_a_last_day_is_no_past_tense() -> None:
+    from daemon.distill.reltime import resolve_relative
+    assert resolve_relative("Last day at Lighthouse is the 18th of December.", date(2026, 11, 29)) == \
+        "Last day at Lighthouse is the 18th of December (2026)."
+    assert resolve_relative("Last week we met on the 18th of November.", date(2026, 11, 29)) == \
+        "Last week (week of 2026-11-16) we met on the 18th of November (2026)."

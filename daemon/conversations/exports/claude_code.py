@@ -149,13 +149,22 @@ def _add(session: _Session, line: Mapping[str, Any]) -> None:
 
 _ARGUMENT_KEYS = ("command", "description", "file_path", "path", "notebook_path", "pattern", "query", "url")
 _RESULT_CHARS = 2000
+_EDIT_CHARS = 3000  # an edit this small shows its changed lines on the card
 
 
-def _short_arguments(arguments: Any) -> dict[str, str]:
-    """The arguments that say what a call did; never a payload (file contents, edits)."""
+def _short_arguments(arguments: Any) -> dict[str, Any]:
+    """The arguments that say what a call did; never a payload (file contents), but a small edit's before and
+    after, which the distiller reads for the lines it changed. (Calls are never written to the source record.)"""
     if not isinstance(arguments, dict):
         return {}
-    return {k: v[:300] for k in _ARGUMENT_KEYS if isinstance(v := arguments.get(k), str)}
+    out: dict[str, Any] = {k: v[:300] for k in _ARGUMENT_KEYS if isinstance(v := arguments.get(k), str)}
+    edits = arguments.get("edits") if isinstance(arguments.get("edits"), list) else [arguments]
+    small = [{"old_string": e["old_string"], "new_string": e["new_string"]} for e in edits if isinstance(e, dict)
+             and isinstance(e.get("old_string"), str) and isinstance(e.get("new_string"), str)
+             and len(e["old_string"]) + len(e["new_string"]) <= _EDIT_CHARS]
+    if small:
+        out["edits"] = small
+    return out
 
 
 def _attach_results(session: _Session, content: Any) -> None:
