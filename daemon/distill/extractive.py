@@ -516,6 +516,10 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
             convinced = steps = False
             for opening, raw in zip([pos == 0, *[False] * len(sentences)], sentences):
                 sentence, outcome = _trim(raw, names), bool(worked)  # (_trim drops the lead-in filler itself)
+                # "Where??" — "Strathclyde.": a name that answers a follow-up, to join the news it asks about
+                named_answer = opening and reply and bool(turn.speaker) and bool(
+                    re.fullmatch(r"[A-Z][\w'’-]+(?: [A-Z][\w'’-]+){0,2}[.!]*", sentence)) and bool(
+                    _FOLLOW_UP.match([q for q in _sentences(turns[i - 1].text) if _is_question(q)][-1]))
                 if worked:
                     # "That did it. Ran it from scratch: … GET /health returns 200.": how it turned out
                     sentence, raw, worked = f"{worked}: {sentence[:1].lower()}{sentence[1:]}", f"{worked}: {raw}", ""
@@ -536,7 +540,8 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     # "I got the job at Greenfield Animal Hospital! Veterinary nurse!": the news, said more exactly
                     base = out.pop()
                     sentence, raw = f"{base.text} {sentence}", f"{base.text} {raw}"
-                last = sentence if len(sentence) <= 40 and not _PRONOUN_START.match(sentence) else ""
+                last = sentence if len(sentence) <= 40 and not _PRONOUN_START.match(sentence) and not named_answer \
+                    else ""  # ("Strathclyde." answers "Where??": it joins the news, not the sentence after it)
                 previous, words = _classify(sentence, previous), _tokens(sentence)
                 if previous == "decision" and turn.role == "assistant" and not turn.speaker and \
                         notes.advises(sentence):
@@ -562,7 +567,8 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     continue
                 elif (len(words - names) >= 2 or words - names and (decided or _PAST_TENSE.search(sentence) and
                                                                     _EVENT_RE.search(sentence) or _DROPPED_I.match(
-                        sentence)) and not re.search(r"\b(?:it|that|this|them)\b", sentence, re.I)) \
+                        sentence) or named_answer or turn.speaker and _EVENT_RE.search(sentence))  # "I'm an auntie!!"
+                        and not re.search(r"\b(?:it|that|this|them)\b", sentence, re.I)) \
                         and not _is_filler(sentence, names, bool(turn.speaker)) and (
                         not _is_question(sentence) or _framing(sentence, turns, i)) and not (
                         turn.role == "user" and previous != "decision" and (_IMPERATIVE.match(sentence) or re.match(
@@ -662,8 +668,10 @@ def _with_fragments(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
     with a new team!" — "Which team?" — "The Minnesota Wolves!") when the question asks about that news (it
     shares a word with it, or asks only "Who?", "Where?")."""
     out: list[_Stmt] = []
+    absorbed: dict[int, int] = {}  # a message whose fragment joined a statement → that statement
 
     def join(target: int, stmt: _Stmt) -> None:
+        absorbed[stmt.msg] = target
         base = out[target]
         if _echo(stmt.text, base.text):
             return  # "… due by next Monday (16 November 2026)" — "The 16th?" — "The 16th.": said already
@@ -682,8 +690,8 @@ def _with_fragments(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
         i = stmt.msg
         asked = [s for s in _sentences(turns[i - 1].text) if _is_question(s)] if i >= 2 and stmt.reply else []
         if first and asked and turns[i - 2].speaker == stmt.speaker and turns[i - 1].speaker != stmt.speaker:
-            news = [k for k, s in enumerate(out) if s.msg == i - 2 and not s.code and not _is_question(s.text)
-                    and s.kind != "sentiment"]
+            news = [k for k, s in enumerate(out) if (s.msg == i - 2 or absorbed.get(i - 2) == k) and not s.code
+                    and not _is_question(s.text) and s.kind != "sentiment"]
             question = asked[-1]
             about = [k for k in news if _stem_overlap(" ".join(asked), out[k].text)]  # "Japan?! When did that happen?"
             bare = len(_tokens(question)) <= 1 and not _specific(question) and bool(_FOLLOW_UP.match(question))

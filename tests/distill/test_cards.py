@@ -1364,3 +1364,15 @@ def test_a_last_day_is_no_past_tense() -> None:
         "Last day at Lighthouse is the 18th of December (2026)."
     assert resolve_relative("Last week we met on the 18th of November.", date(2026, 11, 29)) == \
         "Last week (week of 2026-11-16) we met on the 18th of November (2026)."
+
+
+def test_short_answers_to_follow_ups_build_up_the_news_they_ask_about() -> None:
+    chat = [say("I handed in my notice. I got into the MSc I applied for", "Tariq"), say("Which one?", "Freya"),
+            say("Urban planning", "Tariq"), say("Where??", "Freya"),
+            say("Strathclyde. It's part-time over two years", "Tariq"), say("When do you start?", "Freya"),
+            say("11 January. Last day at the bookshop is the 18th of December", "Tariq")]
+    body = card(chat).body
+    assert re.search(r"I got into the MSc I applied for\. Urban planning\. Strathclyde\. 11 January \(2024\)\.", body)
+    assert "Tariq: I'm an auntie" not in body
+    chat = [say("Well... I'm an auntie!!", "Freya"), say("WHAT. Eilidh had the baby?", "Tariq")]
+    assert "Freya: I'm an auntie!!" in card(chat).body
