@@ -150,7 +150,7 @@ _CJK_RE = re.compile(r"[\u3400-\u9fff]")
 _CJK_RUN = re.compile(r"[\u3400-\u9fff]+")
 # Chinese cue words and bare numbers end a phrase; "A100", "G7501" and "v2.3" are names and stay in it.
 _ZH_CUE_WORDS = re.compile("|".join(v for v in _CUES["zh"].values() if not v.startswith("`")) + r"|(?<![A-Za-z\d０-９])[\d０-９]+(?![A-Za-z\d０-９])")
-_PHRASE_BREAK = re.compile(r"[^\w\s'’-]|\s-\s|[" + _ZH_STOP_CHARS + r"]|(?<=[\u3400-\u9fff])(?=[a-z0-9])"
+_PHRASE_BREAK = re.compile(r"(?![.](?<=\w[.])(?=\w))[^\w\s'’-]|\s-\s|[" + _ZH_STOP_CHARS + r"]|(?<=[\u3400-\u9fff])(?=[a-z0-9])"
                            r"|(?<=[a-z0-9])(?=[\u3400-\u9fff])", re.I)
 # Connectives and verbs that end a topic phrase ("sessions because every request" is not a topic).
 _PHRASE_EDGE = _words("""because since every currently handles handle handled kept timing per via whether

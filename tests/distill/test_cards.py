@@ -1376,3 +1376,8 @@ def test_short_answers_to_follow_ups_build_up_the_news_they_ask_about() -> None:
     assert "Tariq: I'm an auntie" not in body
     chat = [say("Well... I'm an auntie!!", "Freya"), say("WHAT. Eilidh had the baby?", "Tariq")]
     assert "Freya: I'm an auntie!!" in card(chat).body
+
+
+def test_a_dotted_name_is_one_word_of_a_name() -> None:
+    from daemon.distill.phrases import phrase_counts, ranked
+    assert ranked(phrase_counts(["mix phx.server doesnt seem to start. It ends."], frozenset()), 1) == ["mix phx.server"]
