@@ -510,8 +510,11 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                 if lead:  # "### Example mix.exs block" names the code after it; the line above is a sentence
                     sentences.append(lead)
                 lead = re.sub(r"\*\*|`", "", head.group(1) or head.group(2) or "").strip(" :#_*") + ":"
-            if not fence and _cut_off(turn, sentences):
-                sentences.pop()  # "…the original side of the r": the export cut the message short
+            if not fence and _cut_off(turn, sentences, turns):
+                if turn.role == "assistant":
+                    sentences.pop()  # "…the original side of the r": the export cut the message short
+                else:  # what the user said is kept, to where it was cut: "… with my new…" (not "new Fit")
+                    sentences[-1] = re.sub(r"\s+\S+$", "…", sentences[-1])
             last = worked = ""
             convinced = steps = False
             for opening, raw in zip([pos == 0, *[False] * len(sentences)], sentences):
@@ -726,10 +729,12 @@ def _told(stmt: _Stmt) -> bool:
     return bool(_DROPPED_I.match(stmt.text) or _EVENT_RE.search(stmt.text))
 
 
-def _cut_off(turn: _Turn, sentences: list[str]) -> bool:
-    """A long assistant message whose last sentence stops mid-way, with no end mark: cut by its export."""
+def _cut_off(turn: _Turn, sentences: list[str], turns: list[_Turn]) -> bool:
+    """A long message whose last sentence stops mid-way, with no end mark: cut by its export. (A user writes
+    without end marks; their message was cut when others were cut at the very same length.)"""
     last = sentences[-1] if len(sentences) > 1 else ""
-    return (turn.role == "assistant" and len(turn.text) >= 150 and turn.text.rstrip()[-1:].isalnum()
+    cut = turn.role == "assistant" or sum(abs(len(t.text) - len(turn.text)) <= 2 for t in turns) >= 2
+    return (not turn.speaker and cut and len(turn.text) >= 150 and turn.text.rstrip()[-1:].isalnum()
             and bool(last) and not re.match(r"\s*(?:[-*+]|\d+[.)])\s", last) and turn.text.rstrip().endswith(last))
 
 

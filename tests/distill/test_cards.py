@@ -1381,3 +1381,16 @@ def test_short_answers_to_follow_ups_build_up_the_news_they_ask_about() -> None:
 def test_a_dotted_name_is_one_word_of_a_name() -> None:
     from daemon.distill.phrases import phrase_counts, ranked
     assert ranked(phrase_counts(["mix phx.server doesnt seem to start. It ends."], frozenset()), 1) == ["mix phx.server"]
+
+
+def test_a_message_cut_by_its_export_keeps_what_was_said_up_to_the_cut() -> None:
+    user = ("I'm trying to stay on top of my fitness goals and was wondering if you could recommend some workouts "
+            "that can help me increase my step count. By the way, I've been tracking my progress with my new Fit")
+    helper = ("Congratulations on taking the first step towards a healthier lifestyle! Walking more is the easiest "
+              "win: take the stairs, walk during calls and park further away from the door. Firstly, kudos on inves")
+    body = card([say(user[:200]), say(helper[:199], role="assistant")]).body
+    assert "with my new…" in body and "new Fit" not in body and "kudos on inves" not in body
+    typed = "It works fine locally but on the raspberry pi it dies maybe every 20 min, files are like 40k rows and " \
+            "I have no idea where to start looking, any pointers on what could make it die like that"
+    body = card([say(typed), say("Check the logs with journalctl first.", role="assistant")]).body
+    assert "every 20 min" in body  # a user who types without end marks was not cut
