@@ -549,6 +549,9 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                 if previous == "decision" and turn.role == "assistant" and not turn.speaker and \
                         notes.advises(sentence):
                     previous = "fact"  # the assistant's "Switch to 1:2:2 and feed every 12 hours." advises
+                if previous == "preference" and turn.speaker and _EVENT_RE.search(sentence) and re.match(
+                        r"(?i)(?:i|we)(?:'m| am|'re| are|'ve| have)? (?:just |finally |also )?\w+(?:ed|ing)\b", sentence):
+                    previous = "fact"  # "I'm starting a dance studio 'cause I love dancing": news, not a liking
                 if decided:
                     previous = "decision"  # "ok that convinces me. lease the e-bike…"
                 elif steps and previous == "fact":

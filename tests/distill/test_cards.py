@@ -1394,3 +1394,12 @@ def test_a_message_cut_by_its_export_keeps_what_was_said_up_to_the_cut() -> None
             "I have no idea where to start looking, any pointers on what could make it die like that"
     body = card([say(typed), say("Check the logs with journalctl first.", role="assistant")]).body
     assert "every 20 min" in body  # a user who types without end marks was not cut
+
+
+def test_news_with_a_liking_in_it_is_news_not_a_preference() -> None:
+    chat = [say("What business are you thinking of?", "Gina"),
+            say("I'm starting a dance studio 'cause I'm passionate about dancing. I love all dances, but contemporary "
+                "is my top pick.", "Jon")]
+    body = card(chat).body
+    preferences = body.split("## Preferences", 1)[1].split("\n## ", 1)[0]
+    assert "contemporary is my top pick" in preferences and "dance studio" not in preferences
