@@ -11,7 +11,7 @@ import json
 import logging
 import os
 from dataclasses import dataclass, replace
-from typing import Callable, Iterator
+from typing import Iterator
 
 from daemon.errors import ConflictError, VaultError
 from daemon.links.graph import Changes
@@ -144,12 +144,8 @@ def _repair(ctx: Context, moves: dict[str, str]) -> MoveReport:
     known: list[Known] = []  # written, staying where they are: indexed from that text
     moved: list[Known] = []  # written, moved: indexed from that text once their rows have followed
     after = after_moves(before_moves(ctx.graph.paths, moves), moves)
-    chunks = plan_for_moves(ctx, moves)
-    ahead = [next(chunks, None)]
-    while (chunk := ahead.pop()) is not None:
-        plan, snapshots, relinked = chunk  # the next chunk is planned while this one's flush waits for the disk
-        unread |= _write_chunk(ctx, plan, snapshots, moves, known, relinked, moved,
-                               plan_next=lambda: ahead.append(next(chunks, None)))
+    for plan, snapshots, relinked in plan_for_moves(ctx, moves):
+        unread |= _write_chunk(ctx, plan, snapshots, moves, known, relinked, moved)
         rewritten.extend(plan)
         if len(known) >= INDEX_BATCH:
             ctx.graph.put_written(known, after)
@@ -162,12 +158,9 @@ def _repair(ctx: Context, moves: dict[str, str]) -> MoveReport:
 
 
 def _write_chunk(ctx: Context, plan: dict[str, str], snapshots: dict[str, Snapshot], moves: dict[str, str],
-                 known: list[Known], relinked: Relinked, moved: list[Known], plan_next: Callable[[], None]) -> set[str]:
-    """Write one chunk's rewrites with one flush for all (``Vault.write_all``), calling ``plan_next``
-    during the flush; returns the files left to read back into the index.
-
-    The chunk's files are in place (or refused) when it returns, and only then do its notes
-    join ``known`` and ``moved``: nothing is indexed from a text before its file holds it.
+                 known: list[Known], relinked: Relinked, moved: list[Known]) -> set[str]:
+    """Write one chunk's rewrites with one flush for all (``Vault.write_all``); returns the files left
+    to read back into the index.
 
     A referrer that stays where it is joins ``known``, to be indexed from the text written
     (``Graph.put_written``), its links resolved as they will be once the move's rows follow
@@ -178,8 +171,7 @@ def _write_chunk(ctx: Context, plan: dict[str, str], snapshots: dict[str, Snapsh
     file changed meanwhile is planned again from its fresh text, written alone, and read back.
     """
     inverse = {new: old for old, new in moves.items()}
-    results = ctx.vault.write_all({t: (text, snapshots[inverse.get(t, t)].digest) for t, text in plan.items()},
-                                  meanwhile=plan_next)
+    results = ctx.vault.write_all({t: (text, snapshots[inverse.get(t, t)].digest) for t, text in plan.items()})
     ours = [(done, plan[t], relinked.get(t)) for t, done in results.items()
             if isinstance(done, Written) and t not in inverse]
     known.extend(ours)

@@ -15,7 +15,6 @@ import os
 import secrets
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path, PurePosixPath
@@ -325,8 +324,7 @@ class Vault:
             temp.unlink(missing_ok=True)
             raise VaultError(f"{rel}: cannot write: {exc.strerror or exc}") from exc
 
-    def write_all(self, writes: Mapping[str, tuple[str, str]],
-                  meanwhile: Callable[[], None] | None = None) -> dict[str, Written | VaultError]:
+    def write_all(self, writes: Mapping[str, tuple[str, str]]) -> dict[str, Written | VaultError]:
         """``write`` for several files ({path: (text, expect)}), made durable by one flush for all.
 
         Every new text goes to its temp file first; one flush makes them all durable; only
@@ -336,11 +334,6 @@ class Vault:
         bytes were durable could leave that on some file systems: ``batch`` flushes after the
         renames, which is why a move does not use it). Leftover temp files are what
         ``remove_stale_temps`` deletes.
-
-        ``meanwhile``, when given, is called once, in this thread, while the flush runs in
-        another (it waits for the disk and releases the GIL): a move plans its next chunk
-        then. No file is replaced before both are done; if ``meanwhile`` raises, none is, and
-        what it raised is raised.
 
         Returns each path's outcome: what was written, or the error that refused it
         (ConflictError when it changed since read); a refused file keeps its old bytes.
@@ -354,7 +347,7 @@ class Vault:
                     staged[rel] = (target, *self._stage(rel, target, (text.encode("utf-8"),), durable=False))
                 except VaultError as exc:
                     done[rel] = exc
-            _sync_during([temp for _, temp, _, _ in staged.values()], meanwhile)
+            _sync([temp for _, temp, _, _ in staged.values()])
             for rel, (target, temp, ours, status) in staged.items():
                 try:
                     self._swap_in(rel, target, temp, writes[rel][1], ours, status.st_mode & 0o777)
@@ -398,24 +391,6 @@ def _sync(paths: list[Path]) -> None:
                 os.fsync(handle.fileno())
         except OSError:
             continue
-
-
-def _sync_during(paths: list[Path], meanwhile: Callable[[], None] | None) -> None:
-    """``_sync(paths)``, with ``meanwhile`` called in this thread while a helper thread flushes.
-
-    Raises what ``meanwhile`` raised (once the flush is over: no write of ours outlives
-    the call), else what the flush raised.
-    """
-    if meanwhile is None:
-        _sync(paths)
-        return
-    if not paths:
-        meanwhile()
-        return
-    with ThreadPoolExecutor(max_workers=1, thread_name_prefix="memvault-flush") as pool:
-        flush = pool.submit(_sync, paths)
-        meanwhile()  # if it raises, leaving the pool waits for the flush first
-        flush.result()
 
 
 def _encoded(pieces: Iterable[str], step: int = 1 << 20) -> Iterator[bytes]:

@@ -246,50 +246,6 @@ def test_a_moves_rewrites_are_flushed_once_per_chunk(ctx: Context, vault_root: P
     assert flushes == [3, 3, 3, 1]  # 10 files rewritten, 3 a chunk: every staged file in one flush
 
 
-@pytest.mark.parametrize("chunk", [3, 1000])
-def test_the_next_chunk_is_planned_during_a_flush_and_indexed_only_once_in_place(
-        ctx: Context, vault_root: Path, monkeypatch: pytest.MonkeyPatch, chunk: int) -> None:
-    """Chunk N+1 is read and planned while chunk N's flush runs (``write_all``'s ``meanwhile``);
-    a note's row is written from its new text only once its file holds that text; several
-    chunks give the same files and index as one."""
-    tracker = _folder_with_referrers(ctx, vault_root, 5)
-    monkeypatch.setattr(renames, "CHUNK", chunk)
-    monkeypatch.setattr(renames, "INDEX_BATCH", 3)  # rows written between chunks, not only at the end
-    order: list[str] = []
-    real_read, real_write_all, real_put = ctx.vault.read, ctx.vault.write_all, ctx.graph.put_written
-    monkeypatch.setattr(ctx.vault, "read", lambda rel: (order.append(f"read {rel}"), real_read(rel))[1])
-
-    def write_all(writes: dict[str, tuple[str, str]], **kw: object) -> dict[str, object]:
-        order.append(f"write {len(writes)}")
-        done = real_write_all(writes, **kw)
-        order.append("written")
-        return done
-
-    def put_written(written: list, paths: object = None) -> None:  # type: ignore[type-arg]
-        for done, text, _ in written:
-            assert (vault_root / done.path).read_text() == text  # in place before its row is
-        order.append(f"indexed {len(written)}")
-        real_put(written, paths)
-
-    monkeypatch.setattr(ctx.vault, "write_all", write_all)
-    monkeypatch.setattr(ctx.graph, "put_written", put_written)
-    apply_actions(ctx, tracker.feed([FileEvent(MOVED, "proj", "arch", is_dir=True)], now=1.0))
-    steps = [s for s in order if not s.startswith("read")]
-    if chunk == 3:  # proj/n0-2 | proj/n3-4, ref0 | ref1-3 | ref4; the moved notes' rows once they have followed
-        assert steps == ["write 3", "written", "write 3", "written", "write 3", "written", "indexed 4",
-                         "write 1", "written", "indexed 1", "indexed 5"]
-        assert order[order.index("write 3") + 1:order.index("written")] == [
-            "read arch/n3.md", "read arch/n4.md", "read ref0.md"]  # chunk 2 planned during chunk 1's flush
-    else:
-        assert steps == ["write 10", "written", "indexed 5", "indexed 0", "indexed 5"]
-    for i in range(5):
-        assert (vault_root / f"ref{i}.md").read_text() == (
-            f"---\nmemory_tags: [r]\n---\nsee [[n{i}]] and [x](arch/n{i}.md)\n")
-        assert (vault_root / f"arch/n{i}.md").read_text() == f"# n{i}\n{BODY.format(i)}[[n{(i + 1) % 5}]] #t{i}\n"
-    monkeypatch.undo()
-    assert_index_equals_a_rebuild(ctx)
-
-
 def test_a_rewritten_referrer_is_indexed_from_the_text_written(ctx: Context, vault_root: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """Not read back: the index then equals a rebuild's, and the watcher's echo is no change."""
@@ -322,9 +278,9 @@ def test_a_referrer_edited_during_the_move_is_planned_again(ctx: Context, vault_
     tracker = _folder_with_referrers(ctx, vault_root, 3)
     real = ctx.vault.write_all
 
-    def edit_first(writes: dict[str, tuple[str, str]], **kw: object) -> dict[str, object]:
+    def edit_first(writes: dict[str, tuple[str, str]]) -> dict[str, object]:
         write(vault_root, "ref1.md", "now [[proj/n1]] only\n")
-        return real(writes, **kw)
+        return real(writes)
 
     monkeypatch.setattr(ctx.vault, "write_all", edit_first)
     apply_actions(ctx, tracker.feed([FileEvent(MOVED, "proj", "arch", is_dir=True)], now=1.0))
@@ -349,11 +305,11 @@ def test_a_move_interrupted_midway_converges_at_the_next_start(ctx: Context, vau
     calls: list[int] = []
     real = ctx.vault.write_all
 
-    def write_all(writes: dict[str, tuple[str, str]], **kw: object) -> dict[str, object]:
+    def write_all(writes: dict[str, tuple[str, str]]) -> dict[str, object]:
         calls.append(len(writes))
         if where == "last chunk" and len(calls) == 4:  # 10 rewrites, 3 a chunk: ref0-3 written and indexed
             raise Crash
-        return real(writes, **kw)
+        return real(writes)
 
     monkeypatch.setattr(ctx.vault, "write_all", write_all)
     if where == "rows":

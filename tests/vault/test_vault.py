@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import threading
 from pathlib import Path, PurePosixPath
 
 import pytest
@@ -137,59 +136,6 @@ def test_write_all_flushes_once_and_only_then_replaces(root: Path, monkeypatch: 
         assert not isinstance(written, VaultError)
         assert (written.path, written.digest, written.size, written.mtime_ns) == (
             rel, digest(f"new {rel}".encode()), st.st_size, st.st_mtime_ns)
-    assert not [p for p in root.rglob("*") if p.name.endswith(".tmp")]
-
-
-def test_write_all_runs_meanwhile_during_the_flush_and_replaces_after_both(root: Path,
-                                                                           monkeypatch: pytest.MonkeyPatch) -> None:
-    """``meanwhile`` (a move planning its next chunk) runs here while another thread flushes;
-    no file is replaced before both are over."""
-    vault = Vault(root)
-    seen = {rel: vault.write(rel, "old", ABSENT) for rel in ("a.md", "b/c.md")}
-    flushed_in: list[int] = []
-    monkeypatch.setattr(os, "sync", lambda: flushed_in.append(threading.get_ident()))
-    during: list[dict[str, str]] = []
-
-    def meanwhile() -> None:
-        during.append({p.relative_to(root).as_posix(): p.read_text() for p in root.rglob("*.md")})
-
-    done = vault.write_all({rel: (f"new {rel}", seen[rel]) for rel in seen}, meanwhile=meanwhile)
-    assert flushed_in and flushed_in[0] != threading.get_ident()  # the flush ran in another thread
-    assert during == [{"a.md": "old", "b/c.md": "old"}]  # called once, before any replace
-    assert {rel: (root / rel).read_text() for rel in seen} == {rel: f"new {rel}" for rel in seen}
-    assert all(not isinstance(written, VaultError) for written in done.values())
-    assert not [p for p in root.rglob("*") if p.name.endswith(".tmp")]
-    during.clear()
-    assert vault.write_all({}, meanwhile=meanwhile) == {} and len(during) == 1  # nothing to write: still called
-
-
-class Planning(Exception):
-    pass
-
-
-@pytest.mark.parametrize("failing", ["meanwhile", "flush"])
-def test_write_all_raises_what_meanwhile_or_the_flush_raised_and_replaces_nothing(
-        root: Path, monkeypatch: pytest.MonkeyPatch, failing: str) -> None:
-    vault = Vault(root)
-    seen = {rel: vault.write(rel, "old", ABSENT) for rel in ("a.md", "b.md")}
-    raised = Planning() if failing == "meanwhile" else OSError(5, "Input/output error")
-    flushes: list[int] = []
-
-    def flush() -> None:
-        flushes.append(1)
-        if failing == "flush":
-            raise raised
-
-    def meanwhile() -> None:
-        if failing == "meanwhile":
-            raise raised
-
-    monkeypatch.setattr(os, "sync", flush)
-    with pytest.raises(type(raised)) as caught:
-        vault.write_all({rel: ("new", seen[rel]) for rel in seen}, meanwhile=meanwhile)
-    assert caught.value is raised  # the same exception, from the other thread too
-    assert flushes == [1]  # the flush was over before the call returned
-    assert [(root / rel).read_text() for rel in seen] == ["old", "old"]
     assert not [p for p in root.rglob("*") if p.name.endswith(".tmp")]
 
 
