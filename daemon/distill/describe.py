@@ -39,6 +39,7 @@ class Point:
     text: str
     kind: str
     role: str = ""
+    answered: bool = False  # said after the other side had answered (a user's outcome comes then, not before)
 
 
 def when(day: date) -> str:
@@ -175,7 +176,7 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
     """
     if count <= 0:
         return []
-    points = [Point(p.who, _plain_math(p.text), p.kind, p.role) for p in points]
+    points = [Point(p.who, _plain_math(p.text), p.kind, p.role, p.answered) for p in points]
     fit = [p for p in points if _substantial(p) and (p.kind != "procedure" or _advice(p) and "`" in p.text)
            and not p.text.startswith("`")
            and not p.text.rstrip().endswith(("?", "？"))  # a question is not what happened
@@ -230,8 +231,9 @@ def _advice(point: Point) -> bool:
     """The assistant's fix or recommendation ("Switch the database to WAL mode.", "**Use a lock.**"), or what
     either speaker says it comes to ("Basically: solar yes, battery no for now")."""
     fix = re.match(r"(?i)\*\*|(?:the (?:\w+ )?(?:fix|cause|problem|solution)|switch|replace|upgrade|downgrade|enable|"
-                   r"disable)\b", point.text)
-    return bool(_VERDICT.match(point.text)) or point.role == "assistant" and bool(fix)
+                   r"disable)\b|fix\s*:", point.text)
+    optional = re.match(r"(?i)\W*(?:optional|bonus|also|tip|side note)\b", point.text)  # ("Optional: make it loud")
+    return bool(_VERDICT.match(point.text)) or point.role == "assistant" and bool(fix) and not optional
 
 
 def _problem(point: Point) -> bool:
@@ -240,8 +242,9 @@ def _problem(point: Point) -> bool:
 
 
 def _outcome(point: Point) -> bool:
-    """The user saying how it turned out: "zero errors", "that fixed it", "went from 18,412 rows to 15,977"."""
-    return point.role == "user" and bool(_OUTCOME.search(point.text))
+    """The user saying how it turned out: "zero errors", "that fixed it", "went from 18,412 rows to 15,977". (Before
+    any answer, "there's no error in the mail" is the problem.)"""
+    return point.role == "user" and point.answered and bool(_OUTCOME.search(point.text))
 
 
 _NO_SUBJECT = frozenset("time times thing things way ways lot lots day days people stuff week weeks year years "

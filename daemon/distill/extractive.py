@@ -1059,8 +1059,9 @@ def _points(stmts: list[_Stmt], turns: list[_Turn], lang: str = "en") -> list[no
     """The statements offered to the description; a one-line code block goes inline with its lead-in
     ("The fix is to give pandas the exact format: `pd.to_datetime(df["date"], format="%d/%m/%Y")`")."""
     who = {t.speaker: t.who for t in turns if t.speaker}
+    first = next((i for i, t in enumerate(turns) if t.role == "assistant"), len(turns))
     return [notes.Point(who.get(s.speaker, s.speaker) if s.speaker else _WHO[lang].get(s.role, ""), _inline(s), s.kind,
-                        s.role) for s in stmts if s.text]
+                        s.role, s.msg > first) for s in stmts if s.text]
 
 
 def _inline(stmt: _Stmt) -> str:

@@ -1403,3 +1403,14 @@ def test_news_with_a_liking_in_it_is_news_not_a_preference() -> None:
     body = card(chat).body
     preferences = body.split("## Preferences", 1)[1].split("\n## ", 1)[0]
     assert "contemporary is my top pick" in preferences and "dance studio" not in preferences
+
+
+def test_a_help_chat_is_described_by_the_fix_not_an_optional_extra_and_its_outcome_comes_after_an_answer() -> None:
+    chat = [say("My nightly backup script stopped doing anything useful. Cron runs it at 02:30 and there's no error "
+                "in the mail, but only ONE project gets backed up. Why?"),
+            say("**Optional: make failures loud.** Add an ERR trap near the top.\n\nFix: use an assignment, which "
+                "always succeeds: `count=$((count + 1))`", role="assistant"),
+            say("Made both changes, ran it by hand: backed up 14 projects, 0 errors.")]
+    description = card(chat).description
+    assert "Fix: use an assignment" in description and "Optional" not in description
+    assert "backed up 14 projects, 0 errors" in description and "no error in the mail" not in description
