@@ -194,12 +194,16 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
         # A plan with its date ("Viewing is tomorrow (10 July 2026) at 17:30") is news whoever's it is.
         dated = [p for p in fit if p.kind == "state" and _DATED.search(p.text) and not _PROMISE.search(p.text)]
         # (News about "it" says what only beside the sentence that names it: "I first watched it 3 years ago".)
-        news = [p for p in own if p.kind == "decision" or (_EVENT_RE.search(p.text) or _DROPPED_I.match(p.text))
+        # (A promise with its day is news too: "I'll pick up the van the day after tomorrow (20 November 2026)".)
+        news = [p for p in own if p.kind == "decision" or (_EVENT_RE.search(p.text) or _DROPPED_I.match(p.text)
+                                                            or _PROMISE.search(p.text) and _DATED.search(p.text))
                 and not re.search(r"\b(?:it|them)\b", p.text)]
         news = _unique(news + dated)
         # News that happened and names something ("I got the job at Greenfield") before a promise ("I will ask").
         # (And one that says whom it is about before one that says "him": "I pick him up on Saturday".)
-        news.sort(key=lambda p: (p.kind != "decision", bool(_PROMISE.search(p.text)),
+        # (And one that stands alone before one that leans on what was said: "I'm working from home that day anyway".)
+        news.sort(key=lambda p: (p.kind != "decision", bool(re.search(r"\b(?:that day|anyway)\b", p.text)),
+                                 bool(_PROMISE.search(p.text)),
                                  bool(re.search(r"\b(?:him|her|them|he|she|it)\b", p.text)), not _NAMED.search(p.text)))
         fit = _unique(news + own + fit)
         spread = [p for i, p in enumerate(fit) if p.kind == "decision" or p.who not in {q.who for q in fit[:i]}]
@@ -358,7 +362,7 @@ def _as_note(point: Point, lang: str, named: bool, other: str = "", after: str =
     return third_person(text, point.who)
 
 
-_YOU = re.compile(r"\b(?:your|yours)\b|(?<!\bthank )(?<!\bsee )\byou\b(?! (?:know|guys|all)\b)(?=\s+(?:\w+ed|for|with|to|about|and|too|in|on|at|\.|,|!|$))", re.I)
+_YOU = re.compile(r"\b(?:your|yours)\b|(?<!\bthank )(?<!\bsee )\byou\b(?! (?:know|guys|all)\b)(?=\s+(?:\w+ed|for|with|to|about|and|too|in|on|at|my|our|a|an|the|some|\.|,|!|$))", re.I)
 
 
 _ADVERB = r"(?:really |also |just |still |always |usually |often |never |actually |definitely |totally |first |" \

@@ -1414,3 +1414,15 @@ def test_a_help_chat_is_described_by_the_fix_not_an_optional_extra_and_its_outco
     description = card(chat).description
     assert "Fix: use an assignment" in description and "Optional" not in description
     assert "backed up 14 projects, 0 errors" in description and "no error in the mail" not in description
+
+
+def test_a_chat_description_takes_a_dated_promise_over_a_remark_that_leans_on_what_was_said() -> None:
+    from daemon.distill.describe import Point, _as_note, highlights
+    points = [Point("Joel", "I'm working from home that day anyway. Tuesday (24 November 2026) 8–12", "fact", "user"),
+              Point("Joel", "I'll pick up the van the day after tomorrow (20 November 2026) from the Enterprise.",
+                    "state", "user"),
+              Point("Hana", "I got the keys today (18 November 2026), the flat on Marlowe Road is mine", "fact", "user")]
+    assert [p.who for p in highlights(points, 2, people=True)] == ["Hana", "Joel"]
+    assert highlights(points, 2, people=True)[1].text.startswith("I'll pick up the van")
+    assert _as_note(Point("Mateo", "I'll send you my half tonight.", "state"), "en", True, "Sofia") == \
+        "Mateo will send Sofia their half tonight."
