@@ -161,7 +161,8 @@ picked pick prefer prefers preferred add added adding authenticates utilise util
 implement implements implementing solve solves solving trained developed keeps throwing throw throws holds
 plus cheaper cheapest faster fastest better worse worst bigger smaller larger higher lower planning planned
 proposes propose proposed confirmed confirm booked halfway euros euro eur dollars usd kwh kw kwp gb mb tb
-percent gives gets makes takes says seems means puts comes knows thinks tries feels becomes wants needs""")
+percent gives gets makes takes says seems means puts comes knows thinks tries feels becomes wants needs ends starts
+pays breaks stops opens closes happens""")
 # (The last line: a verb, comparison or unit makes a poor name: "app keeps throwing", "a100 cheaper", "euros".)
 # Words that end a key phrase: function words, filler, calendar words, everyday verbs, connectives.
 # Irregular past tenses end a phrase as the -ed verbs do ("the Lindenstraße flat wrote back": "Lindenstraße flat").
