@@ -592,7 +592,16 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
             if fence:
                 code, pos = fence.group(0), fence.end()
                 retried = i + 1 < len(turns) and turns[i + 1].role == turn.role and bool(_RETRY.match(turns[i + 1].text))
-                if code.count("\n") <= _MAX_CODE_LINES + 1 and code not in seen_code and not retried:
+                # (What the user pasted from a failing run, "Error: connect ECONNREFUSED …", is the record's, not a
+                # procedure to reuse.)
+                output = turn.role == "user" and bool(_ERROR_OUTPUT.match(code.split("\n", 1)[-1]))
+                if output and code not in seen_code:  # its first line says which error: "`cargo build` fails:
+                    seen_code.add(code)  # `error[E0499]: cannot borrow …`"
+                    first = code.split("\n", 1)[-1].strip().split("\n", 1)[0].strip()[:_MAX_ERROR_LINE]
+                    first = f"`` {first} ``" if "`" in first else f"`{first}`"
+                    said = f"{lead.rstrip(' :：')}: {first}" if lead else first
+                    out.append(_Stmt(len(out), i, turn.speaker, said, "fact", _tokens(said), "", False, turn.role))
+                elif code.count("\n") <= _MAX_CODE_LINES + 1 and code not in seen_code and not retried and not output:
                     seen_code.add(code)
                     if _NARRATION.match(lead) or _is_filler(lead, names):
                         lead = ""
@@ -608,6 +617,9 @@ _CLAUSE = re.compile(r"(?i)\b(?:i|i'm|we|you|he|she|it|they|that|this|there|is|a
                      r"take|took|love|like|think|know|want|need|feel|felt|seems?|looks?|sounds?|yes|yeah|yep|no|"
                      r"nope|nah|not|oh|well|so|ok|okay|sure|thanks|thank)\b|['’](?:s|re|m|ve|ll|d)\b|\w{3,}ed\b")
 _FRAGMENT_WORDS = 10
+_MAX_ERROR_LINE = 160
+_ERROR_OUTPUT = re.compile(r"\s*(?:\w*(?:Error|Exception)\b[:(]|Traceback \(most recent call last\)|error(?:\[E\d+\])?:|"
+                           r"FAIL(?:ED)?\b|panic:|fatal:|Segmentation fault)")
 _YES_NO = re.compile(r"(?i)\W*(?:yes|yeah|yep|yup|no|nope|nah)\b")
 _GOING_TO = re.compile(r"(?i)\b(?:i'?m|i am|we'?re|we are) (?:going to|gonna)\b")
 _IDLE_TURNS = 20

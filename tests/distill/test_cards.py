@@ -1426,3 +1426,14 @@ def test_a_chat_description_takes_a_dated_promise_over_a_remark_that_leans_on_wh
     assert highlights(points, 2, people=True)[1].text.startswith("I'll pick up the van")
     assert _as_note(Point("Mateo", "I'll send you my half tonight.", "state"), "en", True, "Sofia") == \
         "Mateo will send Sofia their half tonight."
+
+
+def test_an_error_the_user_pasted_is_named_by_its_first_line_not_kept_as_a_procedure() -> None:
+    chat = [say("`cargo build` fails and I don't get why:\n\n```\nerror[E0499]: cannot borrow `self.games` as mutable "
+                "more than once at a time\n  --> src/library.rs:27:13\n```"),
+            say("Rust refuses a second mutable borrow of `self.games`. Look up an index instead:\n\n```rust\n"
+                "let i = self.games.iter().position(|g| g.title == title);\n```", role="assistant")]
+    body = card(chat).body
+    assert "`cargo build` fails and I don't get why: `` error[E0499]: cannot borrow `self.games` as mutable more than " \
+           "once at a time ``" in body
+    assert "src/library.rs:27:13" not in body and "let i = self.games.iter()" in body
