@@ -607,7 +607,44 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                         lead = ""
                     out.append(_Stmt(len(out), i, turn.speaker, lead, "procedure", _tokens(lead + code), code,
                                      False, turn.role))
-    return _with_fragments(out, turns) if any(t.speaker for t in turns) else out
+    return _with_fragments(_with_answers(out, turns), turns) if any(t.speaker for t in turns) else out
+
+
+# A yes or a no, and what may follow it: "Yes! Moving on the 14th.", "I did! Look at this beauty", "That's the one"
+_YES = re.compile(r"(?i)\W*(yes|yeah|yep|yup|i did|we did|i have|i am|i do|that'?s the one|exactly|definitely|"
+                  r"of course|no|nope|nah|not yet)\b[!.,]*\s*")
+# "Are you home tonight?", "Got a sec?", "Did you eat?": asking after the other, not about news.
+_CHECK_IN = re.compile(r"(?i)\b(?:are you|you) (?:still )?(?:home|there|up|free|around|awake|busy|ok|okay|alive|in)\b|"
+                       r"\bdid you eat\b|\bhave you eaten\b|\bgot a (?:sec|second|minute|moment)\b|\bcan you talk\b")
+_WH = re.compile(r"(?i)(?:\W*(?:so|and|oh|wait|ok)\b\W*)*(?:who|what|where|when|which|why|how)\b")
+
+
+def _with_answers(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
+    """Between people, a yes says what only beside the question it answers: "So... did you get the flat??" —
+    "Yes! Moving on the 14th." is one bullet, “Did you get the flat?” — Yes! Moving on the 14th (14 December
+    2026)., and a bare "That's the one" to "The one in Easton?" is one too."""
+    first = {s.msg: k for k, s in reversed(list(enumerate(candidates)))}
+    out = list(candidates)
+    added: list[_Stmt] = []
+    for i, turn in enumerate(turns):
+        if not i or not turn.speaker or turns[i - 1].speaker in ("", turn.speaker) or not (yes := _YES.match(turn.text)):
+            continue
+        asked = [q for q in _sentences(turns[i - 1].text) if _is_question(q)]
+        question = re.sub(r"(?i)^(?:\W*(?:so|and|oh|ok|okay|wait|well)\b\W*)+", "", asked[-1]).strip(" .…") if asked else ""
+        if not question or _WH.match(question) or not _tokens(question) or len(question.split()) > 12 \
+                or _CHECK_IN.search(question) or _is_filler(question, frozenset(), True):
+            continue
+        question = re.sub(r"[?？!]+$", "?", question[:1].upper() + question[1:])
+        said = yes.group(1)[:1].upper() + yes.group(1)[1:] + ("!" if "!" in yes.group(0) else ".")
+        rest = _trim(turn.text[yes.end():].strip(), frozenset())
+        k = first.get(i)
+        if k is not None and rest and _norm(rest).startswith(_norm(candidates[k].text)[:20]):
+            stmt = candidates[k]
+            out[k] = replace(stmt, text=f"“{question}” — {said} {stmt.text}", tokens=stmt.tokens | _tokens(question))
+        elif k is None or not rest:
+            added.append(_Stmt(0, i, turn.speaker, f"“{question}” — {said}", "fact", _tokens(question), "", True,
+                               turn.role))
+    return sorted(out + added, key=lambda s: (s.msg, s.pos if s in out else -1))
 
 
 # A few words with no verb and no pronoun: "The Minnesota Wolves!", "Veterinary nurse!", "Ten days, Kyoto and
@@ -633,7 +670,7 @@ _WORKED = re.compile(r"(?i)(?:that|this|it)(?: finally)? (?:did it|did the trick
 _CAPITAL = re.compile(r"\b[A-Z][a-z]{2,}\b")
 # A follow-up that asks only for the detail ("Who?", "Where?", "Which one?", "When do you fly?") or checks the news
 # ("You passed?!"), not for more news ("Anything else going on with you?", "What about you?").
-_FOLLOW_UP = re.compile(r"(?i)(?:who|where|when|which|what kind|what time|how long|how old|how many|how much|you|"
+_FOLLOW_UP = re.compile(r"(?i)(?:who|where|when|which|what|how long|how old|how many|how much|you|"
                         r"did you|really|seriously)\b"
                         r"(?!.*\b(?:else|new|about you|with you)\b)")
 
@@ -887,7 +924,8 @@ def _bare_answer(stmt: _Stmt, candidates: list[_Stmt]) -> bool:
     """A short answer between people ("Friday works.", "Around 8."): it means something only beside its
     question. (An assistant's short answer to the user's question is what the card is for, and so is a
     promise with its date: "I'll send it by Friday, the 27th", and the speaker's own news.)"""
-    return stmt.reply and not stmt.code and bool(stmt.speaker) and (stmt.pos == 0 or candidates[stmt.pos - 1].msg != stmt.msg) \
+    return stmt.reply and not stmt.code and bool(stmt.speaker) and not stmt.text.startswith("“") \
+        and (stmt.pos == 0 or candidates[stmt.pos - 1].msg != stmt.msg) \
         and _short(stmt.text) and not (_PROMISE.search(stmt.text) and _DATE_NOTE.search(stmt.text)) \
         and not (_FIRST_PERSON.match(stmt.text) and _EVENT_RE.search(stmt.text))  # "I finally have a licence"
 

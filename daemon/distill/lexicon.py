@@ -196,7 +196,7 @@ _ACK = re.compile(r"^(?:i see|now i (?:see|understand|get it)|i understand|got i
                   r"of course|no way|deal|it'?s a deal|already (?:on it|sorted|packed|done|in (?:my|the) (?:bag|car|calendar))|that'?s (?:it|right|true|fair|great|awesome|amazing|cool)|"
                   r"i (?:\d+% |totally |completely |fully |so )?agree|here'?s (?:a |my )?(?:pic|photo|picture|"
                   r"snap|shot|look)|check (?:it|this) out|look at (?:this|that)|action items(?: then)?|let'?s start|"
-                  r"moving on|(?:first|second|third|next|last|final|another|one) (?:topic|item|point|thing)|none|fine by me|works for me|sounds good|(?:that|this|(?:next |this )?\w+day|tomorrow|tonight)(?: [(（][^)）]*[)）])? works|"
+                  r"moving on(?=\s+(?:to|then|now)\b|\W*$)|(?:first|second|third|next|last|final|another|one) (?:topic|item|point|thing)|none|fine by me|works for me|sounds good|(?:that|this|(?:next |this )?\w+day|tomorrow|tonight)(?: [(（][^)）]*[)）])? works|"
                   r"(?:that|this|it) (?:works|sounds (?:good|great|fine)))\b"
                   r"(?!\s*:)[^.!?]{0,40}[.!?…]*$", re.I)  # ("Agreed: £12, £8 concessions" is what was agreed)
 # Pleasantries inside a sentence that make the whole sentence filler.
@@ -251,6 +251,11 @@ _SMALL_TALK_PHRASES = re.compile(r"how (?:can|may|could) i (?:help|assist)(?: yo
                                  r"how are you(?: doing)?(?: today)?|nice to meet you|have a (?:great|nice|good) "
                                  r"(?:day|one|weekend|evening|night)|how'?s it going|what'?s up|"
                                  r"how'?s (?:\w+ ){1,2}treating you|how have you been|"
+                                 # a letter's salutation and close, in a draft ("Dear Mr Hargreaves,", "Kind regards")
+                                 r"^dear (?:mr|mrs|ms|miss|dr|sir|madam)?\.?\s*[a-z]*\W*$|"
+                                 r"^(?:kind|best|warm) regards\W*$|^(?:yours )?sincerely\W*$|^best wishes\W*$|"
+                                 r"^i hope (?:it|this|that|everything)\b[^.?]*!$|"
+                                 r"^(?:viel erfolg|bonne chance|buena suerte|buona fortuna|boa sorte)\b[^.?]*[!.]?$|"
                                  r"(?:gotta|got to|have to|need to|must) (?:go|run|dash)|gtg|ttyl|brb|talk (?:to you )?later|"
                                  r"(?:see|talk to|catch) you (?:later|tonight|tomorrow|soon|then|there)|"
                                  r"有什么(?:可以|能)?(?:帮|帮助)(?:你|您)的|需要什么帮助|很高兴(?:认识|见到)(?:你|您)",

@@ -152,7 +152,12 @@ _FAMILY = frozenset("dad mum mom mam mummy mommy daddy papa mama granny grandma 
 _PERSON = re.compile(r"(?-i:\b(?i:ask|asked|asking|tell|told|text|texted|email|emailed|message|messaged|meet|met|invite|"
                      r"invited|thank|thanked|remind|reminded|owe|owes|hug|kiss|visit|visited|bring|walk|adopted|feed|"
                      r"fed)\s+([A-Z][a-z]+)\b(?!\s+[A-Z])|"
-                     r"\b([A-Z][a-z]+)\s+(?:owns|said|says|thinks|wants|asked|told|agreed|replied|owes|cried|laughed)\b)|"
+                     r"\b([A-Z][a-z]+)\s+(?:owns|said|says|thinks|wants|asked|told|agreed|replied|owes|cried|laughed)\b|"
+                     r"\b(?:Mr|Mrs|Ms|Miss|Dr|Prof)\.?\s+([A-Z][a-z]+)|"  # "Mr Hargreaves"
+                     r"\b(?i:forward|send|give|hand|pass|show)\s+(?:\w+\s+){0,2}to\s+([A-Z][a-z]+)\b|"  # "forward that to Ruth"
+                     r"\b(?i:how'?s|how is)\s+([A-Z][a-z]+)\b(?=\s*(?:doing|getting on)?\s*\?)|"  # "How's Pickle?"
+                     r"\b([A-Z][a-z]+)\s+(?:is|was|will be)\s+(?:rewriting|writing|reviewing|handling|doing|working on|"
+                     r"looking into|fixing)\b)|"
                      r"([\u4e00-\u9fff](?:师傅|老师|先生|女士|阿姨|叔叔|医生|经理))")  # a surname and a title
 # Words a test run or a log prints ("FAIL github.com/…", "Tests 18 passed"): output, not a subject.
 _STATUS = frozenset("fail failed failing pass passed ok error errors warn warning tests test info debug".split())

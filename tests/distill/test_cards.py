@@ -1437,3 +1437,31 @@ def test_an_error_the_user_pasted_is_named_by_its_first_line_not_kept_as_a_proce
     assert "`cargo build` fails and I don't get why: `` error[E0499]: cannot borrow `self.games` as mutable more than " \
            "once at a time ``" in body
     assert "src/library.rs:27:13" not in body and "let i = self.games.iter()" in body
+
+
+def test_a_yes_between_people_keeps_the_question_it_answers() -> None:
+    chat = [say("Nadiaaa! How's Bristol?", "Ollie"), say("Good, busy, cold. You?", "Nadia"),
+            say("So... did you get the flat??", "Ollie"), say("Yes! Moving on the 14th.", "Nadia"),
+            say("Did you do the Cardiff Half in the end?", "Nadia"), say("I did! Look at this beauty", "Ollie"),
+            say("What was your time?", "Nadia"), say("1:52:40", "Ollie")]
+    body = card(chat).body
+    assert "Nadia: “Did you get the flat?” — Yes! Moving on the 14th (14 May 2023)." in body
+    assert re.search(r"Ollie: “Did you do the Cardiff Half in the end\?” — I did![^\n]*1:52:40", body)
+    chat = [say("hey, are you home tonight?", "Mira"), say("yes, around 8. what's up", "Jonas"),
+            say("Lea's birthday dinner is next Friday, 7pm at Trattoria Lupo.", "Mira")]
+    assert "are you home tonight" not in card(chat).body.lower()  # asking after the other: no news
+
+
+def test_letters_and_wishes_in_an_answer_are_left_out_and_named_people_are_not_tags() -> None:
+    chat = [say("My landlord wants to keep £450 of my £1,200 deposit. What should I do?"),
+            say("Reply in writing and give a clear deadline, e.g. 14 days.\n\nDear Mr Hargreaves,\n\nI cleaned the "
+                "property thoroughly before the tenancy ended.\n\nKind regards\n\nI hope it gets sorted quickly!",
+                role="assistant")]
+    body = card(chat).body
+    assert "Dear Mr" not in body and "Kind regards" not in body and "I hope it gets sorted" not in body
+    assert "give a clear deadline" in body
+    from daemon.distill.tagging import ExtractiveTagger
+    text = ("---\nname: x\ndescription: y\n---\n## Key facts\n- Mr Hargreaves keeps £450 of the DPS deposit.\n"
+            "- I'll forward that to Ruth. Ruth is rewriting export.py.\n- How's Pickle?\n")
+    tags = {t.casefold() for t in ExtractiveTagger().tag(text, 6)}
+    assert not tags & {"hargreaves", "ruth", "pickle"}, tags
