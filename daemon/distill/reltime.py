@@ -67,10 +67,11 @@ _MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 
 # Already grounded (by us or by the speaker): "(2023-05-09)", ", May 9", " the 9th", " 5/9", "5月9日".
 _DATE_AFTER = re.compile(
-    r"\s*[（(](?:around |约|weekend of |week of )?\d{4}|,? (?:around |weekend of |week of )?\d{4}\b(?=[-\d]*\))"
-    r"|，(?:约)?\d{4}(?=[-\d]*[）)])"
+    r"\s*[（(](?:around |约|weekend of |week of )?\d{4}"
     r"|,?\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b|,?\s*\d{1,2}/\d{1,2}\b|,?\s*\d{1,2}\s+" + _MONTHS + r"\b"
     r"|,?\s*" + _MONTHS + r"\s+\d{1,2}(?:st|nd|rd|th)?\b|\s*[（(]?\d{1,2}月\d{1,2}[日号]", re.I)
+# The day a phrase inside parentheses was given already: "(27 November 2026)", "(next Tuesday, 2026-12-01)".
+_DATE_INSIDE = re.compile(r"(?:,|，)?\s?(?:around |约|weekend of |week of )?\d{4}\b[-\d]*[)）]")
 _YEAR = re.compile(r"(?<![\d.-])(?:19|20)\d{2}(?!\d)|\b\d{1,2}[./]\d{1,2}[./](?:19|20)?\d{2}\b")
 _CODE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]+`", re.S)
 _SENTENCE_END = re.compile(r"[.!?;。！？；\n]")
@@ -148,8 +149,13 @@ def _apply(rule: Rule, text: str, anchor: date, said: Said) -> str:
     # Code is left alone, though the sentence around a date may read it ("`04.03.2024` means 4 March").
     code = [c.span() for c in _CODE.finditer(text)] if "`" in text else []
 
+    def inside(m: re.Match[str]) -> bool:  # within parentheses: "(27 November)", "(next Tuesday)"
+        return max(text.rfind("(", 0, m.start()), text.rfind("（", 0, m.start())) > \
+            max(text.rfind(")", 0, m.start()), text.rfind("）", 0, m.start()))
+
     def repl(m: re.Match[str]) -> str:
-        if _DATE_AFTER.match(text, m.end()) or any(a <= m.start() < b or a < m.end() <= b for a, b in code):
+        if _DATE_AFTER.match(text, m.end()) or any(a <= m.start() < b or a < m.end() <= b for a, b in code) \
+                or inside(m) and _DATE_INSIDE.match(text, m.end()):
             return m.group(0)
         try:
             label = rule.resolve(m, anchor, {**said, **weekdays_said(text, weekends=True)}) if rule.said \
@@ -158,9 +164,7 @@ def _apply(rule: Rule, text: str, anchor: date, said: Said) -> str:
             return m.group(0)
         if label is None:
             return m.group(0)
-        if text.startswith((")", "）"), m.end()) and \
-                max(text.rfind("(", 0, m.start()), text.rfind("（", 0, m.start())) > \
-                max(text.rfind(")", 0, m.start()), text.rfind("）", 0, m.start())):
+        if text.startswith((")", "）"), m.end()) and inside(m):
             # Inside parentheses already: "(27 November 2026)", "(the 27th, 2026-11-27)", "（后天，2026-11-18）"
             if rule.zh:
                 return f"{m.group(0)}，{label}"
