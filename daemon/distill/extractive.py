@@ -119,9 +119,10 @@ _RETRY = re.compile(r"(?i)\s*(?:my apologies|apologies|sorry|oops|"
                     r"it (?:seems|appears|looks like) (?:that )?(?:there was an? error|the \w+ (?:is|was) (?:still )?not)|"
                     r"(?:that|this) (?:didn't|did not|doesn't|does not) work|there was an? error)")
 # An answer's value: "… is \( \frac{1}{3} \)", "… comes to about €1,741".
-_VALUE = re.compile(r"\b(?:is|are|equals|comes? to|works out (?:to|at))\s+"
+_VALUE = re.compile(r"\b(?:is|are|equals|comes? to|works out (?:to|at))\s+(?:\*\*)?"
                     r"(?:about |roughly |approximately |exactly |around "
-                    r"|only |just )?(?:\\\(\s*)?(?:\\frac|[-−]?\d|[$€£¥])|\s[=≈]\s*[-−]?[\d$€£]")
+                    r"|only |just )?(?:\\\(\s*)?(?:\\frac|[-−]?\d|[$€£¥]|(?:mon|tues|wednes|thurs|fri|satur|sun)day\b)"
+                    r"|\s[=≈]\s*[-−]?[\d$€£]", re.I)  # ("Day 100 is **Wednesday 10 March 2027**.")
 # An ask that names no subject ("continue implementation", "go ahead", "fix it please"): the work names the card.
 _GENERIC_WORK = frozenset("""continue implementation implement go ahead proceed next task keep going work fix start
 resume carry please do finish rest remaining step steps same again try run one more thing this that""".split())
@@ -654,6 +655,8 @@ _CLAUSE = re.compile(r"(?i)\b(?:i|i'm|we|you|he|she|it|they|that|this|there|is|a
                      r"take|took|love|like|think|know|want|need|feel|felt|seems?|looks?|sounds?|yes|yeah|yep|no|"
                      r"nope|nah|not|oh|well|so|ok|okay|sure|thanks|thank)\b|['’](?:s|re|m|ve|ll|d)\b|\w{3,}ed\b")
 _FRAGMENT_WORDS = 10
+_KIN_NAMED = re.compile(r"(?i:\bmy\s+(?:partner|wife|husband|girlfriend|boyfriend|son|daughter|sister|brother|mum|mom|"
+                        r"dad|friend|colleague|boss|fianc[ée]e?|flatmate|roommate)),?\s+([A-Z][a-z]+)\b")
 _MAX_ERROR_LINE = 160
 _ERROR_OUTPUT = re.compile(r"\s*(?:\w*(?:Error|Exception)\b[:(]|Traceback \(most recent call last\)|error(?:\[E\d+\])?:|"
                            r"FAIL(?:ED)?\b|panic:|fatal:|Segmentation fault)")
@@ -1189,7 +1192,9 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
                                  work=" ".join(filter(None, (_later_task(turns, ask) if calls else "",
                                                              work_summary(calls) if work else ""))), people=people,
                                  day=request.day if dated else None, lang=lang)
-    names = _names([t.speaker or t.who for t in turns])
+    # (Nor does the person a plan is with: "a long weekend for me and my partner Jonas" names no "partner-jonas".)
+    names = _names([t.speaker or t.who for t in turns]) | {m.group(1).lower() for t in turns for m in _KIN_NAMED.finditer(
+        t.text)}
     kinds = Counter(s.kind for s in chosen) + Counter(work=len(work))
     if ask and _tokens(ask) - _GENERIC_WORK:
         # A request names the card from its own words and the conversation's opening, so that a card

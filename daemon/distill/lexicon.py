@@ -162,7 +162,8 @@ implement implements implementing solve solves solving trained developed keeps t
 plus cheaper cheapest faster fastest better worse worst bigger smaller larger higher lower planning planned
 proposes propose proposed confirmed confirm booked halfway euros euro eur dollars usd kwh kw kwp gb mb tb
 percent gives gets makes takes says seems means puts comes knows thinks tries feels becomes wants needs ends starts
-pays breaks stops opens closes happens""")
+pays breaks stops opens closes happens partner wife husband girlfriend boyfriend fiance fiancee mum mom dad sister
+brother colleague boss long short quick little tiny huge nice lovely""")
 # (The last line: a verb, comparison or unit makes a poor name: "app keeps throwing", "a100 cheaper", "euros".)
 # Words that end a key phrase: function words, filler, calendar words, everyday verbs, connectives.
 # Irregular past tenses end a phrase as the -ed verbs do ("the Lindenstraße flat wrote back": "Lindenstraße flat").

@@ -305,7 +305,8 @@ _WEEKDAY_SAID = re.compile(r"(?i)\b(monday|tuesday|wednesday|thursday|friday|sat
                            r"[(（](\d{4}-\d{2}-\d{2})[)）]|[(（]weekend of (\d{4}-\d{2}-\d{2})[)）]")
 _JUST_PAST_DAYS = 45
 _BARE_WEEKDAY_DAYS = 3
-_WEEKDAY_BEFORE = re.compile(r"(?:mon|tues|wednes|thurs|fri|satur|sun)day[,\s]*(?:the\s+)?$", re.I)
+_WEEKDAY_BEFORE = re.compile(r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)"
+                             r"\.?[,\s]*(?:the\s+)?$", re.I)  # "Saturday 13 February", "Sat 13 Feb"
 
 
 def _after_weekday(m: re.Match[str]) -> bool:
@@ -383,7 +384,7 @@ def _en_month_day(m: re.Match[str], anchor: date) -> str | None:
         return None  # "`04.03.2024` means 4 March": the sentence names its year
     day = int(m.group("day"))
     if weekday := _WEEKDAY_BEFORE.search(m.string, max(0, m.start() - 20), m.start()):
-        target = _EN_WEEKDAYS.index(re.match(r"[a-z]+", weekday.group(0).lower()).group(0))
+        target = [d[:3] for d in _EN_WEEKDAYS].index(re.match(r"[a-z]+", weekday.group(0).lower()).group(0)[:3])
         for year in (anchor.year, anchor.year + 1, anchor.year - 1):
             try:
                 if date(year, month, day).weekday() == target:

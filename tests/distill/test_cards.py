@@ -1465,3 +1465,17 @@ def test_letters_and_wishes_in_an_answer_are_left_out_and_named_people_are_not_t
             "- I'll forward that to Ruth. Ruth is rewriting export.py.\n- How's Pickle?\n")
     tags = {t.casefold() for t in ExtractiveTagger().tag(text, 6)}
     assert not tags & {"hargreaves", "ruth", "pickle"}, tags
+
+
+def test_a_trip_is_named_by_where_not_by_who_and_a_day_answer_leads() -> None:
+    chat = [say("Help me plan a long weekend for me and my partner Jonas: London to Lisbon and Porto in February. "
+                "Budget is £1,200 for the two of us."),
+            say("Fly easyJet Gatwick 06:50 to Lisbon, take the 10:09 Alfa Pendular from Lisbon to Porto, fly home "
+                "from Porto at 16:35. Two nights in Lisbon and two in Porto.", role="assistant")]
+    result = card(chat)
+    assert "jonas" not in result.name and "lisbon" in result.name
+    assert result.description.startswith("The user asked for help to plan a long weekend for them and their partner")
+    chat = [say("If Tuesday 1 December 2026 is day 1 of my 100-day running streak, what date is day 100?"),
+            say("1 Dec → 31 Dec 2026: 30 days. January 2027: 31 days (61). 1 December 2026 + 99 days = 10 March "
+                "2027. Day 100 is **Wednesday 10 March 2027**.", role="assistant")]
+    assert "Day 100 is Wednesday 10 March 2027." in card(chat).description

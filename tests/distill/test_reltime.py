@@ -293,6 +293,9 @@ MON, TUE, WED, THU, FRI, SAT, SUN = (D(2023, 5, 1) + timedelta(days=i) for i in 
         ("Start date is the 11th.", D(2026, 11, 15), "Start date is the 11th (2026-12-11)."),
         ("I'll be there in March or April, maybe the 3rd.", D(2026, 11, 15),
          "I'll be there in March or April, maybe the 3rd (2026-12-03)."),  # two months named: the nearest 3rd
+        # A weekday said short names the year as a full one does ("timed" is no past tense).
+        ("Pena Palace timed tickets for Sat 13 Feb, early slot", D(2026, 11, 24),
+         "Pena Palace timed tickets for Sat 13 Feb (2027), early slot"),
         # Already inside parentheses: one pair, not two.
         ("It ships with Friday's deploy (27 November).", D(2026, 11, 25), "It ships with Friday's deploy (27 November 2026)."),
         ("the meeting (next Tuesday) is key", D(2026, 11, 25), "the meeting (next Tuesday, 2026-12-01) is key"),
