@@ -224,7 +224,10 @@ _CLAUSE = re.compile(r"\s+[-–—]\s+|;\s*|,\s+(?:but|and|so|which|because|'cau
 
 
 def _headline(point: Point) -> Point:
-    """A chat's statement as a headline: its first clause, when that says enough on its own."""
+    """A chat's statement as a headline: its first clause, when that says enough on its own. (A yes with its
+    question, "“Did you get the flat?” — Yes! Moving on the 14th", heads with what follows the yes.)"""
+    if (answered := re.match(r"“[^”]*” — \w+(?: \w+)?[.!] (.+)$", point.text)) and len(answered.group(1).split()) >= 3:
+        point = Point(point.who, answered.group(1), point.kind, point.role, point.answered)
     head = _CLAUSE.split(point.text, maxsplit=1)[0]
     if head == point.text or len(re.sub(r"[(（][^)）]*[)）]", "", head).split()) < 4:
         return point

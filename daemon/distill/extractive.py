@@ -641,6 +641,8 @@ def _with_answers(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
         k = first.get(i)
         if k is not None and rest and _norm(rest).startswith(_norm(candidates[k].text)[:20]):
             stmt = candidates[k]
+            if _stem_overlap(question, stmt.text):
+                continue  # "Have any goals in mind?" — "Yeah. My goal is to…": the answer says what it answers
             out[k] = replace(stmt, text=f"“{question}” — {said} {stmt.text}", tokens=stmt.tokens | _tokens(question))
         elif k is None or not rest:
             added.append(_Stmt(0, i, turn.speaker, f"“{question}” — {said}", "fact", _tokens(question), "", True,
