@@ -342,6 +342,10 @@ _HEADING = re.compile(r"^\s*(?:#{1,6}\s+(.+?)|\*\*([^*\n]{1,60})\*\*:?)\s*$")
 _LABEL = re.compile(r"^\*\*[^*\n]{1,40}?(?::\*\*|\*\*:)")
 
 
+_ENDS_COLON = re.compile(r"[:：]\W*$")
+_LOWER_ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])\s+[a-z]")  # "- the knee becomes hot": an item that ends a lead-in
+
+
 def _sentences(prose: str) -> list[str]:
     """Sentences and list items; a heading says nothing itself, but names what a bare label is about."""
     out: list[str] = []
@@ -351,16 +355,16 @@ def _sentences(prose: str) -> list[str]:
     for piece in _SENT_END.split(prose):
         if head := _HEADING.match(piece or ""):
             heading = re.sub(r"\*\*|`", "", head.group(1) or head.group(2) or "").strip(" :：#_*")
-            lead = heading if re.search(r"[:：]\W*$", piece) else ""
+            lead = heading if _ENDS_COLON.search(piece) else ""
             continue
-        item = re.match(r"\s*(?:[-*+]|\d+[.)])\s+[a-z]", piece or "")
+        item = _LOWER_ITEM.match(piece or "")
         piece = re.sub(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|#+\s+|>\s*)", "", piece or "").strip()
         if item and lead:
             # "See a doctor promptly if:" / "- the knee becomes hot or swollen;": the item finishes the lead's sentence
             piece = f"{lead} {piece}".rstrip(";,") + ("" if re.search(r"[.!?]$", piece.rstrip(";,")) else ".")
         elif piece:
             lead = piece.rstrip(":：").strip("* ") if piece.endswith((":", "：")) and len(piece.split()) <= 12 else ""
-        if piece.count("**") % 2:  # "**1. The API starts before Postgres is ready.** `depends_on` …" split in two
+        if "**" in piece and piece.count("**") % 2:  # "**1. The API starts…ready.** `depends_on` …" split in two
             piece = piece.replace("**", "")
         if heading and _LABEL.match(piece):  # "**Latest Version:** 1.5.0" under "### opentelemetry_api"
             piece = f"{heading} — {piece}"
@@ -818,10 +822,11 @@ def _idle(turns: list[_Turn], candidates: list[_Stmt]) -> bool:
 def _idle_talk(turns: list[_Turn], candidates: list[_Stmt]) -> bool:
     """People saying good night over a joke: nobody tells news, decides, prefers, asks something of substance or
     names a thing, a number or a day of their own."""
-    asked = [s for t in turns for s in _sentences(t.text) if _is_question(s) and len(_tokens(s)) >= 3]
-    return len({t.speaker for t in turns if t.speaker}) >= 2 and len(turns) <= _IDLE_TURNS and not asked and not any(
-        _news(s) or s.kind in ("decision", "preference") or _specific(_DATE_NOTE.sub("", s.text)) or s.code
-        for s in candidates if s.kind != "sentiment")
+    if len({t.speaker for t in turns if t.speaker}) < 2 or len(turns) > _IDLE_TURNS or any(
+            _news(s) or s.kind in ("decision", "preference") or _specific(_DATE_NOTE.sub("", s.text)) or s.code
+            for s in candidates if s.kind != "sentiment"):
+        return False
+    return not any(_is_question(s) and len(_tokens(s)) >= 3 for t in turns for s in _sentences(t.text))
 
 
 def _chit_chat(turns: list[_Turn]) -> bool:
