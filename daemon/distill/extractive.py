@@ -631,6 +631,7 @@ def _with_answers(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
     first = {s.msg: k for k, s in reversed(list(enumerate(candidates)))}
     out = list(candidates)
     added: list[_Stmt] = []
+    asked_too: set[tuple[int, str]] = set()
     for i, turn in enumerate(turns):
         if not i or not turn.speaker or turns[i - 1].speaker in ("", turn.speaker) or not (yes := _YES.match(turn.text)):
             continue
@@ -651,6 +652,10 @@ def _with_answers(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
         elif k is None or not rest:
             added.append(_Stmt(0, i, turn.speaker, f"“{question}” — {said}", "fact", _tokens(question), "", True,
                                turn.role))
+        else:
+            continue
+        asked_too.add((i - 1, _norm(question)))  # the question, kept on its own too, is now inside the answer
+    out = [s for s in out if (s.msg, _norm(re.sub(r"[?？!]+$", "?", s.text))) not in asked_too]
     return sorted(out + added, key=lambda s: (s.msg, s.pos if s in out else -1))
 
 

@@ -1479,3 +1479,11 @@ def test_a_trip_is_named_by_where_not_by_who_and_a_day_answer_leads() -> None:
             say("1 Dec → 31 Dec 2026: 30 days. January 2027: 31 days (61). 1 December 2026 + 99 days = 10 March "
                 "2027. Day 100 is **Wednesday 10 March 2027**.", role="assistant")]
     assert "Day 100 is Wednesday 10 March 2027." in card(chat).description
+
+
+def test_a_question_kept_inside_its_yes_is_not_kept_again_on_its_own() -> None:
+    chat = [say("Bäckerei Kaiser needs the cake order by Thursday.", "Hana"),
+            say("Chocolate raspberry like last year?", "Jonas"),
+            say("Yes. For 25 people it's €68. I can go on Thursday morning before work", "Hana")]
+    body = card(chat).body
+    assert body.count("Chocolate raspberry like last year") == 1 and "— Yes. For 25 people it's €68." in body
