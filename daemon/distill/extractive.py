@@ -503,7 +503,10 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
     """Statements in conversation order; a code block takes the sentence before it as its lead-in."""
     out: list[_Stmt] = []
     seen_code: set[str] = set()
+    days_said: set[str] = set()  # the days earlier messages gave
     for i, turn in enumerate(turns):
+        if i:
+            days_said |= _days(turns[i - 1].text)
         pos, previous = 0, None
         text = turn.text
         reply = i > 0 and turns[i - 1].role + turns[i - 1].speaker != turn.role + turn.speaker and any(
@@ -569,7 +572,7 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                 if agent and turn.role == "assistant" and previous != "decision" and _DONE.match(sentence):
                     previous = "work"  # an agent reporting a change it made: work done, not a fact
                 if skip and _norm(skip) in (_norm(sentence), _norm(raw)) or (len(skip) > 12 and _norm(skip) in _norm(raw)) \
-                        or sentence.endswith((":", "：")) or not turn.speaker and _day_again(sentence, turns[:i]):
+                        or sentence.endswith((":", "：")) or not turn.speaker and _day_again(sentence, days_said):
                     continue  # the request is in the description; a lead-in without its list says nothing; nor an
                     # answer's "next Wednesday is 25 March" (下周三是3月25日)
                 if questions and _is_question(sentence) and len(words - names) >= 2 and not _is_filler(sentence, names):
@@ -656,7 +659,9 @@ def _with_answers(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
             continue
         asked_too.add((i - 1, _norm(question)))  # the question, kept on its own too, is now inside the answer
     out = [s for s in out if (s.msg, _norm(re.sub(r"[?？!]+$", "?", s.text))) not in asked_too]
-    return sorted(out + added, key=lambda s: (s.msg, s.pos if s in out else -1))
+    # In message order; a yes made a statement of its own comes first in its message (before what follows it).
+    keyed = [((s.msg, 1, s.pos), s) for s in out] + [((s.msg, 0, 0), s) for s in added]
+    return [s for _, s in sorted(keyed, key=lambda pair: pair[0])]
 
 
 # A few words with no verb and no pronoun: "The Minnesota Wolves!", "Veterinary nurse!", "Ten days, Kyoto and
@@ -666,6 +671,7 @@ _CLAUSE = re.compile(r"(?i)\b(?:i|i'm|we|you|he|she|it|they|that|this|there|is|a
                      r"take|took|love|like|think|know|want|need|feel|felt|seems?|looks?|sounds?|yes|yeah|yep|no|"
                      r"nope|nah|not|oh|well|so|ok|okay|sure|thanks|thank)\b|['’](?:s|re|m|ve|ll|d)\b|\w{3,}ed\b")
 _FRAGMENT_WORDS = 10
+_NEAR = 40  # statements back that a follow-up's answer looks for the news it asks about
 _KIN_NAMED = re.compile(r"(?i:\bmy\s+(?:partner|wife|husband|girlfriend|boyfriend|son|daughter|sister|brother|mum|mom|"
                         r"dad|friend|colleague|boss|fianc[ée]e?|flatmate|roommate)),?\s+([A-Z][a-z]+)\b")
 _MAX_ERROR_LINE = 160
@@ -710,11 +716,14 @@ def _only_dates(text: str) -> bool:
     return not words - _CALENDAR - _CONFIRMING - {"next", "this", "last", "week", "weekend", "day", "today", "tomorrow"}
 
 
-def _day_again(sentence: str, earlier: list[_Turn]) -> bool:
+def _days(text: str) -> set[str]:
+    return {d.strip(" (（)）") for d in _DATE_NOTE.findall(text)}
+
+
+def _day_again(sentence: str, earlier: set[str]) -> bool:
     """Only days, all of them said in an earlier message: a confirmation ("下周三（2026-03-25）是3月25日。")."""
-    days = {d.strip(" (（)）") for d in _DATE_NOTE.findall(sentence)}
-    return bool(days) and _only_dates(sentence) and \
-        days <= {d.strip(" (（)）") for t in earlier for d in _DATE_NOTE.findall(t.text)}
+    days = _days(sentence)
+    return bool(days) and days <= earlier and _only_dates(sentence)
 
 
 def _echo(fragment: str, said: str) -> bool:
@@ -759,8 +768,9 @@ def _with_fragments(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
         i = stmt.msg
         asked = [s for s in _sentences(turns[i - 1].text) if _is_question(s)] if i >= 2 and stmt.reply else []
         if first and asked and turns[i - 2].speaker == stmt.speaker and turns[i - 1].speaker != stmt.speaker:
-            news = [k for k, s in enumerate(out) if (s.msg == i - 2 or absorbed.get(i - 2) == k) and not s.code
-                    and not _is_question(s.text) and s.kind != "sentiment"]
+            near = range(max(0, len(out) - _NEAR), len(out))  # (the statements of the last few messages)
+            news = [k for k in near if (out[k].msg == i - 2 or absorbed.get(i - 2) == k) and not out[k].code
+                    and not _is_question(out[k].text) and out[k].kind != "sentiment"]
             question = asked[-1]
             about = [k for k in news if _stem_overlap(" ".join(asked), out[k].text)]  # "Japan?! When did that happen?"
             bare = len(_tokens(question)) <= 1 and not _specific(question) and bool(_FOLLOW_UP.match(question))
@@ -799,9 +809,10 @@ def _cut_off(turn: _Turn, sentences: list[str], turns: list[_Turn]) -> bool:
     """A long message whose last sentence stops mid-way, with no end mark: cut by its export. (A user writes
     without end marks; their message was cut when others were cut at the very same length.)"""
     last = sentences[-1] if len(sentences) > 1 else ""
-    cut = turn.role == "assistant" or sum(abs(len(t.text) - len(turn.text)) <= 2 for t in turns) >= 2
-    return (not turn.speaker and cut and len(turn.text) >= 150 and turn.text.rstrip()[-1:].isalnum()
-            and bool(last) and not re.match(r"\s*(?:[-*+]|\d+[.)])\s", last) and turn.text.rstrip().endswith(last))
+    if turn.speaker or len(turn.text) < 150 or not turn.text.rstrip()[-1:].isalnum() or not last \
+            or re.match(r"\s*(?:[-*+]|\d+[.)])\s", last) or not turn.text.rstrip().endswith(last):
+        return False
+    return turn.role == "assistant" or sum(abs(len(t.text) - len(turn.text)) <= 2 for t in turns) >= 2
 
 
 def _idle(turns: list[_Turn], candidates: list[_Stmt]) -> bool:
@@ -895,8 +906,8 @@ def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt], turns: list[_T
             named = _specific(before.text)
             person = set(re.findall(r"(?<=[\w,;] )[A-Z][a-z]{2,}", before.text))  # "How's Kasia?"
             if stmt.pos in we and not (before.msg == stmt.msg - 1 and _is_question(before.text) and person and not any(
-                    c.speaker == stmt.speaker and stmt.msg - 2 <= c.msg < stmt.msg
-                    and person & set(_CAPITAL.findall(c.text)) for c in candidates)):
+                    c.speaker == stmt.speaker and stmt.msg - 2 <= c.msg
+                    and person & set(_CAPITAL.findall(c.text)) for c in candidates[max(0, before.pos - 20):stmt.pos])):
                 break  # ("Rosa and I booked Iceland!" — "Your sister Rosa?" — "We rented a campervan": said)
             if stmt.pos in we:
                 picked[before.pos] = replace(before, kind=picked[stmt.pos].kind, msg=before.msg)
@@ -906,7 +917,7 @@ def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt], turns: list[_T
             if not same and not named:
                 continue  # "Meet Biscuit! Look at him.": the name may come earlier in that message
             if not same and before.speaker == stmt.speaker and re.match(r"(?i)(?:it|this|that|these|those)\b", stmt.text) \
-                    and any(c.speaker != stmt.speaker and before.msg < c.msg < stmt.msg for c in candidates):
+                    and any(c.speaker != stmt.speaker and c.msg > before.msg for c in candidates[before.pos + 1:stmt.pos]):
                 break  # "It's booked in two weeks" after the other's "and the car?": not what the speaker said before
             # The speaker's own earlier words share the pronoun's bullet: "Meet Biscuit! He's a beagle."
             msg = stmt.msg if before.speaker == stmt.speaker else before.msg
@@ -923,7 +934,7 @@ def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt], turns: list[_T
     yes = {s.pos for s in picked.values() if s.reply and _YES_NO.match(turns[s.msg].text)}
     for stmt in [s for s in picked.values() if s.reply and s.speaker and not s.code]:
         first = stmt.pos == 0 or candidates[stmt.pos - 1].msg != stmt.msg
-        asked = [c for c in candidates if c.msg == stmt.msg - 1 and _is_question(c.text)]
+        asked = [c for c in candidates[max(0, stmt.pos - _NEAR):stmt.pos] if c.msg == stmt.msg - 1 and _is_question(c.text)]
         proposed = asked and _PROPOSAL.match(asked[-1].text) and _stem_overlap(asked[-1].text, stmt.text.split(",")[0])
         if first and asked and asked[-1].pos not in picked and (proposed or stmt.pos in yes):
             picked[asked[-1].pos] = replace(asked[-1], kind=stmt.kind)
@@ -1034,9 +1045,12 @@ def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int,
     heapq.heapify(heap)
     used = 0
 
+    taken: set[int] = set()
+
     def take(*stmts: _Stmt) -> None:
         nonlocal used
         chosen.extend(stmts)
+        taken.update(s.pos for s in stmts)
         for s in stmts:
             covered.update(s.tokens)
             said.update(s.tokens)
@@ -1050,12 +1064,13 @@ def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int,
             heapq.heappush(heap, (-density, pos, stmt))
         elif density <= 0.02:
             break
-        elif stmt in chosen:
+        elif pos in taken:
             continue  # a question already taken with its answer
         elif _bare_answer(stmt, candidates) and not any(c.msg == stmt.msg - 1 and _is_question(c.text)
                                                          for c in chosen):
             # "Around 8." means something only beside its question: both, or neither
-            asked = [c for c in candidates if c.msg == stmt.msg - 1 and _is_question(c.text)]
+            asked = [c for c in candidates[max(0, stmt.pos - _NEAR):stmt.pos] if c.msg == stmt.msg - 1
+                     and _is_question(c.text)]
             if asked and used + _cost(asked[-1]) + _cost(stmt) <= budget:
                 take(asked[-1], stmt)
         elif len(stmt.tokens - (said if stmt.speaker else said_by.get(stmt.role, set(known)))) < 0.2 * len(stmt.tokens) \
@@ -1065,6 +1080,7 @@ def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int,
         elif used + _cost(stmt) <= budget:
             for earlier in [c for c in chosen if _restates(c, stmt)]:
                 chosen.remove(earlier)
+                taken.discard(earlier.pos)
                 used -= _cost(earlier)
             take(stmt)
     return chosen + code  # in the order picked: the most informative first
