@@ -671,6 +671,9 @@ _CLAUSE = re.compile(r"(?i)\b(?:i|i'm|we|you|he|she|it|they|that|this|there|is|a
                      r"take|took|love|like|think|know|want|need|feel|felt|seems?|looks?|sounds?|yes|yeah|yep|no|"
                      r"nope|nah|not|oh|well|so|ok|okay|sure|thanks|thank)\b|['’](?:s|re|m|ve|ll|d)\b|\w{3,}ed\b")
 _FRAGMENT_WORDS = 10
+_MUST_KEEP = re.compile(r"(?i)\b(?:allergic|intolerant|anaphyla\w*|coeliac|celiac|vegetarian|vegan|my name is|call me|"
+                        r"remember (?:that|this)|keep in mind|for future reference|don'?t ever|never (?:use|suggest))\b")
+_MAX_MUST = 160
 _NEAR = 40  # statements back that a follow-up's answer looks for the news it asks about
 _KIN_NAMED = re.compile(r"(?i:\bmy\s+(?:partner|wife|husband|girlfriend|boyfriend|son|daughter|sister|brother|mum|mom|"
                         r"dad|friend|colleague|boss|fianc[ée]e?|flatmate|roommate)),?\s+([A-Z][a-z]+)\b")
@@ -1040,8 +1043,11 @@ def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int,
     # The assistant's answer to the ask ("The average distance … is 1/3") is what the card is for.
     answers = {s.pos for s in candidates
                if s.role == "assistant" and len(s.tokens & asked) >= 2 and _VALUE.search(s.text)}
+    # What the user asks to be kept in mind ("My son is allergic to eggs", "Remember that I'm vegan") is kept first.
+    kept = [s for s in candidates if s.role == "user" and not s.speaker and not s.code and len(s.text) <= _MAX_MUST
+            and _MUST_KEEP.search(s.text) and not _is_question(s.text)]
     heap = [(-_density(s, weights, covered, s.pos in answers), s.pos, s) for s in candidates
-            if not s.code and s.kind != "sentiment"]
+            if not s.code and s.kind != "sentiment" and s not in kept]
     heapq.heapify(heap)
     used = 0
 
@@ -1057,6 +1063,7 @@ def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int,
             said_by.setdefault(s.role, set(known)).update(s.tokens)
         used += sum(map(_cost, stmts))
 
+    take(*kept)
     while heap:
         _, pos, stmt = heapq.heappop(heap)
         density = _density(stmt, weights, covered, pos in answers)

@@ -188,7 +188,8 @@ _NARRATION = re.compile(
     r"summari[sz]e|break|keep|provide|give|outline|dig|pull|launch|set up|double-check)\b"
     r"|^(?:here(?:'s| is| are)|below (?:is|are))\s+(?:[\w-]+\s+){0,2}?(?:updated|revised|new|corrected|complete|"
     r"full|final|fixed|modified|improved|refactored|quick|short|simple|example|summary|overview|breakdown|"
-    r"version|code|script|graph|result|results|output|steps|plan|list|what i (?:found|did|changed))\b",
+    r"version|code|script|graph|result|results|output|steps|plan|list|recipe|itinerary|schedule|guide|draft|"
+    r"what i (?:found|did|changed))\b",
     re.I)
 # Acknowledgements and reactions that stand alone ("I see.", "Now I understand the issue.", "Fully agreed!").
 _ACK = re.compile(r"^(?:i see|now i (?:see|understand|get it)|i understand|got it|understood|perfect|great|"

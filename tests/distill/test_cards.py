@@ -1487,3 +1487,12 @@ def test_a_question_kept_inside_its_yes_is_not_kept_again_on_its_own() -> None:
             say("Yes. For 25 people it's €68. I can go on Thursday morning before work", "Hana")]
     body = card(chat).body
     assert body.count("Chocolate raspberry like last year") == 1 and "— Yes. For 25 people it's €68." in body
+
+
+def test_what_the_user_asks_to_keep_in_mind_is_kept_and_here_is_a_recipe_is_narration() -> None:
+    answer = " ".join(f"Step {i}: knead the dough for {i} minutes and let it rest in a warm place until it doubles."
+                      for i in range(1, 30))
+    chat = [say("I want to bake milk bread in a 900 g tin. My son is allergic to eggs. Can you give me a recipe?"),
+            say("Here's a recipe sized for a 900 g (2 lb) loaf tin.\n\n" + answer, role="assistant")]
+    body = card(chat).body
+    assert "My son is allergic to eggs." in body and "Here's a recipe" not in body

@@ -69,7 +69,6 @@ KNOWN_GAPS = {
         "4.24%", "part-time",  # the tracker's rate and the reason for certainty: cut by the budget
     },
     "review6_personal_plans_move_messages.json": {"£140", "£70"},  # the gift's price and the split: budget
-    "review6_recipe_milk_bread_openai.json": {"170 ml", "50 ml"},  # the egg-free swap's quantities: budget
     # --- review 7 (written 2026-11-30 by a reviewer before any card was produced; 20 of 210 checks failed on
     # the first run; the general causes were fixed, these remain) ---
     "review7_long_catch_up_locomo.json": {
