@@ -202,7 +202,8 @@ def test_session_start_answers_with_the_projects_recent_cards(config: Config, ct
 
 
 @pytest.mark.corpus
-def test_the_drainer_waits_for_the_vault_lock_instead_of_failing(config: Config, tmp_path: Path) -> None:
+def test_the_drainer_waits_for_the_vault_lock_instead_of_failing(config: Config, tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     from daemon.cli_claude import drain_worker
     from daemon.vault.state import VaultLock
 
@@ -210,10 +211,22 @@ def test_the_drainer_waits_for_the_vault_lock_instead_of_failing(config: Config,
     spool.put(config.state_dir(), {"session_id": sid, "transcript_path": str(transcript), "hook_event_name": "Stop"})
     held = VaultLock(config.state_dir(), "memvault ingest (a long import)")
     held.acquire()
+    # Probing the drain lock takes it for a moment, and a drainer that finds it taken leaves: probe only once the
+    # drainer holds it (waiting on the probe alone raced the drainer's own start).
+    drainer_holds = threading.Event()
+    try_acquire = spool.DrainLock.try_acquire
+
+    def noting(lock: spool.DrainLock) -> bool:
+        taken = try_acquire(lock)
+        if taken and threading.current_thread() is worker:
+            drainer_holds.set()
+        return taken
+
+    monkeypatch.setattr(spool.DrainLock, "try_acquire", noting)
     worker = threading.Thread(target=drain_worker, args=(config,))
     try:
         worker.start()
-        assert wait_for(lambda: spool.DrainLock(config.state_dir()).held_elsewhere(), 30)  # it is waiting
+        assert drainer_holds.wait(30) and spool.DrainLock(config.state_dir()).held_elsewhere()  # it is waiting
         assert len(spool.jobs(config.state_dir())) == 1 and spool.errors(config.state_dir()) == []
     finally:
         held.release()
