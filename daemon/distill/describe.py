@@ -202,7 +202,9 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
         # News that happened and names something ("I got the job at Greenfield") before a promise ("I will ask").
         # (And one that says whom it is about before one that says "him": "I pick him up on Saturday".)
         # (And one that stands alone before one that leans on what was said: "I'm working from home that day anyway".)
-        news.sort(key=lambda p: (p.kind != "decision", bool(re.search(r"\b(?:that day|anyway)\b", p.text)),
+        # (And news before a memory of long ago: "Growing up, I saw…".)
+        news.sort(key=lambda p: (p.kind != "decision", bool(re.search(r"(?i)\b(?:that day|anyway|growing up|as a kid|"
+                                                                      r"when i was (?:a|little|young)|used to)\b", p.text)),
                                  bool(_PROMISE.search(p.text)),
                                  bool(re.search(r"\b(?:him|her|them|he|she|it)\b", p.text)), not _NAMED.search(p.text)))
         fit = _unique(news + own + fit)

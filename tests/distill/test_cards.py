@@ -1496,3 +1496,10 @@ def test_what_the_user_asks_to_keep_in_mind_is_kept_and_here_is_a_recipe_is_narr
             say("Here's a recipe sized for a 900 g (2 lb) loaf tin.\n\n" + answer, role="assistant")]
     body = card(chat).body
     assert "My son is allergic to eggs." in body and "Here's a recipe" not in body
+
+
+def test_a_chat_description_takes_news_before_a_memory_of_long_ago() -> None:
+    from daemon.distill.describe import Point, highlights
+    points = [Point("John", "Growing up, I saw how crumbling infrastructure affected my neighborhood.", "fact", "user"),
+              Point("John", "I'm hoping to get into local politics.", "fact", "user")]
+    assert highlights(points, 1, people=True)[0].text == "I'm hoping to get into local politics."
