@@ -119,13 +119,20 @@ def weekdays_said(text: str, weekends: bool = False) -> dict[int, date]:
     out = {}
     for m in _WEEKDAY_SAID.finditer(text):
         if m.group(1):
-            day = date.fromisoformat(m.group(2))
-            if day.weekday() == _EN_WEEKDAYS.index(m.group(1).lower()):
+            day = _written_day(m.group(2))
+            if day and day.weekday() == _EN_WEEKDAYS.index(m.group(1).lower()):
                 out[day.weekday()] = day
-        elif weekends:
-            saturday = date.fromisoformat(m.group(3))
+        elif weekends and (saturday := _written_day(m.group(3))) and saturday < date.max:
             out.update({5: saturday, 6: saturday + timedelta(days=1)})
     return out
+
+
+def _written_day(iso: str) -> date | None:
+    """A day as the text writes it, "2026-05-22"; None for one no calendar has, "Monday (2026-02-30)"."""
+    try:
+        return date.fromisoformat(iso)
+    except ValueError:
+        return None
 
 
 def resolve_relative(text: str, anchor: date, said: Said | None = None) -> str:
@@ -362,7 +369,7 @@ def _en_bare_weekday(m: re.Match[str], anchor: date, said: Said) -> str | None:
         return None
     target = _EN_WEEKDAYS.index(m.group(1).lower())
     if (before := _NOTE_BEFORE.search(m.string, max(0, m.start() - 20), m.start())) and \
-            date.fromisoformat(before.group(1)).weekday() == target:
+            (day := _written_day(before.group(1))) and day.weekday() == target:
         return None
     found = said.get(target)
     ahead = found is not None and (found - anchor).days

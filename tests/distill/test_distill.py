@@ -128,6 +128,15 @@ def test_relative_dates_become_absolute_from_the_message_time() -> None:
     assert "We shipped the release yesterday (19 August 2026) after the load test passed." in card.body
 
 
+def test_a_date_no_calendar_has_does_not_stop_the_card() -> None:
+    late = datetime(2026, 11, 30, 10, 0, tzinfo=timezone.utc)
+    messages = (msg("Can we meet Monday (2026-02-30) to go over the quarterly plan?", when=late),
+                msg("Yes, Monday works. Bring the forecast sheet.", name="", role="assistant", when=late))
+    card = ExtractiveDistiller().distill(DistillRequest("s1", date(2026, 11, 30), messages, timezone=timezone.utc))
+    assert isinstance(card, Card)
+    assert "Can we meet Monday (30 February 2026) to go over the quarterly plan?" in card.body
+
+
 def test_body_lines_are_statements_quoted_from_the_conversation() -> None:
     req = load_fixture()
     card = ExtractiveDistiller().distill(req)

@@ -353,6 +353,19 @@ def test_a_bare_weekday_is_the_day_an_earlier_message_gave_it() -> None:
         == "The TÜV is in three days (2026-06-12), friday at 8."
 
 
+def test_a_day_no_calendar_has_gives_no_weekday() -> None:
+    # A typo in a chat ("Monday (2026-02-30)") is read as written: no weekday taken from it, and no error.
+    said: dict[int, date] = {}
+    text = "Can we meet Monday (2026-02-30), or Friday (2026-13-04)? (2026-02-31) Friday then."
+    assert ground(text, datetime(2026, 11, 30, 10, 0), said=said) == text
+    assert said == {}
+    # The calendar's last weekend has no Sunday to name; the Saturday stays as written.
+    at_the_end = "The weekend (weekend of 9999-12-31), Saturday ideally."
+    assert resolve_relative(at_the_end, date(9999, 12, 28)) == at_the_end
+    assert resolve_relative("The weekend (weekend of 2026-12-05), Saturday ideally.", date(2026, 11, 30)) == \
+        "The weekend (weekend of 2026-12-05), Saturday (2026-12-05) ideally."
+
+
 @pytest.mark.parametrize(
     ("phrase", "said_on", "expected"),
     [
