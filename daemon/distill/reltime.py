@@ -160,13 +160,15 @@ def _apply(rule: Rule, text: str, anchor: date, said: Said) -> str:
         return max(text.rfind("(", 0, m.start()), text.rfind("（", 0, m.start())) > \
             max(text.rfind(")", 0, m.start()), text.rfind("）", 0, m.start()))
 
+    if rule.said:  # the weekdays named so far, and those this text gives
+        said = {**said, **weekdays_said(text, weekends=True)}
+
     def repl(m: re.Match[str]) -> str:
         if _DATE_AFTER.match(text, m.end()) or any(a <= m.start() < b or a < m.end() <= b for a, b in code) \
                 or inside(m) and _DATE_INSIDE.match(text, m.end()):
             return m.group(0)
         try:
-            label = rule.resolve(m, anchor, {**said, **weekdays_said(text, weekends=True)}) if rule.said \
-                else rule.resolve(m, anchor)
+            label = rule.resolve(m, anchor, said) if rule.said else rule.resolve(m, anchor)
         except OverflowError:  # a date beyond year 1..9999 has no calendar day to name
             return m.group(0)
         if label is None:
@@ -311,7 +313,6 @@ def _month_day(anchor: date, month: int, day: int, past: bool) -> date | None:
 _WEEKDAY_SAID = re.compile(r"(?i)\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b[^()\n]{0,16}?"
                            r"[(（](\d{4}-\d{2}-\d{2})[)）]|[(（]weekend of (\d{4}-\d{2}-\d{2})[)）]")
 _JUST_PAST_DAYS = 45
-_BARE_WEEKDAY_DAYS = 3
 _WEEKDAY_BEFORE = re.compile(r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)"
                              r"\.?[,\s]*(?:the\s+)?$", re.I)  # "Saturday 13 February", "Sat 13 Feb"
 
