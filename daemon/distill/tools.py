@@ -195,9 +195,9 @@ def _changes(arguments: Any) -> tuple[tuple[str, str], ...]:
                 continue
             for a in (line.strip() for line in before[i1:i2]):
                 # Each old line beside the new line most like it ("offset = …" after an added "if page < 1:")
-                b = max((line.strip() for line in after[j1:j2]), key=lambda c: SequenceMatcher(None, a, c).ratio())
-                if a and b and max(len(a), len(b)) <= _MAX_CHANGE and "`" not in a + b and \
-                        SequenceMatcher(None, a, b).ratio() >= 0.5:
+                likeness, b = max(((SequenceMatcher(None, a, c).ratio(), c) for c in map(str.strip, after[j1:j2])),
+                                  key=lambda pair: pair[0])
+                if a and b and max(len(a), len(b)) <= _MAX_CHANGE and "`" not in a + b and likeness >= 0.5:
                     out.append((a, b))
     return tuple(out[:_MAX_CHANGES])
 
