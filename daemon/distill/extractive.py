@@ -624,7 +624,7 @@ _YES = re.compile(r"(?i)\W*(yes|yeah|yep|yup|i did|we did|i have|i am|i do|that'
 # "Are you home tonight?", "Got a sec?", "Did you eat?": asking after the other, not about news.
 _CHECK_IN = re.compile(r"(?i)\b(?:are you|you) (?:still )?(?:home|there|up|free|around|awake|busy|ok|okay|alive|in)\b|"
                        r"\bdid you eat\b|\bhave you eaten\b|\bgot a (?:sec|second|minute|moment)\b|\bcan you talk\b")
-_WH = re.compile(r"(?i)(?:\W*(?:so|and|oh|wait|ok)\b\W*)*(?:who|what|where|when|which|why|how)\b")
+_WH = re.compile(r"(?i)(?:who|what|where|when|which|why|how)\b")  # after the openers ("So… what") are cut
 
 
 def _with_answers(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
@@ -658,7 +658,8 @@ def _with_answers(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
         else:
             continue
         asked_too.add((i - 1, _norm(question)))  # the question, kept on its own too, is now inside the answer
-    out = [s for s in out if (s.msg, _norm(re.sub(r"[?？!]+$", "?", s.text))) not in asked_too]
+    if asked_too:
+        out = [s for s in out if (s.msg, _norm(re.sub(r"[?？!]+$", "?", s.text))) not in asked_too]
     # In message order; a yes made a statement of its own comes first in its message (before what follows it).
     keyed = [((s.msg, 1, s.pos), s) for s in out] + [((s.msg, 0, 0), s) for s in added]
     return [s for _, s in sorted(keyed, key=lambda pair: pair[0])]
