@@ -47,7 +47,8 @@ def when(day: date) -> str:
     return f"{WEEKDAYS[day.weekday()]} {day.day} {MONTHS[day.month - 1]} {day.year}"
 
 
-def describe(points: list[Point], *, context: str = "", request: str = "", asker: str = "", task: bool = False,
+def describe(points: list[Point], *, context: str = "", request: str = "", verdict: str = "", asker: str = "",
+             task: bool = False,
              work: str = "",
              people: list[str] | None = None, day: date | None = None, lang: str = "en",
              limit: int = 420, topic: str = "") -> str:
@@ -59,7 +60,7 @@ def describe(points: list[Point], *, context: str = "", request: str = "", asker
         sentences.append(_as_note(Point(asker or ("用户" if lang == "zh" else "The user"), context, "fact"),
                                   lang, False))
     if request and (asked := _ask(request, asker, lang, task)):
-        sentences.append(asked)
+        sentences.append(asked + (f" Answer: {verdict}" if verdict and asked.endswith("”") else ""))
     if work:
         sentences.append(work)
     # People chatting: a highlight from each of two speakers (their own news first), then who and when;
@@ -225,10 +226,16 @@ _CLAUSE = re.compile(r"\s+[-–—]\s+|;\s*|,\s+(?:but|and|so|which|because|'cau
                      r"|\s+(?:because|'cause)\s+")
 
 
+_AGREED = re.compile(r"(?i)“(?:so,? |ok(?:ay)?,? )?(?:can|could|shall|should) we ([^”?]{8,})\?*” — "
+                     r"(?:yes|yeah|yep|yup|sure|definitely|of course)\b")
+
+
 def _headline(point: Point) -> Point:
     """A chat's statement as a headline: its first clause, when that says enough on its own. (A yes with its
     question, "“Did you get the flat?” — Yes! Moving on the 14th", heads with what follows the yes.)"""
-    if (answered := re.match(r"“[^”]*” — \w+(?: \w+)?[.!] (.+)$", point.text)) and len(answered.group(1).split()) >= 3:
+    if agreed := _AGREED.match(point.text):  # "“Can we meet Monday…?” — Yes, Monday works.": Sam agreed to meet Monday…
+        return Point(point.who, f"I agreed to {agreed.group(1)}.", "state", point.role)
+    if (answered := re.match(r"“[^”]*” — [^.!?]{1,40}[.!] (.+)$", point.text)) and len(answered.group(1).split()) >= 3:
         point = Point(point.who, answered.group(1), point.kind, point.role, point.answered)
     head = _CLAUSE.split(point.text, maxsplit=1)[0]
     if head == point.text or len(re.sub(r"[(（][^)）]*[)）]", "", head).split()) < 4:
@@ -385,6 +392,9 @@ used""".split())
 _IRREGULAR = {"have": "has", "do": "does", "go": "goes", "am": "is", "be": "is"}
 
 
+_PAST_EED = ("agreed", "freed", "guaranteed", "decreed")
+
+
 def third_person(text: str, who: str) -> str:
     """``I went …`` → ``Caroline went …``; later ``I``/``my``/``me`` → ``they``/``their``/``them``."""
     used = [who == "they"]
@@ -419,7 +429,8 @@ def third_person(text: str, who: str) -> str:
         adverb, verb = m.group(1) or "", m.group(2) or ""
         if verb.lower() in _NEGATIONS or "'" in verb:
             return f"{subject} {adverb}{verb if plural else _NEGATIONS.get(verb.lower(), verb)}"
-        past = verb.lower().endswith("ed") and not verb.lower().endswith("eed")  # "need" is not past
+        # ("need" is not past; "agreed" is)
+        past = verb.lower().endswith("ed") and (not verb.lower().endswith("eed") or verb.lower().endswith(_PAST_EED))
         if plural or verb.lower() in _AS_IS or past:
             return f"{subject} {adverb}{verb}"
         return f"{subject} {adverb}{_third(verb)}" if first else f"{subject} {adverb}{verb}"

@@ -640,18 +640,25 @@ def _with_answers(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
             continue
         asked = [q for q in _sentences(turns[i - 1].text) if _is_question(q)]
         question = re.sub(r"(?i)^(?:\W*(?:so|and|oh|ok|okay|wait|well)\b\W*)+", "", asked[-1]).strip(" .…") if asked else ""
-        if not question or _WH.match(question) or not _tokens(question) or len(question.split()) > 12 \
+        if not question or _WH.match(question) or not _tokens(question) or len(_DATE_NOTE.sub("", question).split()) > 12 \
                 or _CHECK_IN.search(question) or _is_filler(question, frozenset(), True):
             continue
         question = re.sub(r"[?？!]+$", "?", question[:1].upper() + question[1:])
         said = yes.group(1)[:1].upper() + yes.group(1)[1:] + ("!" if "!" in yes.group(0) else ".")
         rest = _trim(turn.text[yes.end():].strip(), frozenset())
-        k = first.get(i)
+        k, agreed = first.get(i), ""
+        if k is not None and rest and not _norm(rest).startswith(_norm(candidates[k].text)[:20]):
+            agreed, rest = _agreement(rest)  # "Yes, Monday works. Bring the forecast sheet."
+            agreed = "".join(piece for piece in re.split(r"(\s*[(（][^)）]*[)）])", agreed)
+                             if not _DATE_NOTE.fullmatch(piece) or piece.strip() not in question)  # (said once)
+            said = said[:-1] + ", " + (agreed if _WEEKDAY_START.match(agreed) else agreed[:1].lower() + agreed[1:]) \
+                if agreed else said
         if k is not None and rest and _norm(rest).startswith(_norm(candidates[k].text)[:20]):
             stmt = candidates[k]
             if _stem_overlap(question, stmt.text):
                 continue  # "Have any goals in mind?" — "Yeah. My goal is to…": the answer says what it answers
-            out[k] = replace(stmt, text=f"“{question}” — {said} {stmt.text}", tokens=stmt.tokens | _tokens(question))
+            out[k] = replace(stmt, text=f"“{question}” — {said} {stmt.text}", tokens=stmt.tokens | _tokens(question),
+                             kind="state" if agreed and _DATE_NOTE.search(question) else stmt.kind)  # a plan agreed
         elif k is None or not rest:
             added.append(_Stmt(0, i, turn.speaker, f"“{question}” — {said}", "fact", _tokens(question), "", True,
                                turn.role))
@@ -663,6 +670,19 @@ def _with_answers(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
     # In message order; a yes made a statement of its own comes first in its message (before what follows it).
     keyed = [((s.msg, 1, s.pos), s) for s in out] + [((s.msg, 0, 0), s) for s in added]
     return [s for _, s in sorted(keyed, key=lambda pair: pair[0])]
+
+
+_WEEKDAY_START = re.compile(r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b")
+
+
+def _agreement(rest: str) -> tuple[str, str]:
+    """The acknowledgement a yes opens with, and what follows it: "Monday works. Bring the forecast sheet." is
+    ("Monday works.", "Bring the forecast sheet."). Alone "Monday works" is filler; after "Can we meet Monday?"
+    it is the plan agreed."""
+    sentences = _sentences(rest)
+    if len(sentences) < 2 or not _ACK.match(sentences[0]) or len(sentences[0].split()) > 6:
+        return "", rest
+    return sentences[0].rstrip(" .!") + ".", rest[rest.find(sentences[1]):] if sentences[1] in rest else rest
 
 
 # A few words with no verb and no pronoun: "The Minnesota Wolves!", "Veterinary nurse!", "Ten days, Kyoto and
@@ -1204,6 +1224,29 @@ def _later_task(turns: list[_Turn], task: str) -> str:
     return ""
 
 
+def _verdict(ask: str, turns: list[_Turn], lang: str) -> str:
+    """The yes or no the assistant's reply opens with, when the ask was a yes/no question ("Can I freeze cooked
+    rice?" — "Yes, that's fine. Cool it within an hour…"): the description says it, the body's advice does not."""
+    if lang != "en" or not _YES_NO_ASK.match(ask) or not ask.rstrip().endswith("?"):
+        return ""
+    at = next((i for i, t in enumerate(turns) if t.role == "user" and _norm(ask) in _norm(t.text)), None)
+    if at is None or [q for q in _sentences(turns[at].text) if _is_question(q)][-1:] != [ask]:
+        return ""  # (a second question after it: the yes may answer that one)
+    reply = next((t for t in turns[at + 1:] if t.role == "assistant"), None)
+    said = _VERDICT_START.match(reply.text) if reply else None
+    return "" if not said else "no" if said.group(1).lower() in ("no", "nope") else "yes"
+
+
+# "Yes, that's fine." / "No. Bleach etches marble." — not "No problem!" and not a "Yes, but…" that takes it back.
+_VERDICT_START = re.compile(r"(?i)\W*(yes|yeah|yep|yup|no|nope)\s*(?:[.!;:—–]|,(?!\s*(?:but|however|though|if|"
+                            r"unless|as long as|provided)\b))")
+
+
+_YES_NO_ASK = re.compile(r"(?i)(?:so |and |ok(?:ay)?,? )?(?:can|could|should|shall|may|must|is|are|was|were|do|does|"
+                         r"did|will|would|have|has)\b(?! you (?:please |help|tell|explain|show|give|write|recommend|"
+                         r"suggest|find|check|list|make|walk))")
+
+
 def _is_request(sentence: str) -> bool:
     """A question or an instruction, not a statement the body should keep."""
     if _CJK_RE.search(sentence[:4]):
@@ -1222,7 +1265,8 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
               if _norm(p.text) not in (_norm(ask), _norm(context))]
     # A meeting's agenda says what it was about: "One item tonight: the Eastgate Community Choir winter concert."
     agenda = [m.group(1).strip() for t in turns[:2] if t.speaker and (m := _AGENDA.search(t.text))]
-    description = notes.describe(points, context=context, request=ask, asker=asker if people else "",
+    description = notes.describe(points, context=context, request=ask, verdict=_verdict(ask, turns, lang),
+                                 asker=asker if people else "",
                                  topic=agenda[0] if agenda and len(people) > 1 and lang == "en" else "",
                                  task=bool(calls),
                                  work=" ".join(filter(None, (_later_task(turns, ask) if calls else "",

@@ -1503,3 +1503,36 @@ def test_a_chat_description_takes_news_before_a_memory_of_long_ago() -> None:
     points = [Point("John", "Growing up, I saw how crumbling infrastructure affected my neighborhood.", "fact", "user"),
               Point("John", "I'm hoping to get into local politics.", "fact", "user")]
     assert highlights(points, 1, people=True)[0].text == "I'm hoping to get into local politics."
+
+
+def test_a_yes_that_agrees_a_plan_keeps_the_plan_and_says_it_was_agreed() -> None:
+    chat = [say("Hey Sam, how was the weekend?", "Alex"), say("Good thanks, quiet one.", "Sam"),
+            say("Can we meet on Thursday to go over the quarterly plan?", "Alex"),
+            say("Yes, Thursday works. Bring the forecast sheet.", "Sam"), say("Will do, see you then", "Alex")]
+    result = card(chat)
+    assert "Sam: “Can we meet on Thursday (11 May 2023) to go over the quarterly plan?” — Yes, Thursday works. " \
+           "Bring the forecast sheet." in result.body
+    assert result.description.startswith("Sam agreed to meet on Thursday (11 May 2023) to go over the quarterly plan.")
+    assert "- Alex: Can we meet" not in result.body  # the question is inside its yes, not kept twice
+    chat[3] = say("Yes, sounds good. Bring the forecast sheet.", "Sam")
+    assert "— Yes, sounds good. Bring the forecast sheet." in card(chat).body
+    alone = [say("Can we meet Thursday to go over the quarterly plan?", "Alex"), say("Thursday works.", "Sam"),
+             say("I'll book the small room.", "Alex")]
+    assert "Thursday (11 May 2023) works" not in card(alone).body  # no yes: the reply alone is filler, as before
+
+
+def test_a_yes_or_no_to_the_users_question_leads_the_advice_in_the_description() -> None:
+    chat = [say("Can I freeze cooked rice and reheat it later?"),
+            say("Yes, that's fine. Cool it within an hour, freeze it in flat bags and reheat until it's steaming hot "
+                "all the way through.", role="assistant")]
+    assert "“Can I freeze cooked rice and reheat it later?” Answer: yes. Advice: cool it" in card(chat).description
+    chat = [say("Can I use bleach on a marble worktop?"),
+            say("No. Bleach etches marble. Use a pH-neutral stone cleaner and a soft cloth instead.", role="assistant")]
+    assert "Answer: no." in card(chat).description
+    for reply in ("No problem! Use a pH-neutral stone cleaner and a soft cloth.",
+                  "Yes, but only diluted: a pH-neutral stone cleaner is safer."):
+        chat[1] = say(reply, role="assistant")
+        assert "Answer:" not in card(chat).description  # not a verdict, or one the reply takes back
+    chat = [say("Can I use bleach on marble? And what about vinegar?"),
+            say("No. Both etch it. Use a pH-neutral stone cleaner.", role="assistant")]
+    assert "Answer:" not in card(chat).description  # the no may answer the second question
