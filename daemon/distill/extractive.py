@@ -452,6 +452,13 @@ def _is_filler(sentence: str, names: frozenset[str], people: bool = False) -> bo
     return sentence.endswith("!") and cheering and not personal and not specific
 
 
+# How the speaker found it, not what it is: "I joined a writers group." needs no "It's unbelievable--such…".
+_JUDGED = re.compile(r"(?i)(?:it|this|that)(?:'s| is| was| has been)\s+(?:so |really |just |absolutely |honestly |"
+                     r"been )?(?:unbelievable|amazing|awesome|great|incredible|wonderful|fantastic|cool|fun|crazy|wild|"
+                     r"insane|surreal|lovely|brilliant|exciting|scary|nerve-?wracking|overwhelming|rewarding|a dream|"
+                     r"a blast|a wild ride|a rollercoaster)\b")
+
+
 def _sentiment(sentence: str) -> bool:
     """Between friends, a maxim ("We should cherish every moment with them.") or encouragement ("I believe in
     your power to make a positive difference."): feeling, not news. Talk all the same, so it counts toward the
@@ -464,6 +471,8 @@ def _sentiment(sentence: str) -> bool:
 
 def _reaction(sentence: str, names: frozenset[str]) -> bool:
     """A reaction to what was said ("That's a busy few weeks."): talk, counted toward the budget, never picked."""
+    if re.match(r"(?i)i bet\b", sentence) and not _specific(sentence) and not _is_question(sentence):
+        return True  # "I bet the nerves and excitement are quite a rush!": a guess at the other's feeling
     return bool(re.match(r"(?i)(?:that'?s|that sounds|sounds like|what a|how)\b", sentence)) and not \
         _specific(sentence) and len(_tokens(sentence) - names) < 4 and not _is_question(sentence)
 
@@ -542,7 +551,8 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                 if steps or raw.rstrip().endswith((":", "：")) and _NEXT_STEPS.search(raw):
                     steps = True  # the list after "Next steps:" is what is next, item by item
                 if last and _PRONOUN_START.match(sentence) and out and out[-1].msg == i and out[-1].text == last \
-                        and len(_tokens(sentence) - names) >= 2 and not _is_filler(sentence, names, bool(turn.speaker)):
+                        and len(_tokens(sentence) - names) >= 2 and not _is_filler(sentence, names, bool(turn.speaker)) \
+                        and not _JUDGED.match(sentence):
                     # "I adopted Toby. He's a German Shepherd.": one statement, its referent inside
                     sentence = f"{out.pop().text} {sentence}"
                 if turn.speaker and out and out[-1].msg == i and not out[-1].code and _news(out[-1]) and \
@@ -567,6 +577,10 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                 elif previous == "procedure" and turn.role == "user" and not turn.speaker and \
                         not re.match(r"(?i)(?:run|use|type|try|to\b|`)", sentence):
                     previous = "fact"  # "It works when I run it with `npm run dev`": what happened, not how to
+                elif previous == "procedure" and turn.speaker and "`" not in sentence and \
+                        not re.match(r"(?i)(?:run|use|type|try|to\b|step \d)", sentence):
+                    # Between people, "I tried my newest dairy-free recipe" is news, not a procedure.
+                    previous = "state" if _KIND_RE["state"].search(sentence) else "fact"
                 if outcome:
                     previous = "state"  # "That did it: …": how it turned out
                 if agent and turn.role == "assistant" and previous != "decision" and _DONE.match(sentence):

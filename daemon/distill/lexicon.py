@@ -141,6 +141,10 @@ _LEAD_FILLER = re.compile(r"^(?:(?:oh|wow|yeah|yes|yep|hey|hi|well|so|haha+|lol|
                           r"(?: but)?|not sure (?:if|whether) (?:it'?s|this is) related,?(?: but)?|"
                           r"good (?:choice|point|call|idea|catch)|nice catch|"
                           r"great (?:choice|question|idea)|got it|noted|"
+                          # "I just wanted to let you know I challenged myself…" says "I challenged myself…"
+                          r"(?:i |i'?m |i am )?(?:just |really |so )?(?:wanted|want|had|have|needed|need|gotta|"
+                          r"excited|happy|thrilled|glad|stoked) to (?:tell|let) (?:you|ya)(?: know)?(?: that)?,?"
+                          r"(?=\s+(?:i|i'm|i've|we|we're|we've|my|our)\b)|"
                           r"(?:(?:so )?many things to (?:plan|do|discuss|sort out)\s*)?(?:first|second|third|finally|"
                           r"lastly|(?:first|second|third|next|last|one more) (?:thing|topic|item))\s*:)[,!.:]?\s+|"
                           r"(?:你好|您好|嗨|哈喽|嗯+|好的?|对了|那个)[，,！!。\s]+|哈哈+[，,！!。\s]*)+", re.I)
@@ -202,7 +206,7 @@ _ACK = re.compile(r"^(?:i see|now i (?:see|understand|get it)|i understand|got i
                   r"(?:that|this|it) (?:works|sounds (?:good|great|fine)))\b"
                   r"(?!\s*:)[^.!?]{0,40}[.!?…]*$", re.I)  # ("Agreed: £12, £8 concessions" is what was agreed)
 # Pleasantries inside a sentence that make the whole sentence filler.
-_FILLER_PHRASE = re.compile(r"\b(?:keep you posted|let you know|keep me posted|let me know|you got this|good luck|"
+_FILLER_PHRASE = re.compile(r"\b(?:keep (?:you|ya) posted|let (?:you|ya) know(?!,?(?: that)? (?:i|i'm|i've|we|we're|we've|my|our)\b)|keep me posted|let me know|you got this|good luck|"
                             r"take care|talk (?:to you )?soon|catch you later|have fun|sounds like a plan|makes sense|"
                             r"no worries|my pleasure|happy to help|glad (?:i|to) (?:could )?help|hope (?:this|that|it) "
                             r"helps|feel free|anytime|take lots of|can'?t wait to (?:see|hear)|proud of you|"

@@ -1536,3 +1536,30 @@ def test_a_yes_or_no_to_the_users_question_leads_the_advice_in_the_description()
     chat = [say("Can I use bleach on marble? And what about vinegar?"),
             say("No. Both etch it. Use a pH-neutral stone cleaner.", role="assistant")]
     assert "Answer:" not in card(chat).description  # the no may answer the second question
+
+
+def test_between_people_a_recipe_mentioned_is_news_a_command_is_a_procedure() -> None:
+    chat = [say("Yesterday I tried my newest dairy-free recipe and it was a winner with my family!", "Joanna"),
+            say("Ooh nice, what was it?", "Nate"),
+            say("Chocolate raspberry tart with almond flour and coconut oil.", "Joanna")]
+    body = card(chat).body
+    assert "tried my newest dairy-free recipe" in body and "Commands and procedures" not in body
+    chat = [say("The deploy broke again on Friday.", "Ines"),
+            say("Run `make deploy ENV=staging` first, then check the logs in Grafana.", "Ravi"),
+            say("Got it, will do that tomorrow.", "Ines")]
+    assert "## Commands and procedures\n- Ravi: Run `make deploy ENV=staging` first" in card(chat).body
+
+
+def test_telling_lead_ins_guesses_and_judgements_are_cut_from_news() -> None:
+    chat = [say("Long time no talk! I wanted to tell ya I just joined a writers group. It's unbelievable--such "
+                "inspirational people.", "Joanna"),
+            say("That's awesome! I bet the nerves and excitement are quite a rush!", "Nate"),
+            say("Hey, just wanted to let you know that I'm running for office again.", "John"),
+            say("I'll keep ya posted.", "Joanna")]
+    body = card(chat).body
+    assert "- Joanna: I joined a writers group.\n" in body and "It's unbelievable" not in body
+    assert "- John: I'm running for office again." in body
+    assert "tell ya" not in body and "let you know" not in body and "I bet" not in body and "keep ya posted" not in body
+    kept = card([say("I'll let you know how the interview goes.", "Joanna"),
+                 say("I adopted Toby. He's a German Shepherd.", "Nate")]).body
+    assert "I'll let you know" not in kept and "I adopted Toby. He's a German Shepherd." in kept
