@@ -449,6 +449,9 @@ def third_person(text: str, who: str) -> str:
                       else _WE_AS_THEY[m.group(0).lower()].capitalize(), out)
     if who.startswith("The "):  # "the dentist moved The user's appointment" → "the user's"
         out = out[:1] + out[1:].replace(who, "the" + who[3:])
+        out = re.sub(r"(?<=[.!?] )the(?= user\b)", "The", out)
+    # A new sentence starts with a capital: "The user's name is Ana. They live in Porto."
+    out = re.sub(r"(?<=[.!?] )(they|their|them|theirs)\b", lambda m: m.group(1).capitalize(), out)
     return out[:1].upper() + out[1:]
 
 

@@ -109,6 +109,8 @@ _DONE = re.compile(r"^(?:done\s*[:—-]\s*(?=\S)|(?:done[:,]?\s*|i(?:'ve| have)\
                    r"removed|refactored|configured|instrumented|extracted|wired|moved|renamed|replaced|changed|"
                    r"wrote|built|deleted|installed|upgraded|migrated|merged|committed|deployed)\b)", re.I)
 _NUMBER = re.compile(r"\d")
+# A date the chat's words were grounded to: "(2026-11-18)", "（2026-10）", "(7 May 2023)", not "（每延米1500元）".
+_GROUNDED = re.compile(r"[(（][^)）]*?(?:\b\d{4}-\d{2}|(?<![\d.,])\d{4}(?=[)）])|[A-Z][a-z]+ \d{4})[^)）]*[)）]")
 _TODAY_NOTE = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening))\s*[(（][^)）]*[)）]", re.I)
 _EMOJI = re.compile(r"\s*[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+")
 _EMOJI_STOP = re.compile(r"(?<=\w)\s*[\U0001F300-\U0001FAFF\u2600-\u27BF]+[\uFE0F\u200D]*(?=\s+[a-z])")
@@ -482,6 +484,11 @@ def _capitalized(text: str) -> str:
     return text[:1].upper() + text[1:] if re.match(r"[a-z][a-z'’]*\b(?![_.\d(/\\-])", text) else text
 
 
+# "后天上午要考科目二了，有点紧张。": how the speaker feels about it, not what it is.
+_FEELING_ZH = re.compile(r"(?:我)?(?:有点|有些|好|很|挺|特别|超|真的|还是)?(?:紧张|担心|焦虑|慌|害怕|激动|兴奋|开心|纠结|头疼|"
+                         r"头大|崩溃|郁闷)(?:了|啊|呢|呀|死了)?")
+
+
 def _trim(sentence: str, names: frozenset[str]) -> str:
     """Drop lead-in filler ("Wow,"), emoji, clauses that carry no content (", which is so exciting!") and
     intensifiers ("really", "super"); "Guess who finally has a licence" is "I finally have a licence"."""
@@ -490,8 +497,8 @@ def _trim(sentence: str, names: frozenset[str]) -> str:
     parts = _CLAUSE_SEP.split(sentence)
     clauses, seps = parts[0::2], parts[1::2]
     # (A clause naming an option by a letter or deciding is content: "we'll go with B")
-    keep = [bool(_tokens(c) - names) or bool(re.search(r"\b(?!I\b)[A-Z0-9]\b", c) or _KIND_RE["decision"].search(c))
-            for c in clauses]
+    keep = [bool(_tokens(c) - names) and not _FEELING_ZH.fullmatch(c.strip(" 。！!…~～"))
+            or bool(re.search(r"\b(?!I\b)[A-Z0-9]\b", c) or _KIND_RE["decision"].search(c)) for c in clauses]
     if all(keep) or not any(keep):
         return sentence
     out = ""
@@ -1217,8 +1224,11 @@ def _request(turns: list[_Turn], calls: list[ToolCall]) -> tuple[str, str, str]:
         for i, sentence in enumerate(said):
             if _is_request(sentence):  # its context: how the message began ("My starter stopped rising.")
                 # ("We're remortgaging." says what about; the sentence after it, with what.)
-                context = ("" if _CJK_RE.search(said[0]) else " ").join(
-                    said[:2 if i > 1 and len(said[0].split()) < 5 and not _CJK_RE.search(said[0]) else 1]) if i else ""
+                lead = said[:2 if i > 1 and len(said[0].split()) < 5 and not _CJK_RE.search(said[0]) else 1] if i else []
+                # ("我叫林悦，在北京学车。后天上午要考科目二了。…能帮我想想这两天怎么准备吗？": the dated event frames it)
+                dated = [s for s in said[len(lead):i] if _GROUNDED.search(_TODAY_NOTE.sub("", s))][:1]
+                context = ("" if _CJK_RE.search(said[0]) else " ").join(_trim(s, frozenset()) for s in lead + (
+                    dated if lead and not any(_GROUNDED.search(s) for s in lead) else []))
                 return context, sentence, turn.who
         return "", "", ""
     return "", "", ""

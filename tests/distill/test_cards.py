@@ -1563,3 +1563,23 @@ def test_telling_lead_ins_guesses_and_judgements_are_cut_from_news() -> None:
     kept = card([say("I'll let you know how the interview goes.", "Joanna"),
                  say("I adopted Toby. He's a German Shepherd.", "Nate")]).body
     assert "I'll let you know" not in kept and "I adopted Toby. He's a German Shepherd." in kept
+
+
+def test_a_dated_event_before_the_ask_frames_it_and_a_feeling_is_left_out() -> None:
+    when = datetime(2026, 11, 16, 9, 0, tzinfo=timezone.utc)
+    chat = [say("你好！我叫林悦，在北京学车。后天上午要考科目二了，有点紧张。教练说我倒车入库老是压线。能帮我想想这两天怎么准备吗？",
+                when=when),
+            say("后天就是11月18日。明天只练倒车入库，左右各连续做10次，目标是10次里至少9次成功。祝你后天一次通过！",
+                role="assistant", when=when)]
+    result = ExtractiveDistiller().distill(DistillRequest("s1", date(2026, 11, 16), tuple(chat), timezone=timezone.utc))
+    assert isinstance(result, Card)
+    assert result.description.startswith("用户叫林悦，在北京学车。后天（2026-11-18）上午要考科目二了。用户问：")
+    assert "紧张" not in result.description and "一次通过" not in result.body
+    chat = [say(f"My name is Ana. I live in Porto. {said} Can you help me plan the week?", when=when)
+            for said in ("The budget is 1500 EUR (about 1600 USD).", "My sister lands on Friday.")]
+    answer = say("Spend Friday at the Ribeira and keep Saturday for the Douro valley.", role="assistant", when=when)
+    lead = [ExtractiveDistiller().distill(DistillRequest("s1", when.date(), (c, answer), timezone=timezone.utc))
+            for c in chat]
+    assert "1600 USD" not in lead[0].description  # an amount in brackets is no date
+    assert lead[1].description.startswith("The user's name is Ana. They live in Porto. Their sister lands on Friday "
+                                          "(20 November 2026). The user asked")
