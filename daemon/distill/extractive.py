@@ -262,7 +262,7 @@ def _turns(request: DistillRequest, lang: str) -> list[_Turn]:
         label = _label(message, lang)
         who = label if label not in _ROLES[lang].values() else _WHO[lang].get(message.role, label)
         out.append(_Turn(message.role, label if named else "", who,
-                         _readable_dates(ground(text, message.time, request.timezone, said))))
+                         _once(_readable_dates(ground(text, message.time, request.timezone, said)))))
     return out
 
 
@@ -290,6 +290,23 @@ def _speech(text: str) -> str:
 
 
 _ISO_NOTE = re.compile(r"([（(])((?:around |约|weekend of |week of )?)(\d{4})-(\d{2})(?:-(\d{2}))?(?=[)）])")
+
+
+def _once(text: str) -> str:
+    """A date said twice in one sentence is noted once: "in two weeks (23 July 2026), Thursday the 23rd at 2pm"."""
+    seen: set[str] = set()
+
+    def first(m: re.Match[str]) -> str:
+        if m.group(1):
+            seen.clear()  # a new sentence
+            return m.group(0)
+        note = m.group(0).strip()
+        if note in seen:
+            return ""
+        seen.add(note)
+        return m.group(0)
+    return re.sub(r"([.!?。！？\n]\s)|\s*[(（][^()（）]*(?:\d{1,2} [A-Z][a-z]+ \d{4}|\d{4}-\d{2}-\d{2})[^()（）]*[)）]", first, text) \
+        if text.count("(") + text.count("（") > 1 else text
 
 
 def _readable_dates(text: str) -> str:
@@ -656,6 +673,7 @@ def _with_answers(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
     out = list(candidates)
     added: list[_Stmt] = []
     asked_too: set[tuple[int, str]] = set()
+    planned: set[int] = set()
     for i, turn in enumerate(turns):
         if not i or not turn.speaker or turns[i - 1].speaker in ("", turn.speaker) or not (yes := _YES.match(turn.text)):
             continue
@@ -678,8 +696,9 @@ def _with_answers(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
             stmt = candidates[k]
             if _stem_overlap(question, stmt.text):
                 continue  # "Have any goals in mind?" — "Yeah. My goal is to…": the answer says what it answers
-            out[k] = replace(stmt, text=f"“{question}” — {said} {stmt.text}", tokens=stmt.tokens | _tokens(question),
-                             kind="state" if agreed and _DATE_NOTE.search(question) else stmt.kind)  # a plan agreed
+            out[k] = replace(stmt, text=f"“{question}” — {said} {stmt.text}", tokens=stmt.tokens | _tokens(question))
+            if agreed and _DATE_NOTE.search(question):
+                planned.add(i)  # a plan agreed, with its day
         elif k is None or not rest:
             added.append(_Stmt(0, i, turn.speaker, f"“{question}” — {said}", "fact", _tokens(question), "", True,
                                turn.role))
@@ -688,6 +707,8 @@ def _with_answers(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
         asked_too.add((i - 1, _norm(question)))  # the question, kept on its own too, is now inside the answer
     if asked_too:
         out = [s for s in out if (s.msg, _norm(re.sub(r"[?？!]+$", "?", s.text))) not in asked_too]
+    # What follows an agreed plan in its message goes with it: "… Bring your laptop, mine's dead. Mine after work, 6ish?"
+    out = [replace(s, kind="state") if s.msg in planned and s.kind == "fact" else s for s in out]
     # In message order; a yes made a statement of its own comes first in its message (before what follows it).
     keyed = [((s.msg, 1, s.pos), s) for s in out] + [((s.msg, 0, 0), s) for s in added]
     return [s for _, s in sorted(keyed, key=lambda pair: pair[0])]
@@ -1152,6 +1173,11 @@ def _restates(earlier: _Stmt, later: _Stmt) -> bool:
 
 # ---- writing the card ---------------------------------------------------------
 
+def _ended(text: str) -> str:
+    """A sentence with its end mark: one the speaker left off gets a full stop before the next sentence."""
+    return text if re.search(r"[.!?…:;)\]\"'”’`*]$", text) else text + "."
+
+
 def _blocks(stmts: list[_Stmt], lang: str, work: list[str]) -> dict[str, list[str]]:
     """Markdown per kind: one bullet per message, a code block whole below its lead-in bullet.
 
@@ -1165,7 +1191,9 @@ def _blocks(stmts: list[_Stmt], lang: str, work: list[str]) -> dict[str, list[st
         for stmt in [*(s for s in stmts if s.kind == kind), None]:
             if group and (stmt is None or stmt.msg != group[0].msg or stmt.code or group[-1].code
                           or not group[0].speaker):
-                text = " ".join(s.text for s in group if s.text)
+                # ("…for the picture round" then "His head's big enough": two sentences, so a full stop between)
+                text = " ".join(_ended(s.text) if k < len(group) - 1 and s.text and not _CJK_RE.search(s.text[-1:]) else s.text
+                                for k, s in enumerate(group) if s.text)
                 if group[-1].code and not text:
                     fence = re.match(r"[`~]{3,}\s*([\w+#.-]*)", group[-1].code)
                     language = fence.group(1) if fence and fence.group(1) else ""

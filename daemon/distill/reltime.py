@@ -21,7 +21,10 @@ The decisions, in short (weeks start on Monday, as in ISO 8601 and "下周一"):
 - Weeks are named by their Monday ("week of 2023-05-08"), weekends by their
   Saturday; "N weekends later" counts the coming weekend as the first.
 - Vague counts ("a few days ago", "几天前") are marked "around" / "约".
-- Stays as written: a bare weekday, "the past week" (a rolling window),
+- A bare weekday is the day the conversation gave it; else, in a plan ("Can
+  we meet Monday?", "Monday works", "booked it for Saturday"), the coming one,
+  today excluded.
+- Stays as written: any other bare weekday, "the past week" (a rolling window),
   "N days later" (later than what?), a phrase already followed by a date.
 """
 
@@ -344,7 +347,7 @@ def _en_ordinal(m: re.Match[str], anchor: date) -> str | None:
 
 def _en_weekday_ordinal(m: re.Match[str], anchor: date) -> str | None:
     """"Saturday 25th": the 25th of this month or the next (past tense: the last) that is a Saturday."""
-    weekday, day = _EN_WEEKDAYS.index(m.group(1).lower()), int(m.group(2))
+    weekday, day = [d[:3] for d in _EN_WEEKDAYS].index(m.group(1).lower()[:3]), int(m.group(2))  # ("Sat 12th")
     step = -1 if _past_tense(m) else 1
     for shift in (0, step):
         index = anchor.year * 12 + anchor.month - 1 + shift
@@ -374,7 +377,22 @@ def _en_bare_weekday(m: re.Match[str], anchor: date, said: Said) -> str | None:
         return None
     found = said.get(target)
     ahead = found is not None and (found - anchor).days
-    return _day(found) if found and (0 <= ahead <= _SAID_DAYS or _past_tense(m) and -_SAID_DAYS <= ahead < 0) else None
+    if found and (0 <= ahead <= _SAID_DAYS or _past_tense(m) and -_SAID_DAYS <= ahead < 0):
+        return _day(found)
+    # A plan made for it ("Can we meet Monday?", "Monday works", "booked the bleed for Saturday"): the coming one,
+    # as "on Monday" is (said on a Monday, today or a week later: as written).
+    booked = re.search(r"(?i)\bfor\s+$", m.string[max(0, m.start() - 5):m.start()])
+    agreed = _AGREED_DAY.match(m.string, m.end())
+    if (booked or agreed or _PLAN_CUE.search(_sentence_around(m)) and not _past_tense(m)) and target != anchor.weekday():
+        return _day(anchor + timedelta(days=(target - anchor.weekday()) % 7))
+    return None
+
+
+# Words that make a bare weekday a plan: asking to meet, a promise, an invitation.
+# ("We'll be back Sunday", said of the weekend after next, is not one: which week stays anyone's guess.)
+_PLAN_CUE = re.compile(r"(?i)\b(?:(?:can|could|shall) (?:we|i|you)|let'?s|are you (?:free|around|about|up for|"
+                       r"busy)|see you|how about|what about)\b")
+_AGREED_DAY = re.compile(r"(?i)(?:\s+(?:morning|afternoon|evening|night))?\s+(?:works|suits|is (?:good|fine|great|perfect))\b")
 
 
 _SAID_DAYS = 31
@@ -606,9 +624,10 @@ RULES: tuple[Rule, ...] = (
     Rule("<weekday> (the) <ordinal>",
          "the nearest day of that number that falls on that weekday: this month or the next (past tense: this "
          "month or the last); none does: as written",
-         re.compile(r"(?<!next )(?<!last )\b" + _EN_DAY + r",?\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of|century|floor)\b)"
+         re.compile(r"(?<!next )(?<!last )\b(" + "|".join(_EN_WEEKDAYS) + r"|(?-i:(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|"
+                    r"Sun)\.?))(?!['’]?s\b),?\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of|century|floor)\b)"
                     r"(?!\s*[（(]\d{4})", re.I), lambda m, a: _en_weekday_ordinal(m, a),
-         examples=("Saturday 25th", "Thursday the 23rd", "this Thursday, the 26th", "on Friday the 13th"),
+         examples=("Saturday 25th", "Thursday the 23rd", "this Thursday, the 26th", "on Friday the 13th", "Sat 6th"),
          triggers=("st", "nd", "rd", "th")),
     Rule("the <ordinal> (a day of the month)",
          "that day of this month if still ahead (today included), else of next month; past tense: the reverse; "
@@ -642,12 +661,13 @@ RULES: tuple[Rule, ...] = (
          examples=("two weekends later", "in two weekends", "a weekend later"), triggers=("weekend",)),
     Rule("<weekday> alone",
          "the day the conversation gave that weekday, by name (“next Friday (22 May)” … “the dinner is Friday”) "
-         "or the same message in a weekend (“this weekend? Saturday ideally”), within a month; else as written: which week is "
-         "meant is anyone's guess",
+         "or the same message in a weekend (“this weekend? Saturday ideally”), within a month; else, in a plan (“can we "
+         "meet Monday?”, “Monday works”, “booked it for Saturday”), the coming one, today excluded; else as written: "
+         "which week is meant is anyone's guess",
          re.compile(r"(?<![-–])\b" + _EN_DAY + r"(?!\s*(?:to|through|till|until|and|or|[-–/])\s*\w+day)"
                     r"(?!\s+(?-i:(?!" + _MONTH_NAMES + r")[A-Z][a-z]))", re.I),  # "the Sunday Times" is a name
          _en_bare_weekday,
-         examples=("this weekend if you can help? Saturday ideally", "see you Saturday"),
+         examples=("this weekend if you can help? Saturday ideally", "see you Saturday", "Saturday was fun"),
          triggers=("day",), said=True),
     Rule("下下周X", "the weekday two calendar weeks on",
          re.compile(r"(下下)(个)?(?:周|星期|礼拜)([一二三四五六日天])(?!气)"), _zh_weekday, True,

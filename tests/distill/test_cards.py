@@ -1583,3 +1583,23 @@ def test_a_dated_event_before_the_ask_frames_it_and_a_feeling_is_left_out() -> N
     assert "1600 USD" not in lead[0].description  # an amount in brackets is no date
     assert lead[1].description.startswith("The user's name is Ana. They live in Porto. Their sister lands on Friday "
                                           "(20 November 2026). The user asked")
+
+
+def test_a_date_is_noted_once_per_sentence_and_sentences_joined_in_a_bullet_keep_their_full_stop() -> None:
+    when = datetime(2026, 7, 9, 18, 0, tzinfo=timezone.utc)
+    chat = [say("Amara's graduation is in two weeks, Thursday the 23rd at 2pm in the main university Aula", "Malik",
+                when=when),
+            say("Oh and my cousin Dele said he'll sort the projector for the picture round", "Malik", when=when),
+            say("Dele is a star", "Imani", when=when),
+            say("haha don't tell him that, his head's big enough", "Malik", when=when)]
+    body = ExtractiveDistiller().distill(DistillRequest("s1", when.date(), tuple(chat), timezone=timezone.utc)).body
+    assert "in two weeks (23 July 2026), Thursday the 23rd at 2pm" in body
+    assert "for the picture round His" not in body
+
+
+def test_what_follows_an_agreed_plan_in_its_message_stays_with_it() -> None:
+    chat = [say("Can we meet on Thursday to go over the questions? I've done 6 rounds.", "Rosa"),
+            say("Yes, Thursday works. Bring your laptop, mine's dead. Mine after work, 6ish?", "Imani"),
+            say("6 at yours", "Rosa")]
+    body = card(chat).body
+    assert "— Yes, Thursday works. Bring your laptop, mine's dead. Mine after work, 6ish?" in body

@@ -296,6 +296,13 @@ MON, TUE, WED, THU, FRI, SAT, SUN = (D(2023, 5, 1) + timedelta(days=i) for i in 
         # A weekday said short names the year as a full one does ("timed" is no past tense).
         ("Pena Palace timed tickets for Sat 13 Feb, early slot", D(2026, 11, 24),
          "Pena Palace timed tickets for Sat 13 Feb (2027), early slot"),
+        ("Sat 12th is the hen in Galway.", D(2026, 11, 27), "Sat 12th (2026-12-12) is the hen in Galway."),
+        # A bare weekday in a plan ("Can we meet Monday?", "Monday works", "booked it for Saturday"): the coming one.
+        ("See you Tuesday.", MON, "See you Tuesday (2023-05-02)."),
+        ("Can we meet Monday to go over the questions?", WED, "Can we meet Monday (2023-05-08) to go over the questions?"),
+        ("Yes, Monday works.", WED, "Yes, Monday (2023-05-08) works."),
+        ("I booked the bleed for Saturday morning.", SUN, "I booked the bleed for Saturday (2023-05-13) morning."),
+        ("I'll call you Friday.", FRI, "I'll call you Friday."),  # said on a Friday: today, or a week on
         # Already inside parentheses: one pair, not two.
         ("It ships with Friday's deploy (27 November).", D(2026, 11, 25), "It ships with Friday's deploy (27 November 2026)."),
         ("the meeting (next Tuesday) is key", D(2026, 11, 25), "the meeting (next Tuesday, 2026-12-01) is key"),
@@ -308,8 +315,10 @@ def test_date_table_resolves(phrase: str, said_on: date, expected: str) -> None:
 @pytest.mark.parametrize(
     ("phrase", "said_on"),
     [
-        ("See you Tuesday.", MON),  # a bare weekday: this week's, or next? (unless the chat said; see below)
-        ("Saturday works, what time Saturday?", WED),
+        ("Tuesday was great.", WED),  # a bare weekday, no plan: which week? (unless the chat said; see below)
+        ("I saw her Monday.", WED),
+        ("Monday blues are real.", WED),
+        ("See you Wednesday.", WED),  # a plan for its own weekday: today, or a week on?
         ("I work Monday to Friday.", WED),  # a range, a habit
         ("every Monday", WED),
         ("Black Friday deals", WED),
@@ -347,7 +356,9 @@ def test_a_bare_weekday_is_the_day_an_earlier_message_gave_it() -> None:
         "The weekend after next (weekend of 2026-05-30) is free."
     # A weekend names its Saturday only within its message: people count "the weekend after next" differently.
     assert 5 not in said and ground("Pub dinner Saturday night?", monday, said=said) == "Pub dinner Saturday night?"
-    assert ground("See you Friday.", datetime(2026, 6, 20, 9, 0), said=said) == "See you Friday."  # weeks later
+    # Weeks later the Friday the chat gave is past: a plan's Friday is the coming one.
+    assert ground("See you Friday.", datetime(2026, 6, 20, 9, 0), said=said) == "See you Friday (2026-06-26)."
+    assert ground("Friday was fun.", datetime(2026, 6, 20, 9, 0), said={}) == "Friday was fun."
     # A weekday right after the date it is: nothing to add.
     assert ground("The TÜV is in three days, friday at 8.", datetime(2026, 6, 9, 9, 0), said={4: D(2026, 6, 19)}) \
         == "The TÜV is in three days (2026-06-12), friday at 8."
