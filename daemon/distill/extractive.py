@@ -905,10 +905,16 @@ def _idle_talk(turns: list[_Turn], candidates: list[_Stmt]) -> bool:
     """People saying good night over a joke: nobody tells news, decides, prefers, asks something of substance or
     names a thing, a number or a day of their own."""
     if len({t.speaker for t in turns if t.speaker}) < 2 or len(turns) > _IDLE_TURNS or any(
-            _news(s) or s.kind in ("decision", "preference") or _specific(_DATE_NOTE.sub("", s.text)) or s.code
+            _news(s) or s.kind in ("decision", "preference") or s.code or _specific(text := _DATE_NOTE.sub("", s.text))
+            and not (len(text.split()) <= 3 and not _CLAUSE.search(text))  # ("Very Sherlock Holmes": a quip)
             for s in candidates if s.kind != "sentiment"):
         return False
-    return not any(_is_question(s) and len(_tokens(s)) >= 3 for t in turns for s in _sentences(t.text))
+    # (A riddle's question asks nothing: "why did the scarecrow win an award?" — "go on".)
+    return not any(_is_question(s) and len(_tokens(s)) >= 3 and not (i + 1 < len(turns) and _RIDDLE_REPLY.match(
+        turns[i + 1].text)) for i, t in enumerate(turns) for s in _sentences(t.text))
+
+
+_RIDDLE_REPLY = re.compile(r"(?i)\W*(?:go on|why|what|no idea|idk|i don'?t know|dunno|tell me|i give up|no\?*)\W*$")
 
 
 def _chit_chat(turns: list[_Turn]) -> bool:

@@ -665,6 +665,7 @@ RULES: tuple[Rule, ...] = (
          "meet Monday?”, “Monday works”, “booked it for Saturday”), the coming one, today excluded; else as written: "
          "which week is meant is anyone's guess",
          re.compile(r"(?<![-–])\b" + _EN_DAY + r"(?!\s*(?:to|through|till|until|and|or|[-–/])\s*\w+day)"
+                    r"(?!\s+(?:brain|blues|feeling|vibes?|mood|scaries|best|funday)\b)"  # "proper Sunday brain": a mood
                     r"(?!\s+(?-i:(?!" + _MONTH_NAMES + r")[A-Z][a-z]))", re.I),  # "the Sunday Times" is a name
          _en_bare_weekday,
          examples=("this weekend if you can help? Saturday ideally", "see you Saturday", "Saturday was fun"),

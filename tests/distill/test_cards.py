@@ -1603,3 +1603,18 @@ def test_what_follows_an_agreed_plan_in_its_message_stays_with_it() -> None:
             say("6 at yours", "Rosa")]
     body = card(chat).body
     assert "— Yes, Thursday works. Bring your laptop, mine's dead. Mine after work, 6ish?" in body
+
+
+def test_a_riddle_and_a_quip_over_the_weather_give_no_card() -> None:
+    sunday = datetime(2026, 11, 29, 8, 0, tzinfo=timezone.utc)
+    chat = [say(text, name, when=sunday) for text, name in (
+        ("morning Pablo ☕", "Wren"), ("morning! is it me or is it properly foggy out there", "Pablo"),
+        ("very Sherlock Holmes", "Pablo"), ("haha. ok I have one for you. why did the scarecrow win an award?", "Wren"),
+        ("go on", "Pablo"), ("because he was outstanding in his field", "Wren"),
+        ("I did. thanks, needed that, proper sunday brain today", "Pablo"), ("anytime! enjoy the fog", "Wren"))]
+    result = ExtractiveDistiller().distill(DistillRequest("s1", sunday.date(), tuple(chat), timezone=timezone.utc))
+    assert isinstance(result, Skip), result
+    chat[4] = say("the one in the Highland Show? she told me about it", "Pablo", when=sunday)
+    chat.insert(5, say("yes, Maisie's scarecrow won first prize in Perth on Saturday", "Wren", when=sunday))
+    assert isinstance(ExtractiveDistiller().distill(DistillRequest("s1", sunday.date(), tuple(chat),
+                                                                   timezone=timezone.utc)), Card)  # real news

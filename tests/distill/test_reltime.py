@@ -318,6 +318,7 @@ def test_date_table_resolves(phrase: str, said_on: date, expected: str) -> None:
         ("Tuesday was great.", WED),  # a bare weekday, no plan: which week? (unless the chat said; see below)
         ("I saw her Monday.", WED),
         ("Monday blues are real.", WED),
+        ("Needed that, proper sunday brain. See you soon", SUN),  # a mood, not a day
         ("See you Wednesday.", WED),  # a plan for its own weekday: today, or a week on?
         ("I work Monday to Friday.", WED),  # a range, a habit
         ("every Monday", WED),
