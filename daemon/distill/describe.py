@@ -177,7 +177,8 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
     """
     if count <= 0:
         return []
-    points = [Point(p.who, _plain_math(p.text), p.kind, p.role, p.answered) for p in points]
+    points = [Point(p.who, _plain_math(_got(p.text) if people else p.text), p.kind, p.role, p.answered)
+              for p in points]
     fit = [p for p in points if _substantial(p) and (p.kind != "procedure" or _advice(p) and "`" in p.text)
            and not p.text.startswith("`")
            and not p.text.rstrip().endswith(("?", "？"))  # a question is not what happened
@@ -241,6 +242,23 @@ def _headline(point: Point) -> Point:
     if head == point.text or len(re.sub(r"[(（][^)）]*[)）]", "", head).split()) < 4:
         return point
     return Point(point.who, head.rstrip(",:") + ".", point.kind, point.role)
+
+
+_DID_YOU = re.compile(r"“(?:so,? |and |oh,? )?did you (\w+) ([^”?]{2,60})\?*” — (?:yes|yeah|yep|yup|i did)\b[!.,]*\s*(.*)$",
+                      re.I)
+_PAST = {"get": "got", "find": "found", "buy": "bought", "win": "won", "make": "made", "take": "took", "go": "went",
+         "do": "did", "hear": "heard", "see": "saw", "sell": "sold", "meet": "met", "have": "had", "give": "gave",
+         "run": "ran", "leave": "left", "send": "sent", "tell": "told", "write": "wrote", "pay": "paid"}
+
+
+def _got(text: str) -> str:
+    """A yes to "Did you get the job?" is news of the answerer's own: "I got the job. Start on the 3rd."."""
+    if not (m := _DID_YOU.match(text)):
+        return text
+    verb = m.group(1).lower()
+    past = _PAST.get(verb) or (verb + "d" if verb.endswith("e") else verb + "ed")
+    rest = re.split(r"\s+“", m.group(3))[0].strip()  # (up to the next question joined to it)
+    return f"I {past} {m.group(2).strip()}" + (f". {rest}" if rest else ".")
 
 
 def _advice(point: Point) -> bool:

@@ -468,7 +468,13 @@ def _is_filler(sentence: str, names: frozenset[str], people: bool = False) -> bo
         return True
     # Cheering the other speaker on ("Take lots of pics!", "Anytime Nate!") says nothing about anyone.
     cheering = _REACTION_RE.match(sentence) or _IMPERATIVE.match(sentence) or len(_tokens(sentence) - names) < 3
-    return sentence.endswith("!") and cheering and not personal and not specific
+    return sentence.endswith("!") and cheering and not personal and not specific and not _NEWS_OF.match(sentence)
+
+
+# News of someone named: "Bethan's engaged!", "Priya is pregnant!", "Tom got promoted!".
+_NEWS_OF = re.compile(r"(?!(?:That|This|It|What|How|So|Oh|Wow)\b)[A-Z][a-z]+(?:['’]s| is| has| got| just)\s+(?:\w+\s+)?"
+                      r"(?:engaged|pregnant|married|expecting|moving|retiring|retired|promoted|hired|born|divorced|"
+                      r"separated|graduated|quit|fired)\b")
 
 
 # How the speaker found it, not what it is: "I joined a writers group." needs no "It's unbelievable--such…".
@@ -556,14 +562,20 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     sentences.pop()  # "…the original side of the r": the export cut the message short
                 else:  # what the user said is kept, to where it was cut: "… with my new…" (not "new Fit")
                     sentences[-1] = re.sub(r"\s+\S+$", "…", sentences[-1])
-            last = worked = ""
+            last = worked = echoed = ""
             convinced = steps = False
             for opening, raw in zip([pos == 0, *[False] * len(sentences)], sentences):
                 sentence, outcome = _trim(raw, names), bool(worked)  # (_trim drops the lead-in filler itself)
+                if opening and reply and turn.speaker and re.fullmatch(r"[A-Z][a-z]{2,}\?", sentence) \
+                        and sentence[:-1].lower() not in names and len(sentences) > 1:
+                    echoed = sentence[:-1]  # "How's the little monster?" — "Miso? Currently asleep…": whom it is
+                    continue
+                if echoed:
+                    sentence, raw, echoed = f"{echoed}: {sentence[:1].lower()}{sentence[1:]}", f"{echoed}: {raw}", ""
                 # "Where??" — "Strathclyde.": a name that answers a follow-up, to join the news it asks about
-                named_answer = opening and reply and bool(turn.speaker) and bool(
-                    re.fullmatch(r"[A-Z][\w'’-]+(?: [A-Z][\w'’-]+){0,2}[.!]*", sentence)) and bool(
-                    _FOLLOW_UP.match([q for q in _sentences(turns[i - 1].text) if _is_question(q)][-1]))
+                # ("And the money?" — "34k.", "To Rhys?" — "To Rhys.")
+                named_answer = opening and reply and bool(turn.speaker) and _short_answer(sentence) \
+                    and _follow_up([q for q in _sentences(turns[i - 1].text) if _is_question(q)][-1], sentence)
                 if worked:
                     # "That did it. Ran it from scratch: … GET /health returns 200.": how it turned out
                     sentence, raw, worked = f"{worked}: {sentence[:1].lower()}{sentence[1:]}", f"{worked}: {raw}", ""
@@ -617,11 +629,11 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     out.append(_Stmt(len(out), i, turn.speaker, sentence, "question", words, "", reply, turn.role))
                 elif questions:
                     continue
-                elif (len(words - names) >= 2 or words - names and (decided or _PAST_TENSE.search(sentence) and
+                elif (len(words - names) >= 2 or named_answer or words - names and (decided or _PAST_TENSE.search(sentence) and
                                                                     _EVENT_RE.search(sentence) or _DROPPED_I.match(
                         sentence) or named_answer or turn.speaker and _EVENT_RE.search(sentence))  # "I'm an auntie!!"
                         and not re.search(r"\b(?:it|that|this|them)\b", sentence, re.I)) \
-                        and not _is_filler(sentence, names, bool(turn.speaker)) and (
+                        and (named_answer or not _is_filler(sentence, names, bool(turn.speaker))) and (
                         not _is_question(sentence) or _framing(sentence, turns, i)) and not (
                         turn.role == "user" and previous != "decision" and (_IMPERATIVE.match(sentence) or re.match(
                             r"(?i)(?:can|could|would|will) you\b", sentence)) and _answered(turns, i)):
@@ -631,7 +643,8 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                         and not _specific(sentence)
                     # And a few words between people that answer nothing ("Lunch break.", "Classic puppy.").
                     aside = bool(turn.speaker) and not reply and len(words - names) <= 2 and not _specific(sentence) \
-                        and not _is_question(sentence) and not re.search(r"\b(?:i|we|my|our)\b", sentence, re.I)
+                        and not _is_question(sentence) and not re.search(r"\b(?:i|we|my|our)\b", sentence, re.I) \
+                        and not _NEWS_OF.match(sentence)
                     kind = "sentiment" if turn.speaker and _sentiment(sentence) or _reaction(sentence, names) or cheer \
                         or aside else previous
                     out.append(_Stmt(len(out), i, turn.speaker, sentence, kind, words, "", reply, turn.role))
@@ -759,6 +772,28 @@ _CAPITAL = re.compile(r"\b[A-Z][a-z]{2,}\b")
 _FOLLOW_UP = re.compile(r"(?i)(?:who|where|when|which|what|how long|how old|how many|how much|you|"
                         r"did you|really|seriously)\b"
                         r"(?!.*\b(?:else|new|about you|with you)\b)")
+# Asking only for a name or an amount: "And the money?", "To Rhys?", "Halden & Pryce?" (answered by _SHORT_ANSWER)
+_FOLLOW_UP_NAMED = re.compile(r"(?i)(?:and (?:the|your|his|her|their)|to|at|with)\b(?!.*\b(?:else|new|about you|with you)\b)"
+                              r"|(?-i:[A-Z][\w'’-]+(?: (?:&|and) [A-Z][\w'’-]+| [A-Z][\w'’-]+){0,2})\?+$")
+# A name, a place or an amount that answers a follow-up: "Strathclyde.", "To Rhys.", "34k.", "Two."
+_SHORT_ANSWER = re.compile(r"(?:(?:[Tt]o|[Aa]t|[Ii]n|[Ff]rom|[Ww]ith|[Ff]or) )?[A-Z][\w'’-]+"
+                           r"(?: (?:&|and|of) [A-Z][\w'’-]+| [A-Z][\w'’-]+){0,2}[.!]*"
+                           r"|[£$€]?\d[\d,.]*\s?(?:k|K|m|%|pm|am|grand)?[.!]*"
+                           r"|(?i:one|two|three|four|five|six|seven|eight|nine|ten|twelve)[.!]*")
+
+
+def _follow_up(question: str, answer: str) -> bool:
+    """A question that asks only for a detail of the news before it, and this answer gives it."""
+    return bool(_FOLLOW_UP.match(question) or _FOLLOW_UP_NAMED.match(question) and _short_answer(answer))
+
+
+_COUNT = re.compile(r"(?i)(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve)\W*")
+
+
+def _short_answer(text: str) -> bool:
+    """A name, a place or an amount alone ("Strathclyde.", "34k.", "Two."); not "Yes!", "Gone." or "Brutal."."""
+    return bool(_SHORT_ANSWER.fullmatch(text)) and (bool(re.match(r"[£$€\d]", text)) or not _YES.match(text) and (
+        not _is_small_talk(text)) and bool(_tokens(text) - _FLUFF) or bool(_COUNT.fullmatch(text)))
 
 
 def _fragment(stmt: _Stmt) -> bool:
@@ -839,8 +874,14 @@ def _with_fragments(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
                     and not _is_question(out[k].text) and out[k].kind != "sentiment"]
             question = asked[-1]
             about = [k for k in news if _stem_overlap(" ".join(asked), out[k].text)]  # "Japan?! When did that happen?"
-            bare = len(_tokens(question)) <= 1 and not _specific(question) and bool(_FOLLOW_UP.match(question))
-            if about or bare and news:
+            bare = len(_tokens(question)) <= 2 and not _specific(question) and _follow_up(question, stmt.text)
+            # ("Halden & Pryce?" — "Halden & Pryce. Junior architect": the guess confirmed)
+            guess = _norm(stmt.text).startswith(_norm(question).rstrip("?").rstrip()) and bool(
+                _FOLLOW_UP.match(question) or _FOLLOW_UP_NAMED.match(question))
+            if about or (bare or guess) and news:
+                if not re.search(r"[A-Za-z]{3,}", _DATE_NOTE.sub("", stmt.text)) or _COUNT.fullmatch(stmt.text):  # "34k." says what only beside
+                    stmt = replace(stmt, text=f"“{question[:1].upper()}{question[1:]}” — {stmt.text}",  # its question
+                                   tokens=stmt.tokens | _tokens(question))
                 join((about or [k for k in news if _news(out[k])] or news)[-1], stmt)
                 continue
         out.append(stmt)
@@ -856,7 +897,7 @@ def _news(stmt: _Stmt) -> bool:
     text = _TODAY_NOTE.sub("", stmt.text)
     if re.match(r"(?i)please\b", text) or _IMPERATIVE.match(text):
         return _told(stmt)  # "Please save them for tomorrow" asks; it tells nothing
-    return _told(stmt) or bool(_DATE_NOTE.search(text) or _DAY_NAMED.search(text)) and not _is_question(text) \
+    return _told(stmt) or bool(_NEWS_OF.match(text)) or bool(_DATE_NOTE.search(text) or _DAY_NAMED.search(text)) and not _is_question(text) \
         and bool({t for t in _tokens(_DATE_NOTE.sub("", text)) if not re.fullmatch(r"\d+(?:st|nd|rd|th)?", t)}
                  - _CALENDAR - _TIME_WORDS)
 
@@ -868,7 +909,11 @@ def _told(stmt: _Stmt) -> bool:
         return False
     if _PROMISE.search(stmt.text):
         return bool(_DATE_NOTE.search(stmt.text))
-    return bool(_DROPPED_I.match(stmt.text) or _EVENT_RE.search(stmt.text))
+    # ("“Did you get the job?” — Yes! Start on the 3rd.": a yes about themselves is their news)
+    return bool(_DROPPED_I.match(stmt.text) or _EVENT_RE.search(stmt.text) or _YES_ABOUT.match(stmt.text))
+
+
+_YES_ABOUT = re.compile(r"“(?:so,? |and |oh,? )?(?:did|have|are|were|was) you\b[^”]*” — (?:Yes|Yeah|Yep|Yup|I did|I have|I am)\b")
 
 
 def _cut_off(turn: _Turn, sentences: list[str], turns: list[_Turn]) -> bool:
@@ -956,6 +1001,9 @@ def _framing(question: str, turns: list[_Turn], i: int) -> bool:
     return answered and brief and not echoed and (bool(_DATE_NOTE.search(question)) or named)
 
 
+_HOW_IS = re.compile(r"(?i:(?:and )?how(?:'s| is| are| was)) (?:(?:the |little |old |your )?)([A-Z][a-z]+)\W*$")
+
+
 def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
     """A statement whose subject is a pronoun brings the sentences before it that name the referent: back
     through its message while they too open on a pronoun, then the other speaker's question just before that
@@ -968,7 +1016,11 @@ def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt], turns: list[_T
     # ("Rescue greyhound, 4 years old. Picked him up from Greyhound Rescue Hamburg": news told of "him")
     told = {s.pos for s in chosen if s.speaker and re.match(r"(?i)(?:just |finally )?\w+ (?:him|her|them)\b", s.text)
             and _DROPPED_I.match(s.text)}
-    for stmt in [s for s in chosen if not s.code and (_PRONOUN_START.match(s.text) or s.pos in we or s.pos in told)]:
+    # "How's Gerald?" — "Asleep till March. He's in the hibernation fridge": whom the answer is about.
+    about = {s.pos for s in chosen if s.speaker and s.reply and not s.code and (s.pos == 0 or candidates[s.pos - 1].msg
+             != s.msg) and (m := _HOW_IS.match(turns[s.msg - 1].text.strip())) and m.group(1) not in s.text}
+    for stmt in [s for s in chosen if not s.code and (_PRONOUN_START.match(s.text) or s.pos in we or s.pos in told
+                                                       or s.pos in about)]:
         for before in reversed(candidates[:stmt.pos]):
             if before.code or before.msg < stmt.msg - 2:
                 break

@@ -206,7 +206,7 @@ _ACK = re.compile(r"^(?:i see|now i (?:see|understand|get it)|i understand|got i
                   r"(?:that|this|it) (?:works|sounds (?:good|great|fine)))\b"
                   r"(?!\s*:)[^.!?]{0,40}[.!?…]*$", re.I)  # ("Agreed: £12, £8 concessions" is what was agreed)
 # Pleasantries inside a sentence that make the whole sentence filler.
-_FILLER_PHRASE = re.compile(r"\b(?:keep (?:you|ya) posted|let (?:you|ya) know(?!,?(?: that)? (?:i|i'm|i've|we|we're|we've|my|our)\b)|keep me posted|let me know|you got this|good luck|"
+_FILLER_PHRASE = re.compile(r"\b(?:dying to (?:ask|know|hear)|gotta (?:go|run)|got to (?:go|run)|gtg|keep (?:you|ya) posted|let (?:you|ya) know(?!,?(?: that)? (?:i|i'm|i've|we|we're|we've|my|our)\b)|keep me posted|let me know|you got this|good luck|"
                             r"take care|talk (?:to you )?soon|catch you later|have fun|sounds like a plan|makes sense|"
                             r"no worries|my pleasure|happy to help|glad (?:i|to) (?:could )?help|hope (?:this|that|it) "
                             r"helps|feel free|anytime|take lots of|can'?t wait to (?:see|hear)|proud of you|"
@@ -304,7 +304,7 @@ _VERDICT = re.compile(r"^(?:basically|in short|bottom line|tl;?dr|in summary|to 
                       r"so,? (?:my|the) (?:recommendation|answer|advice) is)\b", re.I)
 # Said after being convinced ("ok that convinces me. lease the e-bike…"): what follows is the decision.
 _CONVINCED = re.compile(r"(?i)^(?:ok(?:ay)?[,.!]?\s*|alright[,.!]?\s*|right[,.!]?\s*)?(?:that convinces me|i'?m convinced|"
-                        r"you(?:'ve| have) convinced me|sold|decision made|that settles it|let'?s do (?:it|that)|"
+                        r"you(?:'ve| have) convinced me|sold(?=\W*$)|decision made|that settles it|let'?s do (?:it|that)|"
                         r"i'?ll do that|makes sense,? (?:then|so))\b")
 # A step of arithmetic ("Exported: 5,300 kWh × €0.081 = €429/year"): the working, not the result.
 _WORKING = re.compile(r"[×÷*/+−-]\s*[€$£]?\d[\d,.]*[^=≈]*[=≈]|\d\s*[×÷]\s*[€$£]?\d")

@@ -1618,3 +1618,27 @@ def test_a_riddle_and_a_quip_over_the_weather_give_no_card() -> None:
     chat.insert(5, say("yes, Maisie's scarecrow won first prize in Perth on Saturday", "Wren", when=sunday))
     assert isinstance(ExtractiveDistiller().distill(DistillRequest("s1", sunday.date(), tuple(chat),
                                                                    timezone=timezone.utc)), Card)  # real news
+
+
+def test_a_catch_up_told_in_short_answers_keeps_the_details_with_the_news() -> None:
+    chat = [say(text, name) for text, name in (
+        ("Arjun!! I've been dying to ask. Did you get the job?", "Gwen"), ("Yes! Start on the 3rd.", "Arjun"),
+        ("AHHH congratulations!!! Halden & Pryce?", "Gwen"), ("Halden & Pryce. Junior architect 😁", "Arjun"),
+        ("I knew it. How many interviews in the end?", "Gwen"), ("Two. The second one was a design task", "Arjun"),
+        ("Brutal. And the money?", "Gwen"), ("34k. Bit more than I asked for actually", "Arjun"),
+        ("Obviously. But first, how's the little monster?", "Arjun"),
+        ("Miso? Currently asleep in the laundry basket. Look", "Gwen"), ("And the curtains?", "Arjun"),
+        ("Gone. Shredded. RIP curtains", "Gwen"), ("How's Gerald?", "Gwen"),
+        ("Asleep till March. He's in the hibernation fridge in the garage", "Arjun"),
+        ("Did the craft fair go ok?", "Arjun"), ("Sold 14 mugs! £180", "Gwen"),
+        ("Maybe in the new year. Oh, and Bethan's engaged!", "Gwen"), ("WHAT. To Rhys?", "Arjun"),
+        ("To Rhys. Wedding's next August, in Tenby", "Gwen"), ("Gotta go, Miso is eating a plant 🙈", "Gwen"))]
+    result = card(chat)
+    assert "Arjun: “Did you get the job?” — Yes! Start on the 3rd (3 June 2023). Halden & Pryce. Junior architect. " \
+           "“How many interviews in the end?” — Two. “And the money?” — 34k." in result.body
+    assert result.description.startswith("Arjun got the job. Start on the 3rd (3 June 2023). Halden & Pryce.")
+    assert "Gwen: Miso: currently asleep in the laundry basket." in result.body
+    assert "Bethan's engaged! To Rhys." in result.body and "RIP curtains" not in result.body
+    assert "dying to ask" not in result.body
+    assert "Gwen: How's Gerald?\n- Arjun: Asleep till March. He's in the hibernation fridge" in result.body
+    assert "Decisions" not in result.body and "Gotta go" not in result.body  # "Sold 14 mugs!" decides nothing

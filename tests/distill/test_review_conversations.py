@@ -94,7 +94,7 @@ KNOWN_GAPS = {
     "review8_long_catch_up_locomo.json": {
         # A catch-up told in short answers to questions ("How many bedrooms?" — "Two", "What's the rent like?"):
         # the yes to "Did you get the flat?" is kept, the details around it are cut by a budget sized by news.
-        "Easton", "two bed", "£1,150", "bay window", "library", "children", "PB", "four minutes", "Bath Half",
+        "Easton", "two bed", "£1,150", "bay window", "library", "children", "PB", "four minutes",
         "housewarming",
     },
 }
