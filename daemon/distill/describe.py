@@ -234,6 +234,8 @@ _AGREED = re.compile(r"(?i)“(?:so,? |ok(?:ay)?,? )?(?:can|could|shall|should) 
 def _headline(point: Point) -> Point:
     """A chat's statement as a headline: its first clause, when that says enough on its own. (A yes with its
     question, "“Did you get the flat?” — Yes! Moving on the 14th", heads with what follows the yes.)"""
+    if settled := re.match(r"“([^”?]{2,25})\?” — ([^.!?]{1,30}) it is\W*$", point.text):  # “Price?” — £14 it is.
+        return Point(point.who, f"{settled.group(1)}: {settled.group(2)}.", point.kind, point.role)
     if agreed := _AGREED.match(point.text):  # "“Can we meet Monday…?” — Yes, Monday works.": Sam agreed to meet Monday…
         return Point(point.who, f"I agreed to {agreed.group(1)}.", "state", point.role)
     if (answered := re.match(r"“[^”]*” — [^.!?]{1,40}[.!] (.+)$", point.text)) and len(answered.group(1).split()) >= 3:

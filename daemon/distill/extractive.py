@@ -431,7 +431,16 @@ def _table_rows(m: re.Match[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+# Settled in a few words: "£14 it is.", "Melitta it is!", "Ok, no gluten-free." (not "That's what it is").
+_SETTLED = re.compile(r"(?i)(?:(?!(?:what|that|this|it|there|here|so)\b)(?![\d:.]+(?:ish|pm|am)?\s)[^.!?]{1,30}\s+it is|(?:(?:ok(?:ay)?|right|fine|"
+                      r"alright),?\s+)?no\s+(?!(?:way|problem|worries|idea|clue|rush|thanks|biggie|doubt|kidding|"
+                      r"chance|need|joke|pressure|stress|sweat|big deal|one|more|longer)\b)[\w-]+(?: this (?:year|time))?)"
+                      r"\W*$")
+
+
 def _classify(sentence: str, previous: str | None) -> str:
+    if _SETTLED.match(sentence):
+        return "decision"
     if label := _LABELLED.match(sentence):  # "opentelemetry_api — **Latest Version:** 1.5.0 (released …)"
         return next((k for k in ("decision", "state") if _KIND_RE[k].search(label.group(1))), "fact")
     kind = next((k for k, cue in _KIND_RE.items() if cue.search(sentence)), "fact")
@@ -452,6 +461,8 @@ def _is_filler(sentence: str, names: frozenset[str], people: bool = False) -> bo
 
     Between ``people`` (named speakers), "I'll write the test plan" is a commitment, not narration.
     """
+    if _SETTLED.match(sentence):
+        return False  # "Melitta it is!": decided
     if _SEND_LOVE.match(sentence):
         return True  # "Love to Sam and baby Mila", "Give Biscuit a scratch from me": a sign-off
     if (show := _SHOWING.match(sentence)) and len(_tokens(sentence[show.end():]) - names) < 2:
@@ -517,6 +528,10 @@ def _trim(sentence: str, names: frozenset[str]) -> str:
     intensifiers ("really", "super"); "Guess who finally has a licence" is "I finally have a licence"."""
     sentence = _GUESS_WHO.sub(lambda m: "I " + (m.group(1) or "") + _GUESS_VERB[m.group(2).lower()], sentence)
     sentence = _capitalized(_LEAD_FILLER.sub("", _INTENSIFIER.sub("", _EMOJI.sub("", _LAUGH.sub("", sentence))).strip()))
+    # "Femi, set the stock limit to 180": a task given to someone named is theirs ("Femi to set the stock limit…")
+    if (told := re.match(r"([A-Z][a-z]+),\s+(?=[a-z])", sentence)) and told.group(1).lower() in names and \
+            _IMPERATIVE.match(sentence[told.end():]) and not re.match(r"(?i)(?:let'?s|lets|help|tell)\b", sentence[told.end():]):
+        return f"{told.group(1)} to {sentence[told.end():]}"
     parts = _CLAUSE_SEP.split(sentence)
     clauses, seps = parts[0::2], parts[1::2]
     # (A clause naming an option by a letter or deciding is content: "we'll go with B")
@@ -606,6 +621,9 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                 if previous == "preference" and turn.speaker and _EVENT_RE.search(sentence) and re.match(
                         r"(?i)(?:i|we)(?:'m| am|'re| are|'ve| have)? (?:just |finally |also )?\w+(?:ed|ing)\b", sentence):
                     previous = "fact"  # "I'm starting a dance studio 'cause I love dancing": news, not a liking
+                if (given := re.match(r"([A-Z][a-z]+) to ", sentence)) and given.group(1).lower() in names \
+                        and previous == "fact":
+                    previous = "state"  # "Femi to set the stock limit…": a task given, what is next
                 if decided:
                     previous = "decision"  # "ok that convinces me. lease the e-bike…"
                 elif steps and previous == "fact":
@@ -629,7 +647,7 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     out.append(_Stmt(len(out), i, turn.speaker, sentence, "question", words, "", reply, turn.role))
                 elif questions:
                     continue
-                elif (len(words - names) >= 2 or named_answer or words - names and (decided or _PAST_TENSE.search(sentence) and
+                elif (len(words - names) >= 2 or named_answer or _SETTLED.match(sentence) or words - names and (decided or _PAST_TENSE.search(sentence) and
                                                                     _EVENT_RE.search(sentence) or _DROPPED_I.match(
                         sentence) or named_answer or turn.speaker and _EVENT_RE.search(sentence))  # "I'm an auntie!!"
                         and not re.search(r"\b(?:it|that|this|them)\b", sentence, re.I)) \
@@ -644,7 +662,7 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     # And a few words between people that answer nothing ("Lunch break.", "Classic puppy.").
                     aside = bool(turn.speaker) and not reply and len(words - names) <= 2 and not _specific(sentence) \
                         and not _is_question(sentence) and not re.search(r"\b(?:i|we|my|our)\b", sentence, re.I) \
-                        and not _NEWS_OF.match(sentence)
+                        and not _NEWS_OF.match(sentence) and not _SETTLED.match(sentence)
                     kind = "sentiment" if turn.speaker and _sentiment(sentence) or _reaction(sentence, names) or cheer \
                         or aside else previous
                     out.append(_Stmt(len(out), i, turn.speaker, sentence, kind, words, "", reply, turn.role))
@@ -666,7 +684,39 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                         lead = ""
                     out.append(_Stmt(len(out), i, turn.speaker, lead, "procedure", _tokens(lead + code), code,
                                      False, turn.role))
-    return _with_fragments(_with_answers(out, turns), turns) if any(t.speaker for t in turns) else out
+    return _with_topics(_with_fragments(_with_answers(out, turns), turns), turns) if any(t.speaker for t in turns) \
+        else out
+
+
+# A question that only names a topic: "Mince pies?", "And deliveries?", "Price?" (no verb, a few words).
+_TOPIC = re.compile(r"(?i)(?:and |what about |how about )?(?:the )?(?!(?:why|how|what|who|when|where|which|whose|really|"
+                    r"seriously|yes|no|ok|okay|sure|right|any\w*|some\w*|every\w*|nothing|one|more|else|again|you|me|us|"
+                    r"tomorrow|today|tonight|now|then|same|deal|done|ready|coming|serious|sorry)\b)[\w£$€'’ -]{2,25}\?+$")
+
+
+def _with_topics(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
+    """Between people, the answer to a question that only names a topic carries it: "Mince pies?" — "Boxes of 6
+    at £9." is “Mince pies?” — Boxes of 6 at £9.; "Price?" … "£14 it is." settles the price."""
+    out = list(candidates)
+    for k, stmt in enumerate(out):
+        if not stmt.speaker or stmt.code or stmt.text.startswith("“") or (k and out[k - 1].msg == stmt.msg):
+            continue
+        for back in (1, 2) if _SETTLED.match(stmt.text) else (1,):
+            i = stmt.msg - back
+            if i < 0 or turns[i].speaker in ("", stmt.speaker):
+                continue
+            asked = [q for q in _sentences(turns[i].text) if _is_question(q)][-1:]
+            question = re.sub(r"(?i)^(?:and|so|ok|okay)\W+", "", asked[0]).strip() if asked else ""
+            opens = _norm(_trim(turns[stmt.msg].text, frozenset())).startswith(_norm(stmt.text)[:12])
+            # (Not a guess at a name, "To Rhys?", nor a time, "7ish?", and only for how the answer opens)
+            if question and opens and _TOPIC.fullmatch(question) and len(question.split()) <= 3 \
+                    and not _CLAUSE.search(question) and not re.search(r"\b[A-Z][a-z]", question[1:]) \
+                    and re.search(r"[A-Za-z]{3,}", question) and not re.search(r"\d", question) \
+                    and not _IMPERATIVE.match(question) and not _tokens(question) & stmt.tokens:
+                question = question[:1].upper() + question[1:]
+                out[k] = replace(stmt, text=f"“{question}” — {stmt.text}", tokens=stmt.tokens | _tokens(question))
+                break
+    return out
 
 
 # A yes or a no, and what may follow it: "Yes! Moving on the 14th.", "I did! Look at this beauty", "That's the one"

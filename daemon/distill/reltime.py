@@ -325,10 +325,13 @@ def _after_weekday(m: re.Match[str]) -> bool:
     return bool(_WEEKDAY_BEFORE.search(m.string, max(0, m.start() - 20), m.start()))
 
 
+_OTHER_YEAR = re.compile(r"(?i)\b(?:last|next) year\b|\b(?:a|two|three|\d+) years? (?:ago|later|before)\b")
+
+
 def _en_ordinal(m: re.Match[str], anchor: date) -> str | None:
     """"the 21st": that day of this month if it is still ahead, else of next month (past tense: the reverse)."""
-    if _after_weekday(m):
-        return None
+    if _after_weekday(m) or _OTHER_YEAR.search(_sentence_around(m)):
+        return None  # ("Last year we sold out by the 15th": of a month a year ago, which one is unsaid)
     day, past = int(m.group(1)), _past_tense(m)
     named = {_month_index(w) for w in re.findall(_MONTH_NAMES, _sentence_around(m))} - {None}
     if len(named) == 1:  # "I move the first week of January, start date is the 11th": January's 11th
@@ -576,11 +579,16 @@ class _Named:
         return getattr(self.match, attr)
 
 
-_EN_DAY = "(" + "|".join(_EN_WEEKDAYS) + r")\b(?!['’]?s\b)"  # "on Mondays" is a habit, not a day
+_EN_DAY = "(" + "|".join(_EN_WEEKDAYS) + r")\b(?!['’]?s\b)(?!\s+(?:next|this)\s+week\b)"  # "on Mondays" is a habit
 _ZH_N = r"(?P<n>\d{1,3}|[一二两三四五六七八九]?十[一二三四五六七八九]?|[一二两三四五六七八九]|几|好几|数)"
 _ZH_TRIGGERS = ("天", "周", "星期", "礼拜", "月", "年", "晚", "日")
 
 RULES: tuple[Rule, ...] = (
+    Rule("<weekday> next week / this week", "that weekday of the next / this calendar week",
+         re.compile(r"\b(" + "|".join(_EN_WEEKDAYS) + r")\s+(next|this)\s+week\b", re.I),
+         lambda m, a: _day(_monday(a) + timedelta(days=(7 if m.group(2).lower() == "next" else 0)
+                                                  + _EN_WEEKDAYS.index(m.group(1).lower()))),
+         examples=("Wednesday next week", "by Friday this week"), triggers=("week",)),
     Rule("yesterday / today / tomorrow …",
          "the anchor day shifted: the day before yesterday −2 … the day after tomorrow +2; "
          "last night −1; tonight and this morning/afternoon/evening 0",

@@ -1642,3 +1642,21 @@ def test_a_catch_up_told_in_short_answers_keeps_the_details_with_the_news() -> N
     assert "dying to ask" not in result.body
     assert "Gwen: How's Gerald?\n- Arjun: Asleep till March. He's in the hibernation fridge" in result.body
     assert "Decisions" not in result.body and "Gotta go" not in result.body  # "Sold 14 mugs!" decides nothing
+
+
+def test_a_meeting_keeps_what_it_settled_with_its_topic_and_whose_task_it_is() -> None:
+    chat = [say(text, name) for text, name in (
+        ("Christmas pre-orders. I want a plan today.", "Ingrid"), ("Price? Last year was £12.", "Femi"),
+        ("Butter's up about 30% on last year. I'd say £14.", "Bao"), ("£14 it is. Mince pies?", "Ingrid"),
+        ("Boxes of 6 at £9. I can do 120 boxes.", "Bao"), ("People always ask about gluten-free.", "Carmen"),
+        ("Not this year, I can't guarantee no cross-contamination.", "Bao"), ("Ok, no gluten-free.", "Ingrid"),
+        ("And deliveries?", "Dominik"), ("Only on Saturday the 19th, within 5 miles, £4 fee.", "Ingrid"),
+        ("Great. Femi, set the stock limit to 180 stollen on the site so we don't oversell.", "Ingrid"),
+        ("Deal. 7ish?", "Bao"), ("7 it is. No way, really.", "Ingrid"))]
+    result = card(chat)
+    assert "## Decisions\n- Ingrid: “Price?” — £14 it is.\n- Ingrid: No gluten-free." in result.body
+    assert "Bao: “Mince pies?” — Boxes of 6 at £9." in result.body
+    assert "Ingrid: “Deliveries?” — Only on Saturday the 19th, within 5 miles" in result.body
+    assert "Femi to set the stock limit to 180 stollen" in result.body
+    assert result.description.startswith("Price: £14.")
+    assert "7 it is" not in result.body and "No way" not in result.body  # a time alone, and a reaction, decide nothing

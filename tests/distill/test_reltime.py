@@ -297,6 +297,10 @@ MON, TUE, WED, THU, FRI, SAT, SUN = (D(2023, 5, 1) + timedelta(days=i) for i in 
         ("Pena Palace timed tickets for Sat 13 Feb, early slot", D(2026, 11, 24),
          "Pena Palace timed tickets for Sat 13 Feb (2027), early slot"),
         ("Sat 12th is the hen in Galway.", D(2026, 11, 27), "Sat 12th (2026-12-12) is the hen in Galway."),
+        ("I'll order it by Wednesday next week.", D(2026, 11, 24), "I'll order it by Wednesday next week (2026-12-02)."),
+        ("Done by Friday this week", D(2026, 11, 24), "Done by Friday this week (2026-11-27)"),
+        # A year ago: the 15th of which month is unsaid.
+        ("Last year we sold out of stollen by the 15th.", WED, "Last year (2022) we sold out of stollen by the 15th."),
         # A bare weekday in a plan ("Can we meet Monday?", "Monday works", "booked it for Saturday"): the coming one.
         ("See you Tuesday.", MON, "See you Tuesday (2023-05-02)."),
         ("Can we meet Monday to go over the questions?", WED, "Can we meet Monday (2023-05-08) to go over the questions?"),
