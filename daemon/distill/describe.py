@@ -74,6 +74,9 @@ def describe(points: list[Point], *, context: str = "", request: str = "", verdi
         after = point.who
         if lang == "en" and not people and point.role == "assistant" and not advised and advises(note):
             note, advised = f"Advice: {note[:1].lower()}{note[1:]}", True  # "Switch to 1:2:2…" is said to the user
+        elif lang == "en" and not people and point.kind == "decision" and point.role == "user" and note == point.text \
+                and not re.match(r"(?i)(?:the user|i|we|let'?s|going|decided|decision|agreed)\b", note):
+            note = f"Decided: {note}"  # "Melitta Caffeo Solo + frother, and the Friday café flat white stays."
         sentences.append(note)
     if lang == "zh":
         context = (f"{'、'.join(people)}的对话" if len(people) > 1 else "") + (f"，{day.isoformat()}" if day else "")

@@ -1357,6 +1357,8 @@ def _request(turns: list[_Turn], calls: list[ToolCall]) -> tuple[str, str, str]:
             continue
         if calls:
             return "", said[0], turn.who
+        if not any(map(_is_request, said)) and len(" ".join(said).split()) <= 12 and turn is not turns[-1]:
+            continue  # "hi! quick money question that's been bugging me": the question comes next
         for i, sentence in enumerate(said):
             if _is_request(sentence):  # its context: how the message began ("My starter stopped rising.")
                 # ("We're remortgaging." says what about; the sentence after it, with what.)

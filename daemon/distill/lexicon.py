@@ -303,7 +303,7 @@ _VERDICT = re.compile(r"^(?:basically|in short|bottom line|tl;?dr|in summary|to 
                       r"my (?:recommendation|advice|suggestion|verdict)|recommendation|the short answer|short answer|"
                       r"so,? (?:my|the) (?:recommendation|answer|advice) is)\b", re.I)
 # Said after being convinced ("ok that convinces me. lease the e-bike…"): what follows is the decision.
-_CONVINCED = re.compile(r"(?i)^(?:ok(?:ay)?[,.!]?\s*|alright[,.!]?\s*|right[,.!]?\s*)?(?:that convinces me|i'?m convinced|"
+_CONVINCED = re.compile(r"(?i)^(?:(?:ok(?:ay)?|alright|right|perfect|great|brilliant|cool|nice)[,.!]?\s*)?(?:that convinces me|i'?m convinced|"
                         r"you(?:'ve| have) convinced me|sold(?=\W*$)|decision made|that settles it|let'?s do (?:it|that)|"
                         r"i'?ll do that|makes sense,? (?:then|so))\b")
 # A step of arithmetic ("Exported: 5,300 kWh × €0.081 = €429/year"): the working, not the result.

@@ -1660,3 +1660,15 @@ def test_a_meeting_keeps_what_it_settled_with_its_topic_and_whose_task_it_is() -
     assert "Femi to set the stock limit to 180 stollen" in result.body
     assert result.description.startswith("Price: £14.")
     assert "7 it is" not in result.body and "No way" not in result.body  # a time alone, and a reaction, decide nothing
+
+
+def test_a_preface_is_not_the_ask_and_a_choice_after_that_settles_it_is_decided() -> None:
+    chat = [say("hi! quick money question that's been bugging me"), say("Sure, go ahead.", role="assistant"),
+            say("I walk to the café for a flat white twice a day, £3.40 each. What does a home machine save per year?"),
+            say("At 450 cups a year the café costs £1,530; the Melitta Caffeo Solo with a frother costs £168.60 a year "
+                "to run plus £298 upfront.", role="assistant"),
+            say("perfect, that settles it. Melitta Caffeo Solo + frother, and the Friday café flat white stays.")]
+    result = card(chat)
+    assert "The user asked: “What does a home machine save per year?”" in result.description
+    assert "Decided: Melitta Caffeo Solo + frother, and the Friday café flat white stays." in result.description
+    assert "## Decisions\n- Melitta Caffeo Solo + frother" in result.body and "quick money question" not in result.body
