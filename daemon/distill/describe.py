@@ -368,14 +368,16 @@ def _as_note(point: Point, lang: str, named: bool, other: str = "", after: str =
     if point.who and re.match(r"(?:Trying|Looking|Planning|Thinking|Going|Hoping|Wondering|Working) (?:to|for|with|"
                               r"at|about|on|into)\b", text):  # "Going for the Yaris." → "The user is going for…"
         return third_person(f"{point.who} is {text[:1].lower()}{text[1:]}", point.who)
-    if point.who and point.kind == "decision" and point.role == "user" and _BARE_VERB.match(text):
+    if point.who and point.kind == "decision" and point.role == "user" and _BARE_VERB.match(text) \
+            and not re.match(r"(?i)(?:went|chose|picked|settled|opted|switched|decided|bought|booked|ordered)\b", text):
         # "Lease the e-bike, ride March to November…" → "The user decided to lease the e-bike, …"
         return f"{point.who} decided to {text[:1].lower()}{text[1:]}"
     if point.who and (m := re.match(r"(?i)^(?:let'?s|we'?ll|we will|i'?ll|i will) (go with|use|switch to|pick|choose|"
                                     r"keep|drop|ship|take|buy|book) ", text)) and point.kind == "decision":
         return third_person(f"{point.who} decided to {m.group(1)} {text[m.end():]}", point.who)
     if point.who and (_DROPPED_I.match(text) or re.match(r"(?:ran|tried|tested|checked|did|got|made|found|added|"
-                                                         r"fixed|switched|moved)\b", text, re.I)):
+                                                         r"fixed|switched|moved|went|chose|picked|settled|opted)\b",
+                                                         text, re.I)):
         # "Ran the import…, zero errors." → "The user ran the import…"; "Lost my job" → "Jon lost their job"
         return third_person(f"{point.who} {text[:1].lower()}{text[1:]}", point.who)
     if point.who and not named and (m := re.match(r"We(?:'re| are) ", text)):  # "We're remortgaging."

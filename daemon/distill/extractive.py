@@ -21,6 +21,7 @@ unchanged when nothing new is worth adding.
 from __future__ import annotations
 
 import heapq
+import itertools
 from functools import lru_cache
 import math
 import re
@@ -231,7 +232,10 @@ class ExtractiveDistiller:
         work = work_lines(calls, lang)
         # (What the work says is known; a changed line ("`a` → `b`") is code, not what the body says in words.)
         known = frozenset().union(*(_tokens(w) for w in work if "` → `" not in w))
-        picked = _select(candidates, _weights(texts, names, request.hint), budget, known, _tokens(ask[1]))
+        # (The code a user then said works — "ok it runs!!" — is the fix, whatever came after it.)
+        worked = frozenset(i for i, t in enumerate(turns[:-1]) if t.role == "assistant" and not t.speaker and any(
+            _OUTCOME.search(u.text) for u in itertools.takewhile(lambda u: u.role == "user", turns[i + 1:])))
+        picked = _select(candidates, _weights(texts, names, request.hint), budget, known, _tokens(ask[1]), worked)
         chosen = _with_referents(sorted(picked, key=lambda s: s.pos), candidates, turns)
         if not chosen and not work and existing is None:  # only questions, none answered: write them down
             chosen = [_Stmt(s.pos, s.msg, s.speaker, s.text, "question", s.tokens, "", s.reply, s.role)
@@ -1195,7 +1199,8 @@ def _boosts(stmt: _Stmt) -> tuple[float, bool, float]:
 
 
 def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int,
-            known: frozenset[str] = frozenset(), asked: frozenset[str] = frozenset()) -> list[_Stmt]:
+            known: frozenset[str] = frozenset(), asked: frozenset[str] = frozenset(),
+            worked: frozenset[int] = frozenset()) -> list[_Stmt]:
     """Greedy budgeted coverage (lazy: densities only fall as words get covered).
 
     Code blocks are always kept whole and outside the budget: reusable commands are what cards
@@ -1204,7 +1209,11 @@ def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int,
     that only repeats them ("All 14 tests pass.") is a restatement. A chosen statement that a later,
     fuller one says again gives its place back.
     """
-    code = [s for s in candidates if s.code][-_MAX_CODE_BLOCKS:]  # iterated code: the latest versions
+    # Iterated code: the latest versions, and those the user then said work (up to two of them).
+    blocks = [s for s in candidates if s.code]
+    fixes = set(sorted({s.msg: s.pos for s in reversed(blocks) if s.msg in worked and s.role == "assistant"}.values())[-2:])
+    code = [s for s in blocks if s.pos in fixes or s.pos in {b.pos for b in blocks[-(_MAX_CODE_BLOCKS - len(fixes)):]}] \
+        if len(fixes) < _MAX_CODE_BLOCKS else [s for s in blocks if s.pos in fixes]
     chosen: list[_Stmt] = []
     covered = set().union(known, *(s.tokens for s in code))
     said: set[str] = set(known)  # words of the statements chosen so far

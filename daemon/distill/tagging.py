@@ -58,7 +58,7 @@ class Tagger(Protocol):
 
 # ---------------------------------------------------------------- the embedded tagger
 
-_WORD_OR_MARK = re.compile(r"[A-Za-z][\w.+#-]*[\w+#]|[A-Za-z]|[,;:()\[\]{}<>\"“”'‘’/|=→]")
+_WORD_OR_MARK = re.compile(r"(?<![\w.])[A-Za-z][\w.+#-]*[\w+#]|(?<![\w.])[A-Za-z]|[,;:()\[\]{}<>\"“”'‘’/|=→]")  # ("3m52s" is no "m52s")
 _HAN = re.compile(r"[\u4e00-\u9fff]{2,}")
 _STOP = set("""a an the and or but if of to in on at by for with about as into from this that these those it its
 i me my we our you your he him his she her they them their is are was were be been being have has had do does did

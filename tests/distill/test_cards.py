@@ -1672,3 +1672,19 @@ def test_a_preface_is_not_the_ask_and_a_choice_after_that_settles_it_is_decided(
     assert "The user asked: “What does a home machine save per year?”" in result.description
     assert "Decided: Melitta Caffeo Solo + frother, and the Friday café flat white stays." in result.description
     assert "## Decisions\n- Melitta Caffeo Solo + frother" in result.body and "quick money question" not in result.body
+
+
+def test_the_code_the_user_said_works_is_kept_and_a_past_choice_reads_as_done() -> None:
+    fix = "```go\ngo func() {\n\twg.Wait()\n\tclose(results)\n}()\n```"
+    later = [f"```go\nworkers := {n}\n```" for n in range(2, 7)]
+    chat = [say("My Go worker pool dies with a deadlock. What am I doing wrong?"),
+            say(f"Close `results` from its own goroutine:\n\n{fix}", role="assistant"),
+            say("ohhh that makes total sense. let me try"), say("ok it runs!! but how many workers?")] + \
+        [say(f"Try this:\n\n{code}", role="assistant") for code in later] + [say("went with A, counting in the main loop.")]
+    result = card(chat)
+    assert fix in result.body and "workers := 2" not in result.body  # the fix, then the latest three
+    assert all(f"workers := {n}" in result.body for n in (4, 5, 6))
+    assert "makes total sense" not in result.body
+    assert "The user went with A, counting in the main loop." in result.description
+    from daemon.distill.tagging import ExtractiveTagger
+    assert "m52s" not in ExtractiveTagger().tag("---\nname: x\n---\n- 1,240 photos in 41s; it took 3m52s before.", 5)
