@@ -460,6 +460,12 @@ def _specific(sentence: str) -> bool:
     return "`" in sentence or bool(_NAMED.search(sentence))
 
 
+def _user_plan(turn: _Turn, sentence: str) -> bool:
+    """The user's own "I'll …" with its day, a name or code ("I'll write the migration tomorrow (1 December) and
+    Halvard reviews the PR") is a plan, not an assistant announcing what it will do."""
+    return turn.role == "user" and (bool(_DATE_NOTE.search(sentence)) or _specific(sentence))
+
+
 def _is_filler(sentence: str, names: frozenset[str], people: bool = False) -> bool:
     """Greetings, thanks, acknowledgements, reactions, agreement, narration, maxims: nothing to keep.
 
@@ -606,7 +612,7 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                 if steps or raw.rstrip().endswith((":", "：")) and _NEXT_STEPS.search(raw):
                     steps = True  # the list after "Next steps:" is what is next, item by item
                 if last and _PRONOUN_START.match(sentence) and out and out[-1].msg == i and out[-1].text == last \
-                        and len(_tokens(sentence) - names) >= 2 and not _is_filler(sentence, names, bool(turn.speaker)) \
+                        and len(_tokens(sentence) - names) >= 2 and not _is_filler(sentence, names, bool(turn.speaker) or _user_plan(turn, sentence)) \
                         and not _JUDGED.match(sentence):
                     # "I adopted Toby. He's a German Shepherd.": one statement, its referent inside
                     sentence = f"{out.pop().text} {sentence}"
@@ -655,7 +661,7 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                                                                     _EVENT_RE.search(sentence) or _DROPPED_I.match(
                         sentence) or named_answer or turn.speaker and _EVENT_RE.search(sentence))  # "I'm an auntie!!"
                         and not re.search(r"\b(?:it|that|this|them)\b", sentence, re.I)) \
-                        and (named_answer or not _is_filler(sentence, names, bool(turn.speaker))) and (
+                        and (named_answer or not _is_filler(sentence, names, bool(turn.speaker) or _user_plan(turn, sentence))) and (
                         not _is_question(sentence) or _framing(sentence, turns, i)) and not (
                         turn.role == "user" and previous != "decision" and (_IMPERATIVE.match(sentence) or re.match(
                             r"(?i)(?:can|could|would|will) you\b", sentence)) and _answered(turns, i)):
@@ -1212,8 +1218,11 @@ def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int,
     # Iterated code: the latest versions, and those the user then said work (up to two of them).
     blocks = [s for s in candidates if s.code]
     fixes = set(sorted({s.msg: s.pos for s in reversed(blocks) if s.msg in worked and s.role == "assistant"}.values())[-2:])
-    code = [s for s in blocks if s.pos in fixes or s.pos in {b.pos for b in blocks[-(_MAX_CODE_BLOCKS - len(fixes)):]}] \
-        if len(fixes) < _MAX_CODE_BLOCKS else [s for s in blocks if s.pos in fixes]
+    for block in reversed(blocks):
+        if len(fixes) >= _MAX_CODE_BLOCKS:
+            break
+        fixes.add(block.pos)
+    code = [s for s in blocks if s.pos in fixes]
     chosen: list[_Stmt] = []
     covered = set().union(known, *(s.tokens for s in code))
     said: set[str] = set(known)  # words of the statements chosen so far

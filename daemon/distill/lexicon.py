@@ -72,8 +72,9 @@ _CUES = {
                     r"we went with|we use|we'll use)\b[^.!?]*\b(?:instead of|rather than)|ruled out|(?<!was )(?<!were )(?<!been )(?<!got )(?<!get )rejected(?! by)|opted|"
                     r"(?<!must )(?<!to )switch(?:ed)? to|moves from|comes out of|goes into|postpone[sd]?|pushed back|"
                     r"(?<=^)(?:then )?let'?s decide\s*:\s*(?=\w)|"
-                    r"dropp(?:ed|ing)|won't use|not going to use)\b",
-        "preference": r"\b(?:i|we) (?:really |always |usually )?(?:prefer|like|love|enjoy|hate|dislike|"
+                    r"(?:(?<=^)|(?<=\bwe )|(?<=\bi )|(?<=\bwe're )|(?<=\bi'm )|(?<=\bwe've )|(?<=\bi've ))dropp(?:ed|ing)|won't use|"
+                    r"not going to use)\b",
+        "preference": r"\b(?:i|we) (?:really |always |usually )?(?:prefer|like|love|enjoy|hate|dislike|want to do|"
                       r"can't stand|don't like|adore)\b|\bfavou?rite\b|\bi'?d rather\b|\b(?:i'?m|i am|we'?re|we are) (?:a |an |such a )?(?:big |huge )?fans? of\b|"
                       r"\bi'?m (?:really |so )?(?:into|keen on|passionate about)\b|"
                       r"\b(?:always|never) use\b|\bplease (?:always|never|don't)\b",

@@ -1688,3 +1688,16 @@ def test_the_code_the_user_said_works_is_kept_and_a_past_choice_reads_as_done() 
     assert "The user went with A, counting in the main loop." in result.description
     from daemon.distill.tagging import ExtractiveTagger
     assert "m52s" not in ExtractiveTagger().tag("---\nname: x\n---\n- 1,240 photos in 41s; it took 3m52s before.", 5)
+
+
+def test_a_users_dated_plan_is_kept_and_an_explanation_that_says_dropping_decides_nothing() -> None:
+    when = datetime(2026, 11, 30, 17, 0, tzinfo=timezone.utc)
+    chat = [say("Users report 14-digit ISBN-13s in bookswap. Find the bug please.", when=when),
+            say("Fixed the check digit in `src/isbn.ts`. 37 rows need a migration; simply dropping the last character "
+                "would be wrong, because the correct check digit is 0.", role="assistant", when=when),
+            say("nice one. I'll write the migration for the 37 rows tomorrow and Halvard can review the PR", when=when),
+            say("I'll check the logs first.", role="assistant", when=when)]
+    result = ExtractiveDistiller().distill(DistillRequest("s1", when.date(), tuple(chat), timezone=timezone.utc))
+    assert "I'll write the migration for the 37 rows tomorrow (1 December 2026) and Halvard can review the PR" \
+        in result.body
+    assert "Decisions" not in result.body and "I'll check the logs" not in result.body
