@@ -473,6 +473,8 @@ def _is_filler(sentence: str, names: frozenset[str], people: bool = False) -> bo
     """
     if _SETTLED.match(sentence):
         return False  # "Melitta it is!": decided
+    if re.match(r"(?:等一下|等等|稍等)?[，,\s]*(?:我|让我)(?:先|去)?(?:查|看|问|找|算|翻)(?:一下|看|看看)", sentence):
+        return True  # "等一下，我查一下他的工资条": "let me check"
     if _SEND_LOVE.match(sentence):
         return True  # "Love to Sam and baby Mila", "Give Biscuit a scratch from me": a sign-off
     if (show := _SHOWING.match(sentence)) and len(_tokens(sentence[show.end():]) - names) < 2:
@@ -1186,7 +1188,9 @@ def _boosts(stmt: _Stmt) -> tuple[float, bool, float]:
     before = _KIND_BOOST[stmt.kind]
     # A speaker's news about themselves ("I adopted...") beats reactions ("That's so cool").
     dropped = bool(_DROPPED_I.match(text))  # "Lost my job yesterday": the speaker's own news
-    before *= 1.3 if dropped or _SELF_RE.match(text) else 0.6 if _REACTION_RE.match(text) else 1.0
+    # (A Chinese speaker drops the "I": the user's "科目一上个月考了96分" is about themselves.)
+    own = stmt.role == "user" and not stmt.speaker and bool(_CJK_RE.match(text)) and bool(re.search(r"\d", text))
+    before *= 1.3 if dropped or own or _SELF_RE.match(text) else 0.6 if _REACTION_RE.match(text) else 1.0
     before *= _EVENT_BOOST if dropped or _EVENT_RE.search(text) else 1.0
     # An answer's bold lead ("**Switch the database to WAL mode.** …") is its headline point.
     after = 1.5 if text.startswith("**") else 1.0
@@ -1283,8 +1287,9 @@ def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int,
 
 
 def _cost(stmt: _Stmt) -> int:
-    """What a statement takes of the budget: its text and its bullet."""
-    return len(stmt.text) + _BULLET_COST
+    """What a statement takes of the budget: its text and its bullet. A Chinese character counts twice, as it does
+    in the conversation's size the budget comes from: it says more than a letter."""
+    return len(stmt.text) + len(_CJK_RE.findall(stmt.text)) + _BULLET_COST
 
 
 def _restates(earlier: _Stmt, later: _Stmt) -> bool:

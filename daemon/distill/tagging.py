@@ -198,6 +198,7 @@ def _candidates(text: str) -> list[str]:
     return found
 
 
+_HAN_JOIN = re.compile(r"[和与及或跟的了]")
 _HAN_EDGE = set("的了是和也很在有就都而及与或把被给对从向这那个们上下中到去来我你他她它")
 
 
@@ -211,8 +212,9 @@ def _han_terms(text: str) -> list[str]:
     for run in _HAN.findall(text):
         for size in range(2, 7):
             counts.update(run[i : i + size] for i in range(len(run) - size + 1))
+    # ("子女教育和房贷" is two terms, not one: a joining word never sits inside a term)
     repeated = {t: c for t, c in counts.items() if c >= 2 and t[0] not in _HAN_EDGE and t[-1] not in _HAN_EDGE
-                and t not in _ZH_STOP}
+                and t not in _ZH_STOP and not _HAN_JOIN.search(t)}
     maximal = [t for t, c in repeated.items()
                if not any(t != u and t in u and repeated[u] == c for u in repeated)]
     return [t for t in maximal for _ in range(repeated[t])]

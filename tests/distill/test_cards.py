@@ -1701,3 +1701,30 @@ def test_a_users_dated_plan_is_kept_and_an_explanation_that_says_dropping_decide
     assert "I'll write the migration for the 37 rows tomorrow (1 December 2026) and Halvard can review the PR" \
         in result.body
     assert "Decisions" not in result.body and "I'll check the logs" not in result.body
+
+
+def test_a_chinese_card_keeps_the_same_share_of_its_chat_as_an_english_one() -> None:
+    # The budget is sized on the chat with a Chinese character counted twice; a statement's cost counts it twice
+    # too, so a Chinese card is not twice the share of its chat an English card is (it kept 93 % here before).
+    import random
+    pool = "山水花鸟风云雪月春夏秋冬东西南北金木火土日星河海湖江林草竹松梅兰菊桃李杏柳杨桂茶米麦豆瓜果菜鱼羊牛马鸡犬猫龙虎豹熊鹿兔狐狼鹰雁燕鸽鹤凤龟蛇蜂蝶蚁蝉"
+    rng = random.Random(7)
+    facts = [f"{''.join(rng.sample(pool, 4))}{n}号要{''.join(rng.sample(pool, 3))}。" for n in range(1, 61)]
+    chat = [say("帮我整理一下这些安排吧？"), say("".join(facts), role="assistant")]
+    kept = [line for line in card(chat).body.splitlines() if line.startswith("- ")]
+
+    def weight(text: str) -> int:
+        return len(text) + len(re.findall(r"[\u4e00-\u9fff]", text))
+    assert kept and sum(map(weight, kept)) <= 0.8 * sum(weight(m.text) for m in chat)
+
+
+def test_chinese_to_decide_is_no_decision_let_me_check_is_filler_and_a_joined_pair_is_no_tag() -> None:
+    from daemon.distill.tagging import ExtractiveTagger
+    chat = [say("要决定子女教育和房贷放在谁那边，我先问问？"),
+            say("要决定子女教育和房贷放在谁那边，关键看你和你老公谁的税率高。", role="assistant"),
+            say("等一下，我查一下他的工资条"), say("查到了，邓宇月薪25000，五险一金个人部分大概4000。那就这么定：子女教育和房贷都放邓宇那边。")]
+    body = card(chat).body
+    assert "## 决定\n- 那就这么定" in body and "我查一下" not in body
+    assert "- 要决定子女教育" not in body.split("## 关键事实")[0]
+    tags = ExtractiveTagger().tag("---\nname: x\n---\n- 子女教育和房贷都放邓宇那边。\n- 子女教育和房贷要确认。\n", 5)
+    assert not any("和" in t for t in tags), tags
