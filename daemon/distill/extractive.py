@@ -589,6 +589,12 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     sentences.pop()  # "…the original side of the r": the export cut the message short
                 else:  # what the user said is kept, to where it was cut: "… with my new…" (not "new Fit")
                     sentences[-1] = re.sub(r"\s+\S+$", "…", sentences[-1])
+            if pos == 0 and reply and turn.speaker and sentences and (
+                    first := re.match(r"([^,;]{1,24}),\s+(?:so\s+|and\s+)?(?=\w)", sentences[0])) and \
+                    (re.fullmatch(r"[£$€]?\d[\d,.]*\s?\w{0,5}", first.group(1)) or _COUNT.fullmatch(first.group(1))) and _follow_up(
+                        [q for q in _sentences(turns[i - 1].text) if _is_question(q)][-1], first.group(1) + "."):
+                # "How many bedrooms?" — "Two, so you've got somewhere to sleep now": "Two." answers it
+                sentences[:1] = [first.group(1) + ".", sentences[0][first.end():]]
             last = worked = echoed = ""
             convinced = steps = False
             for opening, raw in zip([pos == 0, *[False] * len(sentences)], sentences):
@@ -903,6 +909,9 @@ def _stem_overlap(left: str, right: str) -> bool:
     return any(t[:5] in stems for t in _tokens(right) if not t.isdigit())
 
 
+_BARE_YES = re.compile(r"“[^”]{2,80}” — [^.!?“”]{1,25}[.!]")
+
+
 def _with_fragments(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
     """Between people, a few words that only add to a piece of news join its bullet: "I got the job at
     Greenfield Animal Hospital! Veterinary nurse!", and the answer to the other speaker's follow-up ("I signed
@@ -921,7 +930,9 @@ def _with_fragments(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
 
     for stmt in candidates:
         first = not out or out[-1].msg != stmt.msg
-        if not stmt.speaker or not _fragment(stmt):
+        # ("… Moving on the 14th." — "The one in Easton?" — "That's the one": a yes that only confirms a detail)
+        confirmed = stmt.speaker and first and bool(_BARE_YES.fullmatch(stmt.text))
+        if not stmt.speaker or not (confirmed or _fragment(stmt)):
             out.append(stmt)
             continue
         if not first and out[-1].speaker == stmt.speaker and not out[-1].code and not _is_question(out[-1].text) \
@@ -940,8 +951,11 @@ def _with_fragments(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
             # ("Halden & Pryce?" — "Halden & Pryce. Junior architect": the guess confirmed)
             guess = _norm(stmt.text).startswith(_norm(question).rstrip("?").rstrip()) and bool(
                 _FOLLOW_UP.match(question) or _FOLLOW_UP_NAMED.match(question))
-            if about or (bare or guess) and news:
-                if not re.search(r"[A-Za-z]{3,}", _DATE_NOTE.sub("", stmt.text)) or _COUNT.fullmatch(stmt.text):  # "34k." says what only beside
+            detail = confirmed and len(question.split()) <= 8 and not _PROPOSAL.search(question) and bool(re.match(
+                r"(?i)(?:the|that|this|your|is it|was it|in|at|with|near|on|really|seriously)\b", question))
+            if about or (bare or guess or detail) and news:
+                if not confirmed and (not re.search(r"[A-Za-z]{3,}", _DATE_NOTE.sub("", stmt.text))
+                                      or _COUNT.fullmatch(stmt.text)):  # "34k." says what only beside
                     stmt = replace(stmt, text=f"“{question[:1].upper()}{question[1:]}” — {stmt.text}",  # its question
                                    tokens=stmt.tokens | _tokens(question))
                 join((about or [k for k in news if _news(out[k])] or news)[-1], stmt)
@@ -1177,7 +1191,8 @@ def _density(stmt: _Stmt, weights: dict[str, float], covered: set[str], answer: 
     gain *= after * (2.0 if answer else 1.0)
     # Rounded: a sum over a set depends on its order, which depends on the process's hash seed, and two
     # equally informative statements must tie the same way in every process (a crash and its restart).
-    return round(gain / math.pow(len(stmt.text) + _BULLET_COST, 0.8), 9)
+    # (News that its answers joined says more in one bullet: its length counts less.)
+    return round(gain / math.pow(len(stmt.text) + _BULLET_COST, 0.7 if news and "” — " in stmt.text else 0.8), 9)
 
 
 @lru_cache(maxsize=8192)

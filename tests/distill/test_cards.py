@@ -1728,3 +1728,15 @@ def test_chinese_to_decide_is_no_decision_let_me_check_is_filler_and_a_joined_pa
     assert "- 要决定子女教育" not in body.split("## 关键事实")[0]
     tags = ExtractiveTagger().tag("---\nname: x\n---\n- 子女教育和房贷都放邓宇那边。\n- 子女教育和房贷要确认。\n", 5)
     assert not any("和" in t for t in tags), tags
+
+
+def test_yeses_that_confirm_details_and_a_count_said_first_join_the_news() -> None:
+    chat = [say(text, name) for text, name in (
+        ("So... did you get the flat??", "Ollie"), ("Yes! Moving on the 14th.", "Nadia"),
+        ("NO WAY. The one in Easton?", "Ollie"), ("That's the one", "Nadia"),
+        ("Oh that's gorgeous. How many bedrooms?", "Ollie"), ("Two, so you've got somewhere to sleep now", "Nadia"),
+        ("Tell her congrats from me. Ok, celebration: dinner at mine?", "Ollie"), ("Yes please. When?", "Nadia"))]
+    body = card(chat).body
+    assert "Nadia: “Did you get the flat?” — Yes! Moving on the 14th (14 May 2023). “The one in Easton?” — That's the " \
+           "one. “How many bedrooms?” — Two." in body
+    assert "the one. “How many bedrooms?” — Two. “Celebration" not in body  # an invitation is no detail of the flat

@@ -57,12 +57,16 @@ KNOWN_GAPS = {
         "Catbells",  # asked as a question ("Catbells on the Saturday?"), answered "yesss": left out
         "service",  # "didn't the garage say it needs a service" (no question mark) — "yeah it's booked": budget
     },
+    "review5_chinese_driving_test_claude.json": {
+        "96", "4800",  # the theory score and the fee: since a Chinese card is half as long, cut by the budget
+    },
     # --- review 6 (written 2026-11-30 by a reviewer before any card was produced; 20 of 276 checks failed on
     # the first run; the general causes were fixed, these remain) ---
     "review6_health_ibuprofen_chatgpt.json": {
         "Voltarol",  # the gel's answer is one long sentence; the user's plan and the gel's use are kept
         "not a substitute",  # the caveats, cut by the budget (the doctor's red flags are kept)
     },
+    "review6_chinese_renting_chatgpt.json": {"徐汇"},  # the flat's district: budget (Chinese cards are half as long)
     "review6_mortgage_numbers_sharegpt.json": {
         "4.24%", "part-time",  # the tracker's rate and the reason for certainty: cut by the budget
     },
@@ -83,7 +87,9 @@ KNOWN_GAPS = {
     },
     # --- review 8 (written 2026-11-30 by a reviewer before any card was produced; 24 of 218 checks failed on
     # the first run; the general causes were fixed, these remain) ---
-    "review8_chinese_kitchen_renovation_claude.json": {"11,700", "4,050"},  # two of the price lines: budget
+    "review8_chinese_kitchen_renovation_claude.json": {
+        "11,700", "4,050", "2600", "25天",  # price lines and the tiling time: budget (Chinese cards are half as long)
+    },
     "review8_german_prepositions_sharegpt.json": {"legen"},  # the verb-pair list loses its arrows and bold
     "review8_group_hike_messages.json": {"first aid"},  # who brings the first aid kit: one of five, budget
     "review8_legal_deposit_dispute_chatgpt.json": {
@@ -92,9 +98,26 @@ KNOWN_GAPS = {
     "review8_long_catch_up_locomo.json": {
         # A catch-up told in short answers to questions ("How many bedrooms?" — "Two", "What's the rent like?"):
         # the yes to "Did you get the flat?" is kept, the details around it are cut by a budget sized by news.
-        "Easton", "two bed", "£1,150", "bay window", "library", "children", "PB", "four minutes",
-        "housewarming",
+        # The flat's details now join it ("“The one in Easton?” — That's the one. “How many bedrooms?” — Two."),
+        # and that long bullet takes the room of the half marathon's.
+        "two bed", "library", "children", "PB", "four minutes", "housewarming", "Cardiff Half", "1:52:40",
     },
+    # --- review 9 (written 2026-12-01 by a reviewer before any card was produced; 25 of 234 checks failed on
+    # the first run; the general causes were fixed, these remain) ---
+    "review9_chinese_tax_deductions_chatgpt.json": {
+        "9,000", "7,200", "20%",  # the two plans' savings and the husband's tax band: budget
+    },
+    "review9_help_bike_brakes_chatgpt.json": {
+        # The card says "Never use DOT brake fluid; it destroys the seals." — the right warning, which the
+        # check's regex (written to catch advice to use DOT fluid) also matches.
+        "(?i)\\b(use|bleed with|fill with|top up with|refill with)\\s+DOT\\b",
+        "wasn't exactly careful",  # kept inside the cause: "I sprayed GT85 on the chain … and I wasn't exactly careful"
+    },
+    "review9_long_catch_up_new_job_locomo.json": {
+        "Gerald", "hibernat",  # the tortoise asleep till March: budget, after the job, the kitten and the mugs
+        "7pm",  # "7ish?" — "7 it is.": a time settled alone, left out as it says nothing without its dinner
+    },
+    "review9_numbers_coffee_machine_sharegpt.json": {"£399", "£153"},  # two of many prices: budget
 }
 
 
