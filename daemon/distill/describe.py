@@ -67,7 +67,13 @@ def describe(points: list[Point], *, context: str = "", request: str = "", verdi
     # a request or agent session: up to three sentences.
     chat = len(people) > 1 and not sentences
     advised, after = False, ""
-    for point in highlights(points, 2 if chat else 3 - len(sentences), people=chat):
+    chosen = highlights(points, 2 if chat else 3 - len(sentences), people=chat)
+    # (How it turned out, "I booked the bleed at Halfway Cycles for Saturday", is told even after the ask and the fix.)
+    outcomes = [p for p in highlights(points, len(points)) if _outcome(p)  # ("3 failed though" is a new problem)
+                and not re.search(r"(?i)\b(?:though|still|but|again)\b", p.text)] if not chat and chosen else []
+    if outcomes and not any(map(_outcome, chosen)):
+        chosen.append(outcomes[0])
+    for point in chosen:
         other = [p for p in people if p != point.who]
         note = _as_note(_headline(point) if chat else point, lang, len(people) > 1,
                         other[0] if len(people) == 2 and len(other) == 1 else "", after if chat else "")

@@ -636,6 +636,8 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                 if previous == "decision" and turn.role == "assistant" and not turn.speaker and \
                         notes.advises(sentence):
                     previous = "fact"  # the assistant's "Switch to 1:2:2 and feed every 12 hours." advises
+                if previous == "preference" and turn.role == "assistant" and not turn.speaker:
+                    previous = "fact"  # "Never use DOT brake fluid": advice; preferences are the user's
                 if previous == "preference" and turn.speaker and _EVENT_RE.search(sentence) and re.match(
                         r"(?i)(?:i|we)(?:'m| am|'re| are|'ve| have)? (?:just |finally |also )?\w+(?:ed|ing)\b", sentence):
                     previous = "fact"  # "I'm starting a dance studio 'cause I love dancing": news, not a liking
@@ -1401,6 +1403,9 @@ def _request(turns: list[_Turn], calls: list[ToolCall]) -> tuple[str, str, str]:
             if _is_request(sentence):  # its context: how the message began ("My starter stopped rising.")
                 # ("We're remortgaging." says what about; the sentence after it, with what.)
                 lead = said[:2 if i > 1 and len(said[0].split()) < 5 and not _CJK_RE.search(said[0]) else 1] if i else []
+                if lead and not any(map(_specific, lead)) and not _CJK_RE.search(said[0]):
+                    # ("My rear brake is driving me mad." says less than "Commuter bike, Shimano MT200 hydraulic discs")
+                    lead += [s for s in said[len(lead):i] if _specific(s) and len(s) <= 160][:1]
                 # ("我叫林悦，在北京学车。后天上午要考科目二了。…能帮我想想这两天怎么准备吗？": the dated event frames it)
                 dated = [s for s in said[len(lead):i] if _GROUNDED.search(_TODAY_NOTE.sub("", s))][:1]
                 context = ("" if _CJK_RE.search(said[0]) else " ").join(_trim(s, frozenset()) for s in lead + (

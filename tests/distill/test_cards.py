@@ -1740,3 +1740,15 @@ def test_yeses_that_confirm_details_and_a_count_said_first_join_the_news() -> No
     assert "Nadia: “Did you get the flat?” — Yes! Moving on the 14th (14 May 2023). “The one in Easton?” — That's the " \
            "one. “How many bedrooms?” — Two." in body
     assert "the one. “How many bedrooms?” — Two. “Celebration" not in body  # an invitation is no detail of the flat
+
+
+def test_a_help_chat_tells_the_users_situation_and_what_they_did_and_advice_is_no_preference() -> None:
+    chat = [say("Hi! My rear brake is driving me mad. Commuter bike, Shimano MT200 hydraulic discs, about 3 years "
+                "old. Is this something I can fix myself?"),
+            say("**Spongy lever → air in the hydraulic system.** The fix is a **bleed**. Never use DOT brake fluid; it "
+                "destroys the seals.", role="assistant"),
+            say("I booked the bleed at Halfway Cycles for Saturday morning, £25.")]
+    result = card(chat)
+    assert "Commuter bike, Shimano MT200 hydraulic discs, about 3 years old." in result.description
+    assert "The user booked the bleed at Halfway Cycles for Saturday (13 May 2023) morning, £25." in result.description
+    assert "Preferences" not in result.body and "Never use DOT brake fluid" in result.body

@@ -83,7 +83,7 @@ KNOWN_GAPS = {
         "€210",  # "split it? €210 each" — "yep": a proposal of two words and its yes
     },
     "review7_used_cars_numbers_sharegpt.json": {
-        "68 mpg", "£1.42", "cambelt", "battery health",  # the inputs and the last caveats: cut by the budget
+        "68 mpg", "cambelt", "battery health",  # the inputs and the last caveats: cut by the budget
     },
     # --- review 8 (written 2026-11-30 by a reviewer before any card was produced; 24 of 218 checks failed on
     # the first run; the general causes were fixed, these remain) ---
