@@ -186,8 +186,14 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
     """
     if count <= 0:
         return []
-    points = [Point(p.who, _plain_math(_got(p.text) if people else p.text), p.kind, p.role, p.answered)
-              for p in points]
+    # (News the other asked about, "“The one in Easton?” — That's the one.", is what the talk dwelt on.)
+    dwelt = {p.text: 0 for p in points}
+    converted = []
+    for p in points:
+        q = Point(p.who, _plain_math(_got(p.text) if people else p.text), p.kind, p.role, p.answered)
+        dwelt[q.text] = p.text.count(" “")
+        converted.append(q)
+    points = converted
     fit = [p for p in points if _substantial(p) and (p.kind != "procedure" or _advice(p) and "`" in p.text)
            and not p.text.startswith("`")
            and not p.text.rstrip().endswith(("?", "？"))  # a question is not what happened
@@ -217,7 +223,8 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
         news.sort(key=lambda p: (p.kind != "decision", bool(re.search(r"(?i)\b(?:that day|anyway|growing up|as a kid|"
                                                                       r"when i was (?:a|little|young)|used to)\b", p.text)),
                                  bool(_PROMISE.search(p.text)),
-                                 bool(re.search(r"\b(?:him|her|them|he|she|it)\b", p.text)), not _NAMED.search(p.text)))
+                                 bool(re.search(r"\b(?:him|her|them|he|she|it)\b", p.text)), not _NAMED.search(p.text),
+                                 -min(dwelt.get(p.text, 0), 3)))
         fit = _unique(news + own + fit)
         spread = [p for i, p in enumerate(fit) if p.kind == "decision" or p.who not in {q.who for q in fit[:i]}]
         fit = spread + [p for p in fit if p not in spread]

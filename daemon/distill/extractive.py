@@ -228,7 +228,7 @@ class ExtractiveDistiller:
         # Code blocks are kept whole outside the budget, so the budget is for the prose around them.
         prose = [_FENCE_RE.sub(" ", text) for text in texts]
         budget = self.budget(sum(map(weigh, prose)), sum(weigh(s.text) for s in candidates if not s.code),
-                             sum(map(_news, candidates)))
+                             sum(1 + s.text.count(" “") for s in candidates if _news(s)))  # (each detail joined)
         work = work_lines(calls, lang)
         # (What the work says is known; a changed line ("`a` → `b`") is code, not what the body says in words.)
         known = frozenset().union(*(_tokens(w) for w in work if "` → `" not in w))
@@ -604,7 +604,7 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     echoed = sentence[:-1]  # "How's the little monster?" — "Miso? Currently asleep…": whom it is
                     continue
                 if echoed:
-                    sentence, raw, echoed = f"{echoed}: {sentence[:1].lower()}{sentence[1:]}", f"{echoed}: {raw}", ""
+                    sentence, raw, echoed = f"{echoed}, {sentence[:1].lower()}{sentence[1:]}", f"{echoed}, {raw}", ""
                 # "Where??" — "Strathclyde.": a name that answers a follow-up, to join the news it asks about
                 # ("And the money?" — "34k.", "To Rhys?" — "To Rhys.")
                 named_answer = opening and reply and bool(turn.speaker) and _short_answer(sentence) \
@@ -762,7 +762,7 @@ def _with_answers(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
             continue
         asked = [q for q in _sentences(turns[i - 1].text) if _is_question(q)]
         question = re.sub(r"(?i)^(?:\W*(?:so|and|oh|ok|okay|wait|well)\b\W*)+", "", asked[-1]).strip(" .…") if asked else ""
-        if not question or _WH.match(question) or not _tokens(question) or len(_DATE_NOTE.sub("", question).split()) > 12 \
+        if not question or _WH.match(question) and not _PROPOSAL.match(question) or not _tokens(question) or len(_DATE_NOTE.sub("", question).split()) > 12 \
                 or _CHECK_IN.search(question) or _is_filler(question, frozenset(), True):
             continue
         question = re.sub(r"[?？!]+$", "?", question[:1].upper() + question[1:])
@@ -777,7 +777,7 @@ def _with_answers(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
                 if agreed else said
         if k is not None and rest and _norm(rest).startswith(_norm(candidates[k].text)[:20]):
             stmt = candidates[k]
-            if _stem_overlap(question, stmt.text):
+            if _stem_overlap(question, stmt.text) and not _PROPOSAL.match(question):
                 continue  # "Have any goals in mind?" — "Yeah. My goal is to…": the answer says what it answers
             out[k] = replace(stmt, text=f"“{question}” — {said} {stmt.text}", tokens=stmt.tokens | _tokens(question))
             if agreed and _DATE_NOTE.search(question):
@@ -862,6 +862,9 @@ _COUNT = re.compile(r"(?i)(?:one|two|three|four|five|six|seven|eight|nine|ten|tw
 
 def _short_answer(text: str) -> bool:
     """A name, a place or an amount alone ("Strathclyde.", "34k.", "Two."); not "Yes!", "Gone." or "Brutal."."""
+    if re.fullmatch(r"(?i)(?:h[ae]h?|ha(?:ha)+|lol|lmao|oh|ah+|hm+|wow|omg|yay|ugh|meh|nice|cool|same|fair|true|wild"
+                    r"|mad|brutal|gone|rude|classic)\W*", text):
+        return False  # a laugh or a reaction, not a name
     return bool(_SHORT_ANSWER.fullmatch(text)) and (bool(re.match(r"[£$€\d]", text)) or not _YES.match(text) and (
         not _is_small_talk(text)) and bool(_tokens(text) - _FLUFF) or bool(_COUNT.fullmatch(text)))
 
@@ -934,6 +937,10 @@ def _with_fragments(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
         first = not out or out[-1].msg != stmt.msg
         # ("… Moving on the 14th." — "The one in Easton?" — "That's the one": a yes that only confirms a detail)
         confirmed = stmt.speaker and first and bool(_BARE_YES.fullmatch(stmt.text))
+        if stmt.speaker and stmt.msg in absorbed and first and len(stmt.text.split()) <= 12 and not stmt.code \
+                and not _is_question(stmt.text) and _specific(stmt.text):  # "To Rhys. Wedding's next August, in Tenby"
+            join(absorbed[stmt.msg], stmt)
+            continue
         if not stmt.speaker or not (confirmed or _fragment(stmt)):
             out.append(stmt)
             continue
@@ -1145,6 +1152,13 @@ def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt], turns: list[_T
     asked = {s.msg: s.kind for s in chosen if _is_question(s.text)}
     chosen = [replace(s, kind=asked[s.msg - 1]) if s.msg - 1 in asked and _bare_answer(s, candidates) else s
               for s in chosen]
+    # Between people, a question kept without its answer ("How's Gerald?") says nothing.
+    said = Counter(s.msg for s in chosen)
+    answers = {(s.msg, s.speaker) for s in chosen}
+    chosen = [s for s in chosen if not (s.speaker and _is_question(s.text) and not s.text.startswith("“")
+                                        and said[s.msg] == 1 and not re.search(r"\d", s.text)
+                                        and not any(m in (s.msg + 1, s.msg + 2) and who != s.speaker
+                                                    for m, who in answers))]
     return sorted(chosen, key=lambda s: s.pos)
 
 
@@ -1323,7 +1337,8 @@ def _restates(earlier: _Stmt, later: _Stmt) -> bool:
 
 def _ended(text: str) -> str:
     """A sentence with its end mark: one the speaker left off gets a full stop before the next sentence."""
-    return text if re.search(r"[.!?…:;)\]\"'”’`*]$", text) else text + "."
+    core = re.sub(r"\s*[(（][^()（）]*[)）]$", "", text)  # ("… last week (week of 16 November 2026)" has no end mark)
+    return text if re.search(r"[.!?…:;)\]\"'”’`*]$", core) else text + "."
 
 
 def _blocks(stmts: list[_Stmt], lang: str, work: list[str]) -> dict[str, list[str]]:

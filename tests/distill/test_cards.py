@@ -1637,7 +1637,7 @@ def test_a_catch_up_told_in_short_answers_keeps_the_details_with_the_news() -> N
     assert "Arjun: “Did you get the job?” — Yes! Start on the 3rd (3 June 2023). Halden & Pryce. Junior architect. " \
            "“How many interviews in the end?” — Two. “And the money?” — 34k." in result.body
     assert result.description.startswith("Arjun got the job. Start on the 3rd (3 June 2023). Halden & Pryce.")
-    assert "Gwen: Miso: currently asleep in the laundry basket." in result.body
+    assert "Gwen: Miso, currently asleep in the laundry basket." in result.body
     assert "Bethan's engaged! To Rhys." in result.body and "RIP curtains" not in result.body
     assert "dying to ask" not in result.body
     assert "Gwen: How's Gerald?\n- Arjun: Asleep till March. He's in the hibernation fridge" in result.body
@@ -1752,3 +1752,17 @@ def test_a_help_chat_tells_the_users_situation_and_what_they_did_and_advice_is_n
     assert "Commuter bike, Shimano MT200 hydraulic discs, about 3 years old." in result.description
     assert "The user booked the bleed at Halfway Cycles for Saturday (13 May 2023) morning, £25." in result.description
     assert "Preferences" not in result.body and "Never use DOT brake fluid" in result.body
+
+
+def test_a_catch_up_leads_with_the_news_the_other_asked_about_and_a_lone_question_goes() -> None:
+    chat = [say(text, name) for text, name in (
+        ("So... did you get the flat??", "Ollie"), ("Yes! Moving on the 14th.", "Nadia"),
+        ("NO WAY. The one in Easton?", "Ollie"), ("That's the one", "Nadia"),
+        ("How's the library job?", "Ollie"), ("Good actually. Passed my probation last week", "Nadia"),
+        ("Amazing! How's Pickle?", "Nadia"), ("ha", "Ollie"),
+        ("Bethan's engaged!", "Nadia"), ("WHAT. To Rhys?", "Ollie"), ("To Rhys. Wedding's next August, in Tenby", "Nadia"))]
+    result = card(chat)
+    assert result.description.startswith("Nadia got the flat. Moving on the 14th (14 May 2023).")
+    assert "How's Pickle?" not in result.body  # asked, never answered
+    assert "Bethan's engaged! To Rhys. Wedding's next August, in Tenby" in result.body
+    assert "Passed my probation last week (week of 1 May 2023)" in result.body

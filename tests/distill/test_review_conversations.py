@@ -55,7 +55,6 @@ KNOWN_GAPS = {
     "review5_ereader_numbers_sharegpt.json": {"$186.99", "15%"},  # the discounted price: one of many numbers cut
     "review5_personal_plans_cottage_messages.json": {
         "Catbells",  # asked as a question ("Catbells on the Saturday?"), answered "yesss": left out
-        "service",  # "didn't the garage say it needs a service" (no question mark) — "yeah it's booked": budget
     },
     "review5_chinese_driving_test_claude.json": {
         "96", "4800",  # the theory score and the fee: since a Chinese card is half as long, cut by the budget
@@ -75,7 +74,7 @@ KNOWN_GAPS = {
     # the first run; the general causes were fixed, these remain) ---
     "review7_long_catch_up_locomo.json": {
         "Christmas market", "Scott Monument",  # the meeting's place, asked as questions ("Christmas market?")
-        "held together by moss",  # a joke inside the allotment's news, kept with it
+        "£85",  # the allotment's price, in the message after its news: budget
     },
     "review7_meeting_sprint_planning_messages.json": {"/payments/webhook", "38%", "PCI"},  # dense meeting: budget
     "review7_personal_plans_knee_op_messages.json": {
@@ -98,9 +97,9 @@ KNOWN_GAPS = {
     "review8_long_catch_up_locomo.json": {
         # A catch-up told in short answers to questions ("How many bedrooms?" — "Two", "What's the rent like?"):
         # the yes to "Did you get the flat?" is kept, the details around it are cut by a budget sized by news.
-        # The flat's details now join it ("“The one in Easton?” — That's the one. “How many bedrooms?” — Two."),
-        # and that long bullet takes the room of the half marathon's.
-        "two bed", "library", "children", "PB", "four minutes", "housewarming", "Cardiff Half", "1:52:40",
+        # The flat's details now join it ("“The one in Easton?” — That's the one. “How many bedrooms?” — Two.");
+        # "Two" is not "two bed" to a substring check, and the rest is cut by the budget.
+        "two bed", "library", "PB", "four minutes", "housewarming",
     },
     # --- review 9 (written 2026-12-01 by a reviewer before any card was produced; 25 of 234 checks failed on
     # the first run; the general causes were fixed, these remain) ---
@@ -114,7 +113,6 @@ KNOWN_GAPS = {
         "wasn't exactly careful",  # kept inside the cause: "I sprayed GT85 on the chain … and I wasn't exactly careful"
     },
     "review9_long_catch_up_new_job_locomo.json": {
-        "Gerald", "hibernat",  # the tortoise asleep till March: budget, after the job, the kitten and the mugs
         "7pm",  # "7ish?" — "7 it is.": a time settled alone, left out as it says nothing without its dinner
     },
     "review9_numbers_coffee_machine_sharegpt.json": {"£399", "£153"},  # two of many prices: budget
