@@ -460,6 +460,9 @@ def _specific(sentence: str) -> bool:
     return "`" in sentence or bool(_NAMED.search(sentence))
 
 
+_LET_ME_CHECK_ZH = re.compile(r"(?:等一下|等等|稍等)?[，,\s]*(?:我|让我)(?:先|去)?(?:查|看|问|找|算|翻)(?:一下|看|看看)")
+
+
 def _user_plan(turn: _Turn, sentence: str) -> bool:
     """The user's own "I'll …" with its day, a name or code ("I'll write the migration tomorrow (1 December) and
     Halvard reviews the PR") is a plan, not an assistant announcing what it will do."""
@@ -473,7 +476,7 @@ def _is_filler(sentence: str, names: frozenset[str], people: bool = False) -> bo
     """
     if _SETTLED.match(sentence):
         return False  # "Melitta it is!": decided
-    if re.match(r"(?:等一下|等等|稍等)?[，,\s]*(?:我|让我)(?:先|去)?(?:查|看|问|找|算|翻)(?:一下|看|看看)", sentence):
+    if _LET_ME_CHECK_ZH.match(sentence):
         return True  # "等一下，我查一下他的工资条": "let me check"
     if _SEND_LOVE.match(sentence):
         return True  # "Love to Sam and baby Mila", "Give Biscuit a scratch from me": a sign-off
@@ -727,12 +730,12 @@ def _with_topics(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
                 continue
             asked = [q for q in _sentences(turns[i].text) if _is_question(q)][-1:]
             question = re.sub(r"(?i)^(?:and|so|ok|okay)\W+", "", asked[0]).strip() if asked else ""
-            opens = _norm(_trim(turns[stmt.msg].text, frozenset())).startswith(_norm(stmt.text)[:12])
             # (Not a guess at a name, "To Rhys?", nor a time, "7ish?", and only for how the answer opens)
-            if question and opens and _TOPIC.fullmatch(question) and len(question.split()) <= 3 \
+            if question and _TOPIC.fullmatch(question) and len(question.split()) <= 3 \
                     and not _CLAUSE.search(question) and not re.search(r"\b[A-Z][a-z]", question[1:]) \
                     and re.search(r"[A-Za-z]{3,}", question) and not re.search(r"\d", question) \
-                    and not _IMPERATIVE.match(question) and not _tokens(question) & stmt.tokens:
+                    and not _IMPERATIVE.match(question) and not _tokens(question) & stmt.tokens \
+                    and _norm(_trim(turns[stmt.msg].text, frozenset())).startswith(_norm(stmt.text)[:12]):
                 question = question[:1].upper() + question[1:]
                 out[k] = replace(stmt, text=f"“{question}” — {stmt.text}", tokens=stmt.tokens | _tokens(question))
                 break
@@ -1546,8 +1549,11 @@ def _unique(items: list[str]) -> list[str]:
     return list(dict.fromkeys(items))
 
 
+_SPACES = re.compile(r"\s+")
+
+
 def _norm(text: str) -> str:
-    return re.sub(r"\s+", " ", text).strip().casefold()
+    return _SPACES.sub(" ", text).strip().casefold()
 
 
 def _present(stmt: _Stmt, body: str) -> bool:

@@ -72,7 +72,7 @@ _CUES = {
                     r"we went with|we use|we'll use)\b[^.!?]*\b(?:instead of|rather than)|ruled out|(?<!was )(?<!were )(?<!been )(?<!got )(?<!get )rejected(?! by)|opted|"
                     r"(?<!must )(?<!to )switch(?:ed)? to|moves from|comes out of|goes into|postpone[sd]?|pushed back|"
                     r"(?<=^)(?:then )?let'?s decide\s*:\s*(?=\w)|"
-                    r"(?:(?<=^)|(?<=\bwe )|(?<=\bi )|(?<=\bwe're )|(?<=\bi'm )|(?<=\bwe've )|(?<=\bi've ))dropp(?:ed|ing)|won't use|"
+                    r"(?:^|(?:we|i|we're|i'm|we've|i've) )dropp(?:ed|ing)|won't use|"
                     r"not going to use)\b",
         "preference": r"\b(?:i|we) (?:really |always |usually )?(?:prefer|like|love|enjoy|hate|dislike|want to do|"
                       r"can't stand|don't like|adore)\b|\bfavou?rite\b|\bi'?d rather\b|\b(?:i'?m|i am|we'?re|we are) (?:a |an |such a )?(?:big |huge )?fans? of\b|"
@@ -87,7 +87,8 @@ _CUES = {
     },
     "zh": {
         "procedure": r"`(?:sudo |pip3? |pipx |npm |npx |git |python3? |uv |cargo |go |make |docker |kubectl |brew |apt(?:-get)? |curl |wget |mix |yarn |pnpm |node |bash |sh |cd |ls |cat |grep |export |memvault |pytest|ssh |scp |rsync |chmod |mkdir |rm |cp |mv |tar |systemctl |conda |poetry |gradle |mvn |dotnet |swift |ruby |gem |bundle |rails |php |composer |psql |mysql |redis-cli |gh |terraform |ansible)[^`]*`|命令|步骤|运行|执行|安装|配置|输入|脚本",
-        "decision": r"(?<!要)(?<!需要)(?<!还没)(?<!没有)(?<!没)(?<!怎么)(?<!如何)(?<!再)(?<!来)决定(?!不了)|选择|选用|选了|定了|改用|换成|而不是|"
+        "decision": r"决定(?<!要决定)(?<!还没决定)(?<!没有决定)(?<!没决定)(?<!怎么决定)(?<!如何决定)(?<!再决定)(?<!来决定)(?!不了)|"
+                    r"选择|选用|选了|定了|改用|换成|而不是|"
                     r"放弃|不用了|否决|采用|就用|那就|就这么定|就坐|就订|就选",
         "preference": r"喜欢|偏好|更喜欢|最爱|讨厌|习惯|总是用|别再|不要再",
         "state": r"目前|现在|正在|还没|已经|完成|下一步|计划|打算|准备|待办|接下来|明天|下周",
