@@ -256,6 +256,8 @@ def _headline(point: Point) -> Point:
         return Point(point.who, f"I agreed to {agreed.group(1)}.", "state", point.role)
     if (answered := re.match(r"“[^”]*” — [^.!?]{1,40}[.!] (.+)$", point.text)) and len(answered.group(1).split()) >= 3:
         point = Point(point.who, answered.group(1), point.kind, point.role, point.answered)
+    if not point.text.startswith("“") and " “" in point.text:  # up to the follow-up joined to it
+        point = Point(point.who, point.text.split(" “", 1)[0], point.kind, point.role, point.answered)
     head = _CLAUSE.split(point.text, maxsplit=1)[0]
     if head == point.text or len(re.sub(r"[(（][^)）]*[)）]", "", head).split()) < 4:
         return point

@@ -743,7 +743,7 @@ def _with_topics(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
 
 
 # A yes or a no, and what may follow it: "Yes! Moving on the 14th.", "I did! Look at this beauty", "That's the one"
-_YES = re.compile(r"(?i)\W*(yes|yeah|yep|yup|i did|we did|i have|i am|i do|that'?s the one|exactly|definitely|"
+_YES = re.compile(r"(?i)\W*(yes|yeah|yep|yup|i did|we did|i have|i am|i do|that'?s the one|that one|exactly|definitely|"
                   r"of course|no|nope|nah|not yet)\b[!.,]*\s*")
 # "Are you home tonight?", "Got a sec?", "Did you eat?": asking after the other, not about news.
 _CHECK_IN = re.compile(r"(?i)\b(?:are you|you) (?:still )?(?:home|there|up|free|around|awake|busy|ok|okay|alive|in)\b|"
@@ -761,11 +761,16 @@ def _with_answers(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
     asked_too: set[tuple[int, str]] = set()
     planned: set[int] = set()
     for i, turn in enumerate(turns):
-        if not i or not turn.speaker or turns[i - 1].speaker in ("", turn.speaker) or not (yes := _YES.match(turn.text)):
+        if not i or not turn.speaker or turns[i - 1].speaker in ("", turn.speaker):
             continue
         asked = [q for q in _sentences(turns[i - 1].text) if _is_question(q)]
         question = re.sub(r"(?i)^(?:\W*(?:so|and|oh|ok|okay|wait|well)\b\W*)+", "", asked[-1]).strip(" .…") if asked else ""
-        if not question or _WH.match(question) and not _PROPOSAL.match(question) or not _tokens(question) or len(_DATE_NOTE.sub("", question).split()) > 12 \
+        # ("How did the viva go??" — "Passed! 🎓": how it went is the news)
+        went = bool(_HOW_WENT.match(question))
+        if not (yes := _YES.match(turn.text) or went and _WENT.match(turn.text)):
+            continue
+        if not question or _WH.match(question) and not _PROPOSAL.match(question) and not went or not _tokens(question) \
+                or len(_DATE_NOTE.sub("", question).split()) > 12 \
                 or _CHECK_IN.search(question) or _is_filler(question, frozenset(), True):
             continue
         question = re.sub(r"[?？!]+$", "?", question[:1].upper() + question[1:])
@@ -801,6 +806,11 @@ def _with_answers(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
 
 
 _WEEKDAY_START = re.compile(r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b")
+
+
+_HOW_WENT = re.compile(r"(?i)how(?:'d| did| was| is)\b[^?]{0,40}\b(?:go|going|it go)\W*$|how was (?:the |your )\w+")
+_WENT = re.compile(r"(?i)\W*(passed|failed|nailed it|smashed it|aced it|got it|got in|(?:it )?went (?:well|great|fine|ok|"
+                   r"badly)|really well|not great|brilliant|amazing|terrible|awful|great|fine|ok|okay)\b[!.,]*\s*")
 
 
 def _agreement(rest: str) -> tuple[str, str]:
@@ -939,7 +949,8 @@ def _with_fragments(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
     for stmt in candidates:
         first = not out or out[-1].msg != stmt.msg
         # ("… Moving on the 14th." — "The one in Easton?" — "That's the one": a yes that only confirms a detail)
-        confirmed = stmt.speaker and first and bool(_BARE_YES.fullmatch(stmt.text))
+        confirmed = stmt.speaker and first and (bool(_BARE_YES.fullmatch(stmt.text)) or stmt.text.startswith("“") and
+                                                "” — " in stmt.text and len(stmt.text.split("” — ", 1)[1].split()) <= 14)
         if stmt.speaker and stmt.msg in absorbed and first and len(stmt.text.split()) <= 12 and not stmt.code \
                 and not _is_question(stmt.text) and _specific(stmt.text):  # "To Rhys. Wedding's next August, in Tenby"
             join(absorbed[stmt.msg], stmt)
@@ -964,7 +975,8 @@ def _with_fragments(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
             guess = _norm(stmt.text).startswith(_norm(question).rstrip("?").rstrip()) and bool(
                 _FOLLOW_UP.match(question) or _FOLLOW_UP_NAMED.match(question))
             detail = confirmed and len(question.split()) <= 8 and not _PROPOSAL.search(question) and bool(re.match(
-                r"(?i)(?:the|that|this|your|is it|was it|in|at|with|near|on|really|seriously)\b", question))
+                r"(?i)(?:the|that|this|your|is it|was it|in|at|with|near|on|really|seriously)\b", question)
+                or _specific(question) and len(question.split()) <= 4)  # ("Science at Hollybank?")
             if about or (bare or guess or detail) and news:
                 if not confirmed and (not re.search(r"[A-Za-z]{3,}", _DATE_NOTE.sub("", stmt.text))
                                       or _COUNT.fullmatch(stmt.text)):  # "34k." says what only beside
@@ -1001,7 +1013,8 @@ def _told(stmt: _Stmt) -> bool:
     return bool(_DROPPED_I.match(stmt.text) or _EVENT_RE.search(stmt.text) or _YES_ABOUT.match(stmt.text))
 
 
-_YES_ABOUT = re.compile(r"“(?:so,? |and |oh,? )?(?:did|have|are|were|was) you\b[^”]*” — (?:Yes|Yeah|Yep|Yup|I did|I have|I am)\b")
+_YES_ABOUT = re.compile(r"“(?i:so,? |and |oh,? )?(?:(?i:did|have|are|were|was) you\b[^”]*” — (?:Yes|Yeah|Yep|Yup|I did|I have|"
+                        r"I am)|(?i:how) (?:did|was|'d)\b[^”]*” — (?:Passed|Nailed it|Smashed it|Aced it|Got it|Got in))\b")
 
 
 def _cut_off(turn: _Turn, sentences: list[str], turns: list[_Turn]) -> bool:

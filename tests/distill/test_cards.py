@@ -1766,3 +1766,17 @@ def test_a_catch_up_leads_with_the_news_the_other_asked_about_and_a_lone_questio
     assert "How's Pickle?" not in result.body  # asked, never answered
     assert "Bethan's engaged! To Rhys. Wedding's next August, in Tenby" in result.body
     assert "Passed my probation last week (week of 1 May 2023)" in result.body
+
+
+def test_how_it_went_and_a_detail_confirmed_with_more_are_news() -> None:
+    chat = [say(text, name) for text, name in (
+        ("Dr Idris!!! How did the viva go??", "Selin"), ("Passed! 🎓", "Idris"),
+        ("AAAAH. So proud of you", "Selin"), ("Thanks 😊 And there's more. I got the postdoc", "Idris"),
+        ("The Glasgow one??", "Selin"), ("That one. Marine ecology, in the Fraser lab", "Idris"),
+        ("Amazing. How are you?", "Idris"), ("On a happier note, I got the head of department job", "Selin"),
+        ("No way! Science at Hollybank?", "Idris"), ("Yep. From January", "Selin"))]
+    result = card(chat)
+    assert "Idris: “How did the viva go?” — Passed!" in result.body
+    assert "Idris: I got the postdoc. “The Glasgow one?” — That one. Marine ecology, in the Fraser lab" in result.body
+    assert "Selin: I got the head of department job. “Science at Hollybank?” — Yep." in result.body
+    assert "Idris got the postdoc." in result.description and "“" not in result.description
