@@ -699,6 +699,7 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     seen_code.add(code)  # `error[E0499]: cannot borrow …`"
                     first = code.split("\n", 1)[-1].strip().split("\n", 1)[0].strip()[:_MAX_ERROR_LINE]
                     first = f"`` {first} ``" if "`" in first else f"`{first}`"
+                    lead = _EMOJI.sub("", lead).strip()  # ("… now I get a different one 🙃")
                     said = f"{lead.rstrip(' :：')}: {first}" if lead else first
                     out.append(_Stmt(len(out), i, turn.speaker, said, "fact", _tokens(said), "", False, turn.role))
                 elif code.count("\n") <= _MAX_CODE_LINES + 1 and code not in seen_code and not retried and not output:
@@ -837,7 +838,7 @@ _NEAR = 40  # statements back that a follow-up's answer looks for the news it as
 _KIN_NAMED = re.compile(r"(?i:\bmy\s+(?:partner|wife|husband|girlfriend|boyfriend|son|daughter|sister|brother|mum|mom|"
                         r"dad|friend|colleague|boss|fianc[ée]e?|flatmate|roommate)),?\s+([A-Z][a-z]+)\b")
 _MAX_ERROR_LINE = 160
-_ERROR_OUTPUT = re.compile(r"\s*(?:\w*(?:Error|Exception)\b[:(]|Traceback \(most recent call last\)|error(?:\[E\d+\])?:|"
+_ERROR_OUTPUT = re.compile(r"\s*(?:(?:[\w$]+\.)*\w*(?:Error|Exception)\b[:(]|Traceback \(most recent call last\)|error(?:\[E\d+\])?:|"
                            r"FAIL(?:ED)?\b|panic:|fatal:|Segmentation fault)")
 _YES_NO = re.compile(r"(?i)\W*(?:yes|yeah|yep|yup|no|nope|nah)\b")
 _GOING_TO = re.compile(r"(?i)\b(?:i'?m|i am|we'?re|we are) (?:going to|gonna)\b")
@@ -1422,7 +1423,8 @@ def _request(turns: list[_Turn], calls: list[ToolCall]) -> tuple[str, str, str]:
             continue
         said = [re.sub(r"^(?:quick )?(?:context|background|fyi|update|question|note|q)\s*[:：]\s*", "",
                        _LEAD_FILLER.sub("", s), flags=re.I) for s in _sentences(_FENCE_RE.sub(" ", turn.text))]
-        said = [s for s in said if not _is_small_talk(s) and (len(_tokens(s)) >= 2 or _is_question(s) or re.match(
+        said = [s for s in said if not _is_small_talk(s) and not _QUESTION_AHEAD.match(s)
+                and (len(_tokens(s)) >= 2 or _is_question(s) or re.match(
             r"(?i)(?:i'?m|we'?re|i am|we are) (?:\w+ly )?\w+ing\W*$", s))]  # "We're remortgaging." says what about
         if not said:
             continue
@@ -1444,6 +1446,11 @@ def _request(turns: list[_Turn], calls: list[ToolCall]) -> tuple[str, str, str]:
                 return context, sentence, turn.who
         return "", "", ""
     return "", "", ""
+
+
+# "Kotlin question.", "quick money question that's been bugging me": the question is still to come.
+_QUESTION_AHEAD = re.compile(r"(?i)(?:a |one |quick |small |another |random )*(?:[\w.+#-]+ )?question"
+                             r"(?: for you| that'?s been bugging me)?\W*$")
 
 
 def _later_task(turns: list[_Turn], task: str) -> str:

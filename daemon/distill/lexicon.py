@@ -210,7 +210,7 @@ _ACK = re.compile(r"^(?:i see|now i (?:see|understand|get it)|i understand|got i
                   r"(?:that|this|it) (?:works|sounds (?:good|great|fine)))\b"
                   r"(?!\s*:)[^.!?]{0,40}[.!?…]*$", re.I)  # ("Agreed: £12, £8 concessions" is what was agreed)
 # Pleasantries inside a sentence that make the whole sentence filler.
-_FILLER_PHRASE = re.compile(r"\b(?:dying to (?:ask|know|hear)|gotta (?:go|run)|got to (?:go|run)|gtg|keep (?:you|ya) posted|let (?:you|ya) know(?!,?(?: that)? (?:i|i'm|i've|we|we're|we've|my|our)\b)|keep me posted|let me know|you got this|good luck|"
+_FILLER_PHRASE = re.compile(r"\b(?:mystery solved|there it is|dying to (?:ask|know|hear)|gotta (?:go|run)|got to (?:go|run)|gtg|keep (?:you|ya) posted|let (?:you|ya) know(?!,?(?: that)? (?:i|i'm|i've|we|we're|we've|my|our)\b)|keep me posted|let me know|you got this|good luck|"
                             r"take care|talk (?:to you )?soon|catch you later|have fun|sounds like a plan|makes (?:total |perfect |complete )?sense|"
                             r"no worries|my pleasure|happy to help|glad (?:i|to) (?:could )?help|hope (?:this|that|it) "
                             r"helps|feel free|anytime|take lots of|can'?t wait to (?:see|hear)|proud of you|"
@@ -298,7 +298,7 @@ _PROBLEM = re.compile(r"(?i)(?:my|our)\b.*\b(?:keeps?|fails?|crash(?:es)?|throws
                       r"failure)s?\b|[^.?!]*\b(?:fails|crashes|panics|won't (?:compile|build|start)|doesn't (?:compile|"
                       r"build|start))\b")
 # How it turned out, in the user's words: "zero errors", "that fixed it", "April is now 18,236.50, matches the till".
-_OUTCOME = re.compile(r"\b(?:i(?:'ve| have)? (?:just |already )?(?:booked|ordered|bought|scheduled)|works? now|(?:that|it|this) (?:worked|works|fixed it|did it|did the trick)|(?:it|that|this) (?:runs|compiles|builds|passes)(?=[!.,;]|\s*$|\s+(?:but|and)\b)|fixed|solved|no (?:more )?errors?|"
+_OUTCOME = re.compile(r"\b(?:i(?:'ve| have)? (?:just |already )?(?:booked|ordered|bought|scheduled)|works? now|(?:that|it|this) (?:worked|works|fixed it|did it|did the trick)|(?:it|that|this) (?:runs|compiles|builds|passes|loads)(?=[!.,;]|\s*$|\s+(?:but|and)\b)|fixed|solved|no (?:more )?errors?|"
                       r"zero errors|\d+ (?:passed|errors?|failed)|no longer|went from|down to|up to|dropped to|"
                       r"(?:is|are) now|now (?:matches|shows|works)|matches|that confirms|(?:compiles|builds|runs|passes|"
                       r"loads|starts) (?:now|fine|again)|(?:build|it|everything) is (?:clean|green)|all green)\b", re.I)
