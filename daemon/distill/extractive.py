@@ -442,9 +442,16 @@ _SETTLED = re.compile(r"(?i)(?:(?!(?:what|that|this|it|there|here|so)\b)(?![\d:.
                       r"\W*$")
 
 
+# Kept from someone: "And we do NOT tell Mum", "It's a surprise" — agreed between them, and easily forgotten.
+_SECRET = re.compile(r"(?i)\b(?:we|you|i)(?: do|'ll| will)? (?:not|n't|never) (?:tell|say|mention)\b|\bwe don'?t tell\b|"
+                     r"\b(?:it'?s|is) a (?:secret|surprise)\b")
+
+
 def _classify(sentence: str, previous: str | None) -> str:
     if _SETTLED.match(sentence):
         return "decision"
+    if _SECRET.search(sentence):
+        return "state"  # what to keep doing
     if label := _LABELLED.match(sentence):  # "opentelemetry_api — **Latest Version:** 1.5.0 (released …)"
         return next((k for k in ("decision", "state") if _KIND_RE[k].search(label.group(1))), "fact")
     kind = next((k for k, cue in _KIND_RE.items() if cue.search(sentence)), "fact")
@@ -670,7 +677,8 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     out.append(_Stmt(len(out), i, turn.speaker, sentence, "question", words, "", reply, turn.role))
                 elif questions:
                     continue
-                elif (len(words - names) >= 2 or named_answer or _SETTLED.match(sentence) or words - names and (decided or _PAST_TENSE.search(sentence) and
+                elif (len(words - names) >= 2 or named_answer or _SETTLED.match(sentence) or _SECRET.search(sentence)
+                      or words - names and (decided or _PAST_TENSE.search(sentence) and
                                                                     _EVENT_RE.search(sentence) or _DROPPED_I.match(
                         sentence) or named_answer or turn.speaker and _EVENT_RE.search(sentence))  # "I'm an auntie!!"
                         and not re.search(r"\b(?:it|that|this|them)\b", sentence, re.I)) \
@@ -998,7 +1006,7 @@ def _news(stmt: _Stmt) -> bool:
     text = _TODAY_NOTE.sub("", stmt.text)
     if re.match(r"(?i)please\b", text) or _IMPERATIVE.match(text):
         return _told(stmt)  # "Please save them for tomorrow" asks; it tells nothing
-    return _told(stmt) or bool(_NEWS_OF.match(text)) or bool(_DATE_NOTE.search(text) or _DAY_NAMED.search(text)) and not _is_question(text) \
+    return _told(stmt) or bool(_NEWS_OF.match(text) or _SECRET.search(text)) or bool(_DATE_NOTE.search(text) or _DAY_NAMED.search(text)) and not _is_question(text) \
         and bool({t for t in _tokens(_DATE_NOTE.sub("", text)) if not re.fullmatch(r"\d+(?:st|nd|rd|th)?", t)}
                  - _CALENDAR - _TIME_WORDS)
 

@@ -372,12 +372,21 @@ def _en_bare_weekday(m: re.Match[str], anchor: date, said: Said) -> str | None:
     (2026-05-22)" … "the dinner is Friday"), or the message as part of a weekend ("this weekend (weekend of
     2026-11-21) if you can help? Saturday ideally"), within a month of the message. With none, which week is meant is anyone's guess: as
     written. ("in three days (2026-06-12), Friday" names its day already; "Black Friday", "every Monday" are no day.)"""
-    if _NOT_A_DAY_BEFORE.search(m.string, max(0, m.start() - 12), m.start()):
+    if _NOT_A_DAY_BEFORE.search(m.string, max(0, m.start() - 12), m.start()) and not _MOVED_TO.search(
+            m.string, max(0, m.start() - 20), m.start()):  # ("moved to Saturday" is a day; "Monday to Friday" is not)
         return None
     target = _EN_WEEKDAYS.index(m.group(1).lower())
     if (before := _NOTE_BEFORE.search(m.string, max(0, m.start() - 20), m.start())) and \
             (day := _written_day(before.group(1))) and day.weekday() == target:
         return None
+    # A day the same message just gave: "Friday (27 November) is my work do. Can we do Saturday instead?" is the
+    # Saturday after it, whatever Saturday the chat named before.
+    before = m.string[max(0, m.start() - 160):m.start()]
+    near = [d for n in _NOTE_ANY.finditer(before) if (d := _written_day(n.group(1)))] + [
+        d for w in re.finditer(r"(?i)\b(" + "|".join(_EN_WEEKDAYS) + r")\b(?!\s*[(（])", before)
+        if (d := said.get(_EN_WEEKDAYS.index(w.group(1).lower()))) and 0 <= (d - anchor).days <= 7]
+    if near and 0 < (target - near[-1].weekday()) % 7 <= 3 and not _past_tense(m):
+        return _day(near[-1] + timedelta(days=(target - near[-1].weekday()) % 7))
     found = said.get(target)
     ahead = found is not None and (found - anchor).days
     if found and (0 <= ahead <= _SAID_DAYS or _past_tense(m) and -_SAID_DAYS <= ahead < 0):
@@ -398,7 +407,10 @@ _PLAN_CUE = re.compile(r"(?i)\b(?:(?:can|could|shall) (?:we|i|you)|let'?s|are yo
 _AGREED_DAY = re.compile(r"(?i)(?:\s+(?:morning|afternoon|evening|night))?\s+(?:works|suits|is (?:good|fine|great|perfect))\b")
 
 
+_MOVED_TO = re.compile(r"(?i)\b(?:moved?|moving|changed?|pushed?|switch(?:ed)?|postponed?|brought forward|bump(?:ed)?)"
+                       r"(?: it)? to\s+$")
 _SAID_DAYS = 31
+_NOTE_ANY = re.compile(r"[(（](\d{4}-\d{2}-\d{2})[)）]")
 _NOTE_BEFORE = re.compile(r"[(（](\d{4}-\d{2}-\d{2})[)）][,\s]*$")
 
 

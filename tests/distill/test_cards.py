@@ -1780,3 +1780,11 @@ def test_how_it_went_and_a_detail_confirmed_with_more_are_news() -> None:
     assert "Idris: I got the postdoc. “The Glasgow one?” — That one. Marine ecology, in the Fraser lab" in result.body
     assert "Selin: I got the head of department job. “Science at Hollybank?” — Yep." in result.body
     assert "Idris got the postdoc." in result.description and "“" not in result.description
+
+
+def test_what_is_kept_from_someone_is_kept() -> None:
+    chat = [say("Mum and Dad's anniversary dinner is at The Old Granary, £45 a head.", "Yara"),
+            say("Perfect. I'll do a slideshow.", "Caspar"),
+            say("Great. And we do NOT tell Mum. She'll want to organise it herself", "Yara"),
+            say("lips sealed 🤐", "Caspar")]
+    assert "We do NOT tell Mum." in card(chat).body

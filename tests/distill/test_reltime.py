@@ -364,6 +364,13 @@ def test_a_bare_weekday_is_the_day_an_earlier_message_gave_it() -> None:
     # Weeks later the Friday the chat gave is past: a plan's Friday is the coming one.
     assert ground("See you Friday.", datetime(2026, 6, 20, 9, 0), said=said) == "See you Friday (2026-06-26)."
     assert ground("Friday was fun.", datetime(2026, 6, 20, 9, 0), said={}) == "Friday was fun."
+    # A weekday beside a day the same message just gave is the one after it, not the one the chat named before:
+    # "Saturday the 19th" was the dinner; "Friday is my work do. Can we do Saturday instead?" is the next day.
+    said = {4: D(2026, 11, 27), 5: D(2026, 12, 19)}
+    assert ground("Ah wait. Friday is my work do. Can we do Saturday morning instead?", datetime(2026, 11, 25, 12, 0),
+                  said=said) == "Ah wait. Friday (2026-11-27) is my work do. Can we do Saturday (2026-11-28) morning instead?"
+    assert ground("Ok moved to Saturday 11am at the Granary.", datetime(2026, 11, 25, 12, 0), said={5: D(2026, 11, 28)}) \
+        == "Ok moved to Saturday (2026-11-28) 11am at the Granary."
     # A weekday right after the date it is: nothing to add.
     assert ground("The TÜV is in three days, friday at 8.", datetime(2026, 6, 9, 9, 0), said={4: D(2026, 6, 19)}) \
         == "The TÜV is in three days (2026-06-12), friday at 8."
