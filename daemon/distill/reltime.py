@@ -702,7 +702,8 @@ RULES: tuple[Rule, ...] = (
          re.compile(r"(?:下下|上|下|这|本)(?:个)?(?:周末|周|星期|礼拜|月)(?![一二三四五六日天围边期到全])"),
          _zh_period, True, examples=("下周", "上周", "下下周", "这周末", "下个月", "上个月"), triggers=_ZH_TRIGGERS),
     Rule("N天后 / N天前 / N周后 / N个月前 …", "counted from the anchor day; 几 is “约”",
-         re.compile(_ZH_N + r"(?P<unit>天|个?星期|个?礼拜|周|个月|年)(?P<dir>以前|之前|前|以后|之后|后)"),
+         # (满3个月后 is an age reached, 最后一针后2–3周 counts from another day: neither is from today)
+         re.compile(r"(?<!满)(?<![–-])" + _ZH_N + r"(?P<unit>天|个?星期|个?礼拜|周|个月|年)(?P<dir>以前|之前|前|以后|之后|后)"),
          _zh_count, True, examples=("3天后", "两天前", "两周后", "三个月前", "几天前"), triggers=_ZH_TRIGGERS),
     # Lookbehinds: "以后天气" and "以前天天" contain 后天 / 前天 without meaning them.
     Rule("今天 明天 后天 大后天 昨天 前天 大前天", "the anchor day shifted by 0, +1, +2, +3, −1, −2, −3",

@@ -340,6 +340,7 @@ def test_date_table_resolves(phrase: str, said_on: date, expected: str) -> None:
         ("next Tuesday 5/9", MON),
         ("下周二（5月9日）", MON),
         ("周三见", MON),  # a bare weekday
+        ("狂犬疫苗一般满3个月后打", MON),  # an age reached, not three months from today
         ("这周围很安静", MON),
         ("以后天气会好", MON),
     ],
