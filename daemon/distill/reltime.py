@@ -334,6 +334,15 @@ def _en_ordinal(m: re.Match[str], anchor: date) -> str | None:
         return None  # ("Last year we sold out by the 15th": of a month a year ago, which one is unsaid)
     day, past = int(m.group(1)), _past_tense(m)
     named = {_month_index(w) for w in re.findall(_MONTH_NAMES, _sentence_around(m))} - {None}
+    # The clause's own tense: "three things: how the 14th went, the December session" asks about a 14th gone by,
+    # not December's.
+    text, low = m.string, max(0, m.start() - 200)
+    begin = max(text.rfind(c, low, m.start()) for c in ",;:.!?") + 1 or low
+    end = min((i for i in (text.find(c, m.end(), m.end() + 200) for c in ",;:.!?") if i >= 0), default=m.end() + 200)
+    clause = text[begin:end]
+    if _PAST_CUE.search(clause.replace(m.group(0), " ")) and not _FUTURE_CUE.search(clause):
+        past = True
+        named = {_month_index(w) for w in re.findall(_MONTH_NAMES, clause)} - {None}
     if len(named) == 1:  # "I move the first week of January, start date is the 11th": January's 11th
         found = _month_day(anchor, named.pop(), day, past)
         return _day(found) if found else None

@@ -92,12 +92,16 @@ class ExtractiveTagger:
         properties = props.read(text)
         own = str(properties.get("name") or "")
         # Who and when close a description: the speakers and the date are not what it is about.
-        head = re.sub(r"\s*(?:[^.]* talked(?: on [^.]*)?|(?:Conversation between|Chat with|On) [^.]*)\.$", "",
-                      str(properties.get("description") or ""))
+        description = str(properties.get("description") or "")
+        head = re.sub(r"\s*(?:[^.]* talked(?: about [^.]*?)?(?: on [^.]*)?|(?:Conversation between|Chat with|On) [^.]*)\.$",
+                      "", description)
         body = _prose(props.body(text))
         head = _prose(head)
-        # Speakers are who talked, not what the card is about; the card's name is already its name.
+        # Speakers are who talked, not what the card is about; the card's name is already its name. (Those who
+        # said nothing the card keeps are named where the description says who talked: "Odile, … and Kemal talked".)
         speakers = {m.group(1).strip().casefold() for m in _SPEAKER.finditer(body)}
+        if who := _TALKED.search(description):
+            speakers |= {n.strip().casefold() for n in re.split(r",\s*|\s+and\s+", who.group(1)) if n.strip()}
         scores: Counter[str] = Counter()
         spelling: dict[str, str] = {}
         for part, weight in ((head, self.weights["head"]), (body, self.weights["body"])):
@@ -172,6 +176,7 @@ def _prose(body: str) -> str:
     return re.sub(r"(?m)^#{1,6} .*$", " ", body)
 
 
+_TALKED = re.compile(r"([A-Z][\w'’-]+(?:,\s+[A-Z][\w'’-]+)*(?:,?\s+and\s+[A-Z][\w'’-]+)?) talked\b")
 _SPEAKER = re.compile(r"^\s*[-*]\s+([^\s:：][^:：\n]{0,40})[:：]\s", re.M)
 
 

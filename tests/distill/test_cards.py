@@ -1788,3 +1788,12 @@ def test_what_is_kept_from_someone_is_kept() -> None:
             say("Great. And we do NOT tell Mum. She'll want to organise it herself", "Yara"),
             say("lips sealed 🤐", "Caspar")]
     assert "We do NOT tell Mum." in card(chat).body
+
+
+def test_a_speaker_the_card_does_not_quote_is_still_no_tag() -> None:
+    from daemon.distill.tagging import ExtractiveTagger
+    text = ("---\nname: repair-cafe\ndescription: The hall is booked. Odile, Ravi, Kemal and Paloma talked about the "
+            "December session and money on Sunday 22 November 2026.\n---\n## Key facts\n- Odile: Next session at "
+            "St Aidan's Hall, Kemal brings the PAT tester. Kemal checks the kettles.\n")
+    tags = {t.casefold() for t in ExtractiveTagger().tag(text, 5)}
+    assert "kemal" not in tags, tags
