@@ -65,6 +65,7 @@ _CUES = {
         "procedure": r"`(?:sudo |pip3? |pipx |npm |npx |git |python3? |uv |cargo |go |make |docker |kubectl |brew |apt(?:-get)? |curl |wget |mix |yarn |pnpm |node |bash |sh |cd |ls |cat |grep |export |memvault |pytest|ssh |scp |rsync |chmod |mkdir |rm |cp |mv |tar |systemctl |conda |poetry |gradle |mvn |dotnet |swift |ruby |gem |bundle |rails |php |composer |psql |mysql |redis-cli |gh |terraform |ansible)[^`]*`|\b(?:commands?|step \d+|steps to|shortcut|procedure|recipe|instructions|"
                      r"install|configure|(?:^|how |steps )to (?:fix|set up|reset|deploy|rebuild|update) \w+)\b",
         "decision": r"\b(?:decided|decision(?! to make)|(?:we'll|we will|i'll|i will|let's|going to) go with|"
+                    r"(?:^|i'm |we're )going with (?:(?-i:[A-Z])\b|option\b|plan\b|the\b)|"
                     r"i'?m (?:getting|buying|ordering|going for) the|"
                     r"went with|chose|chosen|picked(?! (?:\w+ )?up\b)|settled on|agreed (?:to|on|that)|we agreed|"
                     r"^agreed(?=\s*:)|"
@@ -197,7 +198,9 @@ _NARRATION = re.compile(
     r"|^(?:here(?:'s| is| are)|below (?:is|are))\s+(?:[\w-]+\s+){0,2}?(?:updated|revised|new|corrected|complete|"
     r"full|final|fixed|modified|improved|refactored|quick|short|simple|example|summary|overview|breakdown|"
     r"version|code|script|graph|result|results|output|steps|plan|list|recipe|itinerary|schedule|guide|draft|"
-    r"what i (?:found|did|changed))\b",
+    r"what i (?:found|did|changed))\b"
+    # "Tell me the options and roughly how much data you use, and I'll put numbers on them": asks for input
+    r"|^(?:just )?(?:tell me|send me|share|paste|give me)\b[^.?!]*\band (?:i'll|i will|i can)\b",
     re.I)
 # Acknowledgements and reactions that stand alone ("I see.", "Now I understand the issue.", "Fully agreed!").
 _ACK = re.compile(r"^(?:i see|now i (?:see|understand|get it)|i understand|got it|understood|perfect|great|"

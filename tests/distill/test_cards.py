@@ -1797,3 +1797,15 @@ def test_a_speaker_the_card_does_not_quote_is_still_no_tag() -> None:
             "St Aidan's Hall, Kemal brings the PAT tester. Kemal checks the kettles.\n")
     tags = {t.casefold() for t in ExtractiveTagger().tag(text, 5)}
     assert "kemal" not in tags, tags
+
+
+def test_going_with_an_option_decides_and_asking_for_input_is_narration() -> None:
+    chat = [say("Help me compare some phone options for the next 2 years."),
+            say("Sure. Tell me the options and roughly how much data you use, and I'll put numbers on them.",
+                role="assistant"),
+            say("A is a contract at £44 a month, C is a refurb iPhone 15 at £479 plus a £12 SIM."),
+            say("Over 24 months A costs £1,136.40 and C costs £767.", role="assistant"),
+            say("right. going with C then: the refurb iPhone 15 plus the £12 30GB SIM.")]
+    result = card(chat)
+    assert "## Decisions\n- Going with C then: the refurb iPhone 15" in result.body
+    assert "The user is going with C then" in result.description and "Tell me the options" not in result.body
