@@ -23,7 +23,7 @@ The decisions, in short (weeks start on Monday, as in ISO 8601 and "下周一"):
 - Vague counts ("a few days ago", "几天前") are marked "around" / "约".
 - A bare weekday is the day the conversation gave it; else, in a plan ("Can
   we meet Monday?", "Monday works", "booked it for Saturday"), the coming one,
-  today excluded.
+  today excluded; in the past tense ("It was Tuesday, right?") the most recent.
 - Stays as written: any other bare weekday, "the past week" (a rolling window),
   "N days later" (later than what?), a phrase already followed by a date.
 """
@@ -406,6 +406,9 @@ def _en_bare_weekday(m: re.Match[str], anchor: date, said: Said) -> str | None:
     agreed = _AGREED_DAY.match(m.string, m.end())
     if (booked or agreed or _PLAN_CUE.search(_sentence_around(m)) and not _past_tense(m)) and target != anchor.weekday():
         return _day(anchor + timedelta(days=(target - anchor.weekday()) % 7))
+    # Gone by: "It was Tuesday, right?", "I saw her Monday" — the most recent one, as "on Tuesday" in the past is.
+    if _past_tense(m) and target != anchor.weekday():
+        return _day(anchor - timedelta(days=(anchor.weekday() - target) % 7))
     return None
 
 
@@ -691,8 +694,8 @@ RULES: tuple[Rule, ...] = (
     Rule("<weekday> alone",
          "the day the conversation gave that weekday, by name (“next Friday (22 May)” … “the dinner is Friday”) "
          "or the same message in a weekend (“this weekend? Saturday ideally”), within a month; else, in a plan (“can we "
-         "meet Monday?”, “Monday works”, “booked it for Saturday”), the coming one, today excluded; else as written: "
-         "which week is meant is anyone's guess",
+         "meet Monday?”, “Monday works”, “booked it for Saturday”), the coming one, today excluded; in the past tense "
+         "(“it was Tuesday”) the most recent one; else as written: which week is meant is anyone's guess",
          re.compile(r"(?<![-–])\b" + _EN_DAY + r"(?!\s*(?:to|through|till|until|and|or|[-–/])\s*\w+day)"
                     r"(?!\s+(?:brain|blues|feeling|vibes?|mood|scaries|best|funday)\b)"  # "proper Sunday brain": a mood
                     r"(?!\s+(?-i:(?!" + _MONTH_NAMES + r")[A-Z][a-z]))", re.I),  # "the Sunday Times" is a name

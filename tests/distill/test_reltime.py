@@ -304,6 +304,9 @@ MON, TUE, WED, THU, FRI, SAT, SUN = (D(2023, 5, 1) + timedelta(days=i) for i in 
         ("Done by Friday this week", D(2026, 11, 24), "Done by Friday this week (2026-11-27)"),
         # A year ago: the 15th of which month is unsaid.
         ("Last year we sold out of stollen by the 15th.", WED, "Last year (2022) we sold out of stollen by the 15th."),
+        # A bare weekday gone by ("It was Tuesday, right?", "I saw her Monday"): the most recent one.
+        ("It was Tuesday, right?", SUN, "It was Tuesday (2023-05-02), right?"),
+        ("I saw her Monday.", WED, "I saw her Monday (2023-05-01)."),
         # A bare weekday in a plan ("Can we meet Monday?", "Monday works", "booked it for Saturday"): the coming one.
         ("See you Tuesday.", MON, "See you Tuesday (2023-05-02)."),
         ("Can we meet Monday to go over the questions?", WED, "Can we meet Monday (2023-05-08) to go over the questions?"),
@@ -322,8 +325,8 @@ def test_date_table_resolves(phrase: str, said_on: date, expected: str) -> None:
 @pytest.mark.parametrize(
     ("phrase", "said_on"),
     [
-        ("Tuesday was great.", WED),  # a bare weekday, no plan: which week? (unless the chat said; see below)
-        ("I saw her Monday.", WED),
+        ("Tuesday, maybe.", WED),  # a bare weekday, no plan, no tense: which week? (unless the chat said)
+        ("Wednesday was great.", WED),  # gone by, but said on a Wednesday: today, or a week ago?
         ("Monday blues are real.", WED),
         ("Needed that, proper sunday brain. See you soon", SUN),  # a mood, not a day
         ("See you Wednesday.", WED),  # a plan for its own weekday: today, or a week on?
@@ -367,7 +370,7 @@ def test_a_bare_weekday_is_the_day_an_earlier_message_gave_it() -> None:
     assert 5 not in said and ground("Pub dinner Saturday night?", monday, said=said) == "Pub dinner Saturday night?"
     # Weeks later the Friday the chat gave is past: a plan's Friday is the coming one.
     assert ground("See you Friday.", datetime(2026, 6, 20, 9, 0), said=said) == "See you Friday (2026-06-26)."
-    assert ground("Friday was fun.", datetime(2026, 6, 20, 9, 0), said={}) == "Friday was fun."
+    assert ground("Friday was fun.", datetime(2026, 6, 20, 9, 0), said={}) == "Friday (2026-06-19) was fun."
     # A weekday beside a day the same message just gave is the one after it, not the one the chat named before:
     # "Saturday the 19th" was the dinner; "Friday is my work do. Can we do Saturday instead?" is the next day.
     said = {4: D(2026, 11, 27), 5: D(2026, 12, 19)}
