@@ -228,7 +228,7 @@ class ExtractiveDistiller:
         # Code blocks are kept whole outside the budget, so the budget is for the prose around them.
         prose = [_FENCE_RE.sub(" ", text) for text in texts]
         budget = self.budget(sum(map(weigh, prose)), sum(weigh(s.text) for s in candidates if not s.code),
-                             sum(1 + s.text.count(" “") for s in candidates if _news(s)))  # (each detail joined)
+                             sum(_news_units(s) for s in candidates if _news(s)))
         work = work_lines(calls, lang)
         # (What the work says is known; a changed line ("`a` → `b`") is code, not what the body says in words.)
         known = frozenset().union(*(_tokens(w) for w in work if "` → `" not in w))
@@ -822,6 +822,14 @@ _WENT = re.compile(r"(?i)\W*(passed|failed|nailed it|smashed it|aced it|got it|g
                    r"badly)|really well|not great|brilliant|amazing|terrible|awful|great|fine|ok|okay)\b[!.,]*\s*")
 
 
+def _news_units(stmt: _Stmt) -> int:
+    """How many pieces of news a statement holds: a question's answer with the details asked after it ("“How did the
+    viva go?” — Passed! Tuesday. Three and a half hours.") holds a few, each with its room in the budget."""
+    if "” — " not in stmt.text:
+        return 1
+    return 1 + min(3, len(re.findall(r"[.!?] (?=[“A-Z£$€\d])", stmt.text.split("” — ", 1)[1])))
+
+
 def _agreement(rest: str) -> tuple[str, str]:
     """The acknowledgement a yes opens with, and what follows it: "Monday works. Bring the forecast sheet." is
     ("Monday works.", "Bring the forecast sheet."). Alone "Monday works" is filler; after "Can we meet Monday?"
@@ -887,6 +895,7 @@ def _short_answer(text: str) -> bool:
     if re.fullmatch(r"(?i)(?:h[ae]h?|ha(?:ha)+|lol|lmao|oh|ah+|hm+|wow|omg|yay|ugh|meh|nice|cool|same|fair|true|wild"
                     r"|mad|brutal|gone|rude|classic)\W*", text):
         return False  # a laugh or a reaction, not a name
+    text = _DATE_NOTE.sub("", text)  # ("Tuesday (24 November 2026).")
     return bool(_SHORT_ANSWER.fullmatch(text)) and (bool(re.match(r"[£$€\d]", text)) or not _YES.match(text) and (
         not _is_small_talk(text)) and bool(_tokens(text) - _FLUFF) or bool(_COUNT.fullmatch(text)))
 
@@ -986,7 +995,10 @@ def _with_fragments(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
             detail = confirmed and len(question.split()) <= 8 and not _PROPOSAL.search(question) and bool(re.match(
                 r"(?i)(?:the|that|this|your|is it|was it|in|at|with|near|on|really|seriously)\b", question)
                 or _specific(question) and len(question.split()) <= 4)  # ("Science at Hollybank?")
-            if about or (bare or guess or detail) and news:
+            # ("It was Tuesday, right?" — "Tuesday.": a detail confirmed)
+            checked = bool(re.search(r"(?i),\s*(?:right|yeah|no|correct|isn'?t it|wasn'?t it|didn'?t you)\W*$", question)) \
+                and _stem_overlap(question, stmt.text)
+            if about or (bare or guess or detail or checked) and news:
                 if not confirmed and (not re.search(r"[A-Za-z]{3,}", _DATE_NOTE.sub("", stmt.text))
                                       or _COUNT.fullmatch(stmt.text)):  # "34k." says what only beside
                     stmt = replace(stmt, text=f"“{question[:1].upper()}{question[1:]}” — {stmt.text}",  # its question

@@ -213,7 +213,7 @@ _ACK = re.compile(r"^(?:i see|now i (?:see|understand|get it)|i understand|got i
                   r"(?:that|this|it) (?:works|sounds (?:good|great|fine)))\b"
                   r"(?!\s*:)[^.!?]{0,40}[.!?…]*$", re.I)  # ("Agreed: £12, £8 concessions" is what was agreed)
 # Pleasantries inside a sentence that make the whole sentence filler.
-_FILLER_PHRASE = re.compile(r"\b(?:mystery solved|there it is|dying to (?:ask|know|hear)|gotta (?:go|run)|"
+_FILLER_PHRASE = re.compile(r"\b(?:mystery solved|there it is|cracks me up|(?:is|are) killing me|made my day|dying to (?:ask|know|hear)|gotta (?:go|run)|"
                             r"(?:i'?d|i had|i) better (?:go|run|dash|get going)|got to (?:go|run)|gtg|keep (?:you|ya) posted|let (?:you|ya) know(?!,?(?: that)? (?:i|i'm|i've|we|we're|we've|my|our)\b)|keep me posted|let me know|you got this|good luck|"
                             r"take care|talk (?:to you )?soon|catch you later|have fun|sounds like a plan|makes (?:total |perfect |complete )?sense|"
                             r"no worries|my pleasure|happy to help|glad (?:i|to) (?:could )?help|hope (?:this|that|it) "

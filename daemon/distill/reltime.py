@@ -398,7 +398,9 @@ def _en_bare_weekday(m: re.Match[str], anchor: date, said: Said) -> str | None:
         return _day(near[-1] + timedelta(days=(target - near[-1].weekday()) % 7))
     found = said.get(target)
     ahead = found is not None and (found - anchor).days
-    if found and (0 <= ahead <= _SAID_DAYS or _past_tense(m) and -_SAID_DAYS <= ahead < 0):
+    # (A day just gone that the chat gave is meant again, tense or not: "It was Tuesday (24 Nov), right?" — "Tuesday.")
+    if found and (0 <= ahead <= _SAID_DAYS or _past_tense(m) and -_SAID_DAYS <= ahead < 0
+                  or -7 <= ahead < 0 and not _FUTURE_CUE.search(_sentence_around(m))):
         return _day(found)
     # A plan made for it ("Can we meet Monday?", "Monday works", "booked the bleed for Saturday"): the coming one,
     # as "on Monday" is (said on a Monday, today or a week later: as written).

@@ -1809,3 +1809,15 @@ def test_going_with_an_option_decides_and_asking_for_input_is_narration() -> Non
     result = card(chat)
     assert "## Decisions\n- Going with C then: the refurb iPhone 15" in result.body
     assert "The user is going with C then" in result.description and "Tell me the options" not in result.body
+
+
+def test_a_detail_checked_with_right_joins_the_news_and_each_detail_has_room() -> None:
+    chat = [say(text, name) for text, name in (
+        ("Dr Idris!!! How did the viva go??", "Selin"), ("Passed! 🎓", "Idris"),
+        ("AAAAH. It was Tuesday, right?", "Selin"), ("Tuesday. Three and a half hours", "Idris"),
+        ("Who were the examiners?", "Selin"), ("Professor Okafor from Leeds, and Dr Brandt as the internal", "Idris"))]
+    result = ExtractiveDistiller().distill(DistillRequest("s1", date(2026, 11, 29), tuple(
+        Message(id=m.id, role=m.role, name=m.name, text=m.text, time=datetime(2026, 11, 29, 20, 5, tzinfo=timezone.utc))
+        for m in chat), timezone=timezone.utc))
+    assert "Idris: “How did the viva go?” — Passed! Tuesday (24 November 2026). Three and a half hours. Professor " \
+           "Okafor from Leeds" in result.body
