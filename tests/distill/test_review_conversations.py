@@ -116,7 +116,7 @@ KNOWN_GAPS = {
         "7pm",  # "7ish?" — "7 it is.": a time settled alone, left out as it says nothing without its dinner
     },
     "review9_numbers_coffee_machine_sharegpt.json": {"£399", "£153"},  # two of many prices: budget
-    # --- review 10 (written 2026-12-01 by a reviewer before any card was produced; 28 of 232 checks failed on
+    # --- review 10 (written 2026-12-01 by a reviewer before any card was produced; 28 of 234 checks failed on
     # the first run; the general causes were fixed, these remain) ---
     "review10_chinese_kitten_vaccines_claude.json": {
         # The first schedule's third shot (1月16日) stays beside the moved one (1月23日): the card keeps both lines,
