@@ -1821,3 +1821,14 @@ def test_a_detail_checked_with_right_joins_the_news_and_each_detail_has_room() -
         for m in chat), timezone=timezone.utc))
     assert "Idris: “How did the viva go?” — Passed! Tuesday (24 November 2026). Three and a half hours. Professor " \
            "Okafor from Leeds" in result.body
+
+
+def test_sign_offs_maxims_and_resolve_between_friends_are_left_out() -> None:
+    chat = [say("I adopted a rescue greyhound called Juno last week!", "Maria"),
+            say("No prob! Always here to help.", "John"), say("Life sure can be a roller coaster.", "Maria"),
+            say("Little steps count! I won't give up!", "John"), say("Let's keep improving our community.", "Maria"),
+            say("Been a busy week since we talked.", "John"), say("Stay safe and chat soon!", "Maria")]
+    body = card(chat).body
+    assert "Juno" in body
+    for filler in ("No prob", "roller coaster", "Little steps", "give up", "Let's keep", "busy week", "Stay safe"):
+        assert filler not in body, filler
