@@ -437,7 +437,7 @@ def _table_rows(m: re.Match[str]) -> str:
 
 # Settled in a few words: "£14 it is.", "Melitta it is!", "Ok, no gluten-free." (not "That's what it is").
 _SETTLED = re.compile(r"(?i)(?:(?!(?:what|that|this|it|there|here|so)\b)(?![\d:.]+(?:ish|pm|am)?\s)[^.!?]{1,30}\s+it is|(?:(?:ok(?:ay)?|right|fine|"
-                      r"alright),?\s+)?no\s+(?!(?:way|problem|worries|idea|clue|rush|thanks|biggie|doubt|kidding|"
+                      r"alright),?\s+)?no\s+(?!(?:way|problem|prob|probs|worries|idea|clue|rush|thanks|biggie|doubts?|kidding|"
                       r"chance|need|joke|pressure|stress|sweat|big deal|one|more|longer)\b)[\w-]+(?: this (?:year|time))?)"
                       r"\W*$")
 

@@ -217,7 +217,9 @@ _FILLER_PHRASE = re.compile(r"\b(?:mystery solved|there it is|cracks me up|(?:is
                             r"no prob(?:lem)?|always here (?:to help|for you)|stay safe|chat soon|no doubts?|"
                             r"(?:busy|crazy|wild) (?:week|few days|day|month) since we (?:last )?(?:talked|spoke|chatted)|"
                             r"(?:haven'?t|have not) (?:talked|spoken|chatted) in (?:a while|a few days|ages|forever)|"
-                            r"(?:won'?t|will not|never) give up|staying positive|keep pushing|"
+                            r"(?:won'?t|will not|never) give up|staying positive|keep pushing|keep (?:you|ya) in the loop|"
+                            r"time flies|"
+                            r"(?<![\w'])let'?s (?:keep|cherish|work hard|stay|remember|never)\b|"
                             r"dying to (?:ask|know|hear)|gotta (?:go|run)|"
                             r"(?:i'?d|i had|i) better (?:go|run|dash|get going)|got to (?:go|run)|gtg|keep (?:you|ya) posted|let (?:you|ya) know(?!,?(?: that)? (?:i|i'm|i've|we|we're|we've|my|our)\b)|keep me posted|let me know|you got this|good luck|"
                             r"take care|talk (?:to you )?soon|catch you later|have fun|sounds like a plan|makes (?:total |perfect |complete )?sense|"
@@ -230,8 +232,8 @@ _PLATITUDE = re.compile(r"\b(?:is|are) (?:so |really |super |very |just )?(?:key
                         r"crucial|the best|what matters|worth it|a must|a game[- ]changer)\b|\bmeans? (?:so much|"
                         r"a lot|the world)\b|\bit'?s all about\b|\blife is\b|\bthere'?s nothing like\b|"
                         r"\bmakes? life\b|\bwe all (?:have|need|deserve)\b|\blife (?:sure )?can be\b|"
-                        r"\b(?:little|small|baby) steps (?:count|matter|add up)\b|\bsavou?r (?:them|it|every|the)\b|"
-                        r"^let'?s (?:keep|cherish|work hard|stay|remember|never)\b", re.I)
+                        r"\b(?:little|small|baby) steps (?:count|matter|add up)\b|\bsavou?r (?:them|it|every|the)\b",
+                        re.I)
 # Between friends, maxims and encouragement are made of these words ("Pets bring tons of joy.", "I believe in
 # your power to make a positive difference.", "We should cherish every moment with them.").
 _ABSTRACT = re.compile(r"\b(?:joy|joys|strength|support|supportive|power|powerful|happiness|happy|passion|passionate|"
