@@ -684,7 +684,8 @@ RULES: tuple[Rule, ...] = (
     Rule("in N days/weeks/months/years", "counted on from the anchor day; vague counts are “around”; after “N times” "
          "or right after a verb that says it happened (“failed three times in two months”, “finished it in 3 "
          "days”) it is how long, left as written",
-         re.compile(r"\bin\s+" + _EN_N + r"\s+" + _EN_UNIT + r"(?:['’]s?\s+time)?\b", re.I), _en_in,
+         re.compile(r"(?<!built )(?<!made )(?<!done )\bin\s+" + _EN_N + r"\s+" + _EN_UNIT + r"(?:['’]s?\s+time)?\b",
+                    re.I), _en_in,  # ("Rome wasn't built in a day": a saying, not a date)
          examples=("in 3 days", "in two weeks", "in a month"), triggers=("in",)),
     Rule("N days/weeks/months/years from now", "counted on from the anchor day",
          re.compile(r"\b" + _EN_N + r"\s+" + _EN_UNIT + r"\s+from\s+(?:now|today)\b", re.I), _en_in,

@@ -1832,3 +1832,13 @@ def test_sign_offs_maxims_and_resolve_between_friends_are_left_out() -> None:
     assert "Juno" in body
     for filler in ("No prob", "roller coaster", "Little steps", "give up", "Let's keep", "busy week", "Stay safe"):
         assert filler not in body, filler
+
+
+def test_resolve_and_catching_up_are_left_out_but_a_ride_is_news() -> None:
+    chat = [say("Been a few days since we chatted. I won't quit, no matter what.", "Jon"),
+            say("Crazy ride so far, but I'm hanging in there. I'll keep pushing to make my dreams happen.", "Jon"),
+            say("My neighbour gave me a ride to Leeds station on Friday.", "Gina")]
+    body = card(chat).body
+    assert "gave me a ride to Leeds station" in body
+    for filler in ("few days since", "won't quit", "hanging in there", "dreams happen"):
+        assert filler not in body, filler

@@ -328,6 +328,7 @@ def test_date_table_resolves(phrase: str, said_on: date, expected: str) -> None:
         ("Tuesday, maybe.", WED),  # a bare weekday, no plan, no tense: which week? (unless the chat said)
         ("Wednesday was great.", WED),  # gone by, but said on a Wednesday: today, or a week ago?
         ("Monday blues are real.", WED),
+        ("Rome wasn't built in a day, so keep pushing on!", WED),  # a saying
         ("Needed that, proper sunday brain. See you soon", SUN),  # a mood, not a day
         ("See you Wednesday.", WED),  # a plan for its own weekday: today, or a week on?
         ("I work Monday to Friday.", WED),  # a range, a habit
