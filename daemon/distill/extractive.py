@@ -548,7 +548,8 @@ _FEELING_ZH = re.compile(r"(?:我)?(?:有点|有些|好|很|挺|特别|超|真�
 def _trim(sentence: str, names: frozenset[str]) -> str:
     """Drop lead-in filler ("Wow,"), emoji, clauses that carry no content (", which is so exciting!") and
     intensifiers ("really", "super"); "Guess who finally has a licence" is "I finally have a licence"."""
-    sentence = _GUESS_WHO.sub(lambda m: "I " + (m.group(1) or "") + _GUESS_VERB[m.group(2).lower()], sentence)
+    sentence = _GUESS_WHO.sub(lambda m: "I " + (m.group(1) or "") + _GUESS_VERB[m.group(2).lower()],
+                              re.sub(r"^[-–—]\s+(?=\w)", "", sentence))  # ("- I got a puppy…": a dash, no list)
     sentence = _capitalized(_LEAD_FILLER.sub("", _INTENSIFIER.sub("", _EMOJI.sub("", _LAUGH.sub("", sentence))).strip()))
     # "Femi, set the stock limit to 180": a task given to someone named is theirs ("Femi to set the stock limit…")
     if (told := re.match(r"([A-Z][a-z]+),\s+(?=[a-z])", sentence)) and told.group(1).lower() in names and \

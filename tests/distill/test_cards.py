@@ -1840,5 +1840,8 @@ def test_resolve_and_catching_up_are_left_out_but_a_ride_is_news() -> None:
             say("My neighbour gave me a ride to Leeds station on Friday.", "Gina")]
     body = card(chat).body
     assert "gave me a ride to Leeds station" in body
-    for filler in ("few days since", "won't quit", "hanging in there", "dreams happen"):
+    chat.append(say("Never saw this coming. Crossing my fingers for you! - I got a puppy two weeks ago, Max!", "Jon"))
+    body = card(chat).body
+    assert "Jon: I got a puppy two weeks ago" in body
+    for filler in ("few days since", "won't quit", "hanging in there", "dreams happen", "Never saw", "Crossing"):
         assert filler not in body, filler
