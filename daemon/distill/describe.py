@@ -298,7 +298,9 @@ def _problem(point: Point) -> bool:
 def _outcome(point: Point) -> bool:
     """The user saying how it turned out: "zero errors", "that fixed it", "went from 18,412 rows to 15,977". (Before
     any answer, "there's no error in the mail" is the problem.)"""
-    return point.role == "user" and point.answered and bool(_OUTCOME.search(point.text))
+    # (Or what they will do now, with its day: "I'll ring Worcester on Monday (30 November 2026) about the guarantee".)
+    return point.role == "user" and point.answered and (bool(_OUTCOME.search(point.text)) or bool(
+        re.match(r"(?i)i(?:'ll| will)\b", point.text)) and bool(_DATED.search(point.text)))
 
 
 _NO_SUBJECT = frozenset("time times thing things way ways lot lots day days people stuff week weeks year years "

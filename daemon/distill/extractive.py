@@ -483,6 +483,8 @@ def _is_filler(sentence: str, names: frozenset[str], people: bool = False) -> bo
     """
     if _SETTLED.match(sentence):
         return False  # "Melitta it is!": decided
+    if _QUESTION_AHEAD.match(sentence):
+        return True  # "Kotlin question.": the question is still to come
     if _LET_ME_CHECK_ZH.match(sentence):
         return True  # "等一下，我查一下他的工资条": "let me check"
     if _SEND_LOVE.match(sentence):
@@ -1289,7 +1291,10 @@ def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int,
     fuller one says again gives its place back.
     """
     # Iterated code: the latest versions, and those the user then said work (up to two of them).
+    # (The user's own code that an answer's code then replaces, "the model: …", is the record's, not to reuse.)
     blocks = [s for s in candidates if s.code]
+    blocks = [s for s in blocks if not (s.role == "user" and not s.speaker and any(
+        b.role == "assistant" and b.pos > s.pos for b in blocks))]
     fixes = set(sorted({s.msg: s.pos for s in reversed(blocks) if s.msg in worked and s.role == "assistant"}.values())[-2:])
     for block in reversed(blocks):
         if len(fixes) >= _MAX_CODE_BLOCKS:

@@ -161,7 +161,9 @@ _PERSON = re.compile(r"(?-i:\b(?i:ask|asked|asking|tell|told|text|texted|email|e
                      r"\b(?i:forward|send|give|hand|pass|show)\s+(?:\w+\s+){0,2}to\s+([A-Z][a-z]+)\b|"  # "forward that to Ruth"
                      r"\b(?i:how'?s|how is)\s+([A-Z][a-z]+)\b(?=\s*(?:doing|getting on)?\s*\?)|"  # "How's Pickle?"
                      r"\b([A-Z][a-z]+)\s+(?:is|was|will be)\s+(?:rewriting|writing|reviewing|handling|doing|working on|"
-                     r"looking into|fixing)\b)|"
+                     r"looking into|fixing)\b|"
+                     r"\b([A-Z][a-z]+)\s+(?:can|will|could|should|'ll)\s+(?:review|check|help|look|do|take|bring|pick|sort|"
+                     r"drive|cook|host|book|pay|send|call|ring)\b)|"  # "Halvard can review the PR"
                      r"([\u4e00-\u9fff](?:师傅|老师|先生|女士|阿姨|叔叔|医生|经理))")  # a surname and a title
 # Words a test run or a log prints ("FAIL github.com/…", "Tests 18 passed"): output, not a subject.
 _STATUS = frozenset("fail failed failing pass passed ok error errors warn warning tests test info debug".split())

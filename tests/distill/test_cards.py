@@ -1845,3 +1845,20 @@ def test_resolve_and_catching_up_are_left_out_but_a_ride_is_news() -> None:
     assert "Jon: I got a puppy two weeks ago" in body
     for filler in ("few days since", "won't quit", "hanging in there", "dreams happen", "Never saw", "Crossing"):
         assert filler not in body, filler
+
+
+def test_a_help_chat_tells_the_users_dated_plan_and_keeps_only_the_code_that_replaced_theirs() -> None:
+    when = datetime(2026, 11, 28, 10, 0, tzinfo=timezone.utc)
+    chat = [say("Kotlin question. My app crashes on load, here's the model:\n\n```kotlin\ndata class Movie(val runtime: "
+                "Int)\n```\n\nWhat's wrong?", when=when),
+            say("A missing key needs a default. So give it a default:\n\n```kotlin\ndata class Movie(val runtime: Int? "
+                "= null)\n```", role="assistant", when=when),
+            say("That fixed it! I'll ring Halvard on Monday about the release.", when=when)]
+    result = ExtractiveDistiller().distill(DistillRequest("s1", when.date(), tuple(chat), timezone=timezone.utc))
+    assert "val runtime: Int? = null" in result.body and "(val runtime: Int)" not in result.body
+    assert "Kotlin question" not in result.body
+    assert "the user will ring Halvard on Monday (30 November 2026) about the release." in result.description
+    from daemon.distill.tagging import ExtractiveTagger
+    assert "halvard" not in {t.casefold() for t in ExtractiveTagger().tag(
+        "---\nname: x\ndescription: The user writes it tomorrow and Halvard can review the PR.\n---\n- Halvard can "
+        "review the PR.\n", 5)}
