@@ -868,6 +868,9 @@ _AGENDA = re.compile(r"(?i)\b(?:(?:one|two|three|four|\d) (?:main )?(?:items?|th
                      r"[^:.?!\n]{0,40}:\s*((?:[^.?!\n]|\.(?=\S)){4,120})")
 _DAY_NAMED = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)? (?:of )?(?:" + "|".join(notes.MONTHS) + r")\b|\b(?:" +
                         "|".join(notes.MONTHS) + r") \d{1,2}(?:st|nd|rd|th)?\b")
+# "Ok we need to talk about Mum and Dad's anniversary 😬": what the chat is about, said as it opens.
+_TALK_ABOUT = re.compile(r"(?i)\b(?:we need to|we have to|let'?s|we should|i want to|wanna|gotta) (?:talk|chat|plan|sort out)"
+                         r"(?: about)? ((?:[\w'’&-]+ ){0,5}[\w'’&-]+)(?=\s*(?:[.!?,;]|$|[^\w\s]))")
 _WORKED = re.compile(r"(?i)(?:that|this|it)(?: finally)? (?:did it|did the trick|worked|fixed it|was it)[.!]*$")
 _CAPITAL = re.compile(r"\b[A-Z][a-z]{2,}\b")
 # A follow-up that asks only for the detail ("Who?", "Where?", "Which one?", "When do you fly?") or checks the news
@@ -1533,7 +1536,8 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
                                  [s for s in picked if s.kind != "decision"], turns, lang)
               if _norm(p.text) not in (_norm(ask), _norm(context))]
     # A meeting's agenda says what it was about: "One item tonight: the Eastgate Community Choir winter concert."
-    agenda = [m.group(1).strip() for t in turns[:2] if t.speaker and (m := _AGENDA.search(t.text))]
+    agenda = [m.group(1).strip() for t in turns[:2] if t.speaker and (m := _AGENDA.search(t.text) or
+                                                                     _TALK_ABOUT.search(t.text))]
     description = notes.describe(points, context=context, request=ask, verdict=_verdict(ask, turns, lang),
                                  asker=asker if people else "",
                                  topic=agenda[0] if agenda and len(people) > 1 and lang == "en" else "",

@@ -1862,3 +1862,9 @@ def test_a_help_chat_tells_the_users_dated_plan_and_keeps_only_the_code_that_rep
     assert "halvard" not in {t.casefold() for t in ExtractiveTagger().tag(
         "---\nname: x\ndescription: The user writes it tomorrow and Halvard can review the PR.\n---\n- Halvard can "
         "review the PR.\n", 5)}
+
+
+def test_what_a_chat_opens_to_talk_about_says_what_it_was_about() -> None:
+    chat = [say("Hiii. Ok we need to talk about the anniversary dinner 😬", "Yara"),
+            say("Saturday the 19th at The Old Granary?", "Caspar"), say("Yes, £45 a head, I'll book it.", "Yara")]
+    assert "Yara and Caspar talked about the anniversary dinner on Monday 8 May 2023." in card(chat).description
