@@ -34,50 +34,69 @@ from daemon.distill.lexicon import (
     _ABBREV,
     _ABSTRACT,
     _ACK,
+    _BARE_YES,
     _BULLET_RE,
     _CJK_RE,
     _CLAUSE_SEP,
+    _COMMON,
     _CONVINCED,
+    _COUNT,
     _DROPPED_I,
     _EVENT_RE,
-    _COMMON,
+    _FEELING_ZH,
     _FENCE_RE,
     _FILLER_PHRASE,
     _FILLER_START,
     _FIRST_PERSON,
     _FIRST_PERSON_ANY,
     _FLUFF,
-    _INTENSIFIER,
-    _IMPERATIVE,
+    _FOLLOW_UP_NAMED,
+    _HOW_IS,
+    _HOW_WENT,
     _IMAGE_MARKUP,
+    _IMPERATIVE,
     _INDIRECT_ASK,
+    _INTENSIFIER,
+    _JUDGED,
     _KIND_BOOST,
     _KIND_RE,
     _LEAD_FILLER,
+    _LET_ME_CHECK_ZH,
     _NAMED,
     _NARRATION,
+    _NEWS_OF,
     _OUTCOME,
     _PAST_TENSE,
     _PLATITUDE,
     _PROBLEM,
     _PROMISE,
     _PRONOUN_START,
+    _QUESTION_AHEAD,
     _REACTION_RE,
     _REASON_RE,
     _RESULT,
+    _SECRET,
     _SELF_RE,
     _SENT_END,
+    _SETTLED,
+    _SHORT_ANSWER,
     _SHOWING,
     _SMALL_TALK_EN,
     _SMALL_TALK_PHRASES,
     _SMALL_TALK_ZH,
     _STOP,
+    _TALK_ABOUT,
     _TENTATIVE,
     _TIME_WORDS,
+    _TOPIC,
     _VERDICT,
-    _WORKING,
-    _YOURS,
+    _VERDICT_START,
+    _WEEKDAY_START,
+    _WENT,
     _WORD_RE,
+    _WORKING,
+    _YES_NO_ASK,
+    _YOURS,
     _ZH_STOP_CHARS,
 )
 from daemon.distill.phrases import slugify
@@ -435,18 +454,6 @@ def _table_rows(m: re.Match[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
-# Settled in a few words: "£14 it is.", "Melitta it is!", "Ok, no gluten-free." (not "That's what it is").
-_SETTLED = re.compile(r"(?i)(?:(?!(?:what|that|this|it|there|here|so)\b)(?![\d:.]+(?:ish|pm|am)?\s)[^.!?]{1,30}\s+it is|(?:(?:ok(?:ay)?|right|fine|"
-                      r"alright),?\s+)?no\s+(?!(?:way|problem|prob|probs|worries|idea|clue|rush|thanks|biggie|doubts?|kidding|"
-                      r"chance|need|joke|pressure|stress|sweat|big deal|one|more|longer)\b)[\w-]+(?: this (?:year|time))?)"
-                      r"\W*$")
-
-
-# Kept from someone: "And we do NOT tell Mum", "It's a surprise" — agreed between them, and easily forgotten.
-_SECRET = re.compile(r"(?i)\b(?:we|you|i)(?: do|'ll| will)? (?:not|n't|never) (?:tell|say|mention)\b|\bwe don'?t tell\b|"
-                     r"\b(?:it'?s|is) a (?:secret|surprise)\b")
-
-
 def _classify(sentence: str, previous: str | None) -> str:
     if _SETTLED.match(sentence):
         return "decision"
@@ -465,9 +472,6 @@ def _classify(sentence: str, previous: str | None) -> str:
 def _specific(sentence: str) -> bool:
     """Holds a number, a name (a capitalised word after the first) or code."""
     return "`" in sentence or bool(_NAMED.search(sentence))
-
-
-_LET_ME_CHECK_ZH = re.compile(r"(?:等一下|等等|稍等)?[，,\s]*(?:我|让我)(?:先|去)?(?:查|看|问|找|算|翻)(?:一下|看|看看)")
 
 
 def _user_plan(turn: _Turn, sentence: str) -> bool:
@@ -506,19 +510,6 @@ def _is_filler(sentence: str, names: frozenset[str], people: bool = False) -> bo
     return sentence.endswith("!") and cheering and not personal and not specific and not _NEWS_OF.match(sentence)
 
 
-# News of someone named: "Bethan's engaged!", "Priya is pregnant!", "Tom got promoted!".
-_NEWS_OF = re.compile(r"(?!(?:That|This|It|What|How|So|Oh|Wow)\b)[A-Z][a-z]+(?:['’]s| is| has| got| just)\s+(?:\w+\s+)?"
-                      r"(?:engaged|pregnant|married|expecting|moving|retiring|retired|promoted|hired|born|divorced|"
-                      r"separated|graduated|quit|fired)\b")
-
-
-# How the speaker found it, not what it is: "I joined a writers group." needs no "It's unbelievable--such…".
-_JUDGED = re.compile(r"(?i)(?:it|this|that)(?:'s| is| was| has been)\s+(?:so |really |just |absolutely |honestly |"
-                     r"been )?(?:unbelievable|amazing|awesome|great|incredible|wonderful|fantastic|cool|fun|crazy|wild|"
-                     r"insane|surreal|lovely|brilliant|exciting|scary|nerve-?wracking|overwhelming|rewarding|a dream|"
-                     r"a blast|a wild ride|a rollercoaster)\b")
-
-
 def _sentiment(sentence: str) -> bool:
     """Between friends, a maxim ("We should cherish every moment with them.") or encouragement ("I believe in
     your power to make a positive difference."): feeling, not news. Talk all the same, so it counts toward the
@@ -540,11 +531,6 @@ def _reaction(sentence: str, names: frozenset[str]) -> bool:
 def _capitalized(text: str) -> str:
     """The first letter upper-case when it starts a word, never an identifier ("opentelemetry_api")."""
     return text[:1].upper() + text[1:] if re.match(r"[a-z][a-z'’]*\b(?![_.\d(/\\-])", text) else text
-
-
-# "后天上午要考科目二了，有点紧张。": how the speaker feels about it, not what it is.
-_FEELING_ZH = re.compile(r"(?:我)?(?:有点|有些|好|很|挺|特别|超|真的|还是)?(?:紧张|担心|焦虑|慌|害怕|激动|兴奋|开心|纠结|头疼|"
-                         r"头大|崩溃|郁闷)(?:了|啊|呢|呀|死了)?")
 
 
 def _trim(sentence: str, names: frozenset[str]) -> str:
@@ -723,12 +709,6 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
         else out
 
 
-# A question that only names a topic: "Mince pies?", "And deliveries?", "Price?" (no verb, a few words).
-_TOPIC = re.compile(r"(?i)(?:and |what about |how about )?(?:the )?(?!(?:why|how|what|who|when|where|which|whose|really|"
-                    r"seriously|yes|no|ok|okay|sure|right|any\w*|some\w*|every\w*|nothing|one|more|else|again|you|me|us|"
-                    r"tomorrow|today|tonight|now|then|same|deal|done|ready|coming|serious|sorry)\b)[\w£$€'’ -]{2,25}\?+$")
-
-
 def _with_topics(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
     """Between people, the answer to a question that only names a topic carries it: "Mince pies?" — "Boxes of 6
     at £9." is “Mince pies?” — Boxes of 6 at £9.; "Price?" … "£14 it is." settles the price."""
@@ -817,14 +797,6 @@ def _with_answers(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
     return [s for _, s in sorted(keyed, key=lambda pair: pair[0])]
 
 
-_WEEKDAY_START = re.compile(r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b")
-
-
-_HOW_WENT = re.compile(r"(?i)how(?:'d| did| was| is)\b[^?]{0,40}\b(?:go|going|it go)\W*$|how was (?:the |your )\w+")
-_WENT = re.compile(r"(?i)\W*(passed|failed|nailed it|smashed it|aced it|got it|got in|(?:it )?went (?:well|great|fine|ok|"
-                   r"badly)|really well|not great|brilliant|amazing|terrible|awful|great|fine|ok|okay)\b[!.,]*\s*")
-
-
 def _news_units(stmt: _Stmt) -> int:
     """How many pieces of news a statement holds: a question's answer with the details asked after it ("“How did the
     viva go?” — Passed! Tuesday. Three and a half hours.") holds a few, each with its room in the budget."""
@@ -868,9 +840,6 @@ _AGENDA = re.compile(r"(?i)\b(?:(?:one|two|three|four|\d) (?:main )?(?:items?|th
                      r"[^:.?!\n]{0,40}:\s*((?:[^.?!\n]|\.(?=\S)){4,120})")
 _DAY_NAMED = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)? (?:of )?(?:" + "|".join(notes.MONTHS) + r")\b|\b(?:" +
                         "|".join(notes.MONTHS) + r") \d{1,2}(?:st|nd|rd|th)?\b")
-# "Ok we need to talk about Mum and Dad's anniversary 😬": what the chat is about, said as it opens.
-_TALK_ABOUT = re.compile(r"(?i)\b(?:we need to|we have to|let'?s|we should|i want to|wanna|gotta) (?:talk|chat|plan|sort out)"
-                         r"(?: about)? ((?:[\w'’&-]+ ){0,5}[\w'’&-]+)(?=\s*(?:[.!?,;]|$|[^\w\s]))")
 _WORKED = re.compile(r"(?i)(?:that|this|it)(?: finally)? (?:did it|did the trick|worked|fixed it|was it)[.!]*$")
 _CAPITAL = re.compile(r"\b[A-Z][a-z]{2,}\b")
 # A follow-up that asks only for the detail ("Who?", "Where?", "Which one?", "When do you fly?") or checks the news
@@ -878,22 +847,11 @@ _CAPITAL = re.compile(r"\b[A-Z][a-z]{2,}\b")
 _FOLLOW_UP = re.compile(r"(?i)(?:who|where|when|which|what|how long|how old|how many|how much|you|"
                         r"did you|really|seriously)\b"
                         r"(?!.*\b(?:else|new|about you|with you)\b)")
-# Asking only for a name or an amount: "And the money?", "To Rhys?", "Halden & Pryce?" (answered by _SHORT_ANSWER)
-_FOLLOW_UP_NAMED = re.compile(r"(?i)(?:and (?:the|your|his|her|their)|to|at|with)\b(?!.*\b(?:else|new|about you|with you)\b)"
-                              r"|(?-i:[A-Z][\w'’-]+(?: (?:&|and) [A-Z][\w'’-]+| [A-Z][\w'’-]+){0,2})\?+$")
-# A name, a place or an amount that answers a follow-up: "Strathclyde.", "To Rhys.", "34k.", "Two."
-_SHORT_ANSWER = re.compile(r"(?:(?:[Tt]o|[Aa]t|[Ii]n|[Ff]rom|[Ww]ith|[Ff]or) )?[A-Z][\w'’-]+"
-                           r"(?: (?:&|and|of) [A-Z][\w'’-]+| [A-Z][\w'’-]+){0,2}[.!]*"
-                           r"|[£$€]?\d[\d,.]*\s?(?:k|K|m|%|pm|am|grand)?[.!]*"
-                           r"|(?i:one|two|three|four|five|six|seven|eight|nine|ten|twelve)[.!]*")
 
 
 def _follow_up(question: str, answer: str) -> bool:
     """A question that asks only for a detail of the news before it, and this answer gives it."""
     return bool(_FOLLOW_UP.match(question) or _FOLLOW_UP_NAMED.match(question) and _short_answer(answer))
-
-
-_COUNT = re.compile(r"(?i)(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve)\W*")
 
 
 def _short_answer(text: str) -> bool:
@@ -949,9 +907,6 @@ def _stem_overlap(left: str, right: str) -> bool:
     """The two share a content word, or its first five letters ("sign" and "signed", "moving" and "move")."""
     stems = {t[:5] for t in _tokens(left) if not t.isdigit()}
     return any(t[:5] in stems for t in _tokens(right) if not t.isdigit())
-
-
-_BARE_YES = re.compile(r"“[^”]{2,80}” — [^.!?“”]{1,25}[.!]")
 
 
 def _with_fragments(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
@@ -1127,9 +1082,6 @@ def _framing(question: str, turns: list[_Turn], i: int) -> bool:
     echoed = echoed or i > 0 and bool(named_here) and named_here <= set(_CAPITAL.findall(turns[i - 1].text)) \
         and not _DATE_NOTE.search(question)
     return answered and brief and not echoed and (bool(_DATE_NOTE.search(question)) or named)
-
-
-_HOW_IS = re.compile(r"(?i:(?:and )?how(?:'s| is| are| was)) (?:(?:the |little |old |your )?)([A-Z][a-z]+)\W*$")
 
 
 def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
@@ -1477,11 +1429,6 @@ def _request(turns: list[_Turn], calls: list[ToolCall]) -> tuple[str, str, str]:
     return "", "", ""
 
 
-# "Kotlin question.", "quick money question that's been bugging me": the question is still to come.
-_QUESTION_AHEAD = re.compile(r"(?i)(?:a |one |quick |small |another |random )*(?:[\w.+#-]+ )?question"
-                             r"(?: for you| that'?s been bugging me)?\W*$")
-
-
 def _later_task(turns: list[_Turn], task: str) -> str:
     """A new problem the user brings an agent later in the session ("scrolling in xterm.js still does not work?"),
     said as "Then: …"; a plan for tomorrow or a sign-off is not one."""
@@ -1507,16 +1454,6 @@ def _verdict(ask: str, turns: list[_Turn], lang: str) -> str:
     reply = next((t for t in turns[at + 1:] if t.role == "assistant"), None)
     said = _VERDICT_START.match(reply.text) if reply else None
     return "" if not said else "no" if said.group(1).lower() in ("no", "nope") else "yes"
-
-
-# "Yes, that's fine." / "No. Bleach etches marble." — not "No problem!" and not a "Yes, but…" that takes it back.
-_VERDICT_START = re.compile(r"(?i)\W*(yes|yeah|yep|yup|no|nope)\s*(?:[.!;:—–]|,(?!\s*(?:but|however|though|if|"
-                            r"unless|as long as|provided)\b))")
-
-
-_YES_NO_ASK = re.compile(r"(?i)(?:so |and |ok(?:ay)?,? )?(?:can|could|should|shall|may|must|is|are|was|were|do|does|"
-                         r"did|will|would|have|has)\b(?! you (?:please |help|tell|explain|show|give|write|recommend|"
-                         r"suggest|find|check|list|make|walk))")
 
 
 def _is_request(sentence: str) -> bool:

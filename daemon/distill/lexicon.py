@@ -347,3 +347,76 @@ _FIRST_PERSON_ANY = re.compile(r"\b(?:i|i'm|i've|i'll|i'd|me|my|mine|myself|we|w
 # Words that add emphasis, not content: a note drops them ("I'm really excited" → "I'm excited").
 _INTENSIFIER = re.compile(r"(?:^|(?<=\s))(?:really|super|totally|so so|pretty much|literally|honestly|basically|"
                           r"actually|just|truly|definitely|absolutely|kinda|sorta)\s+(?=\w)", re.I)
+
+# ---- between people: news, answers, agreements (moved from extractive) ----
+
+# Settled in a few words: "£14 it is.", "Melitta it is!", "Ok, no gluten-free." (not "That's what it is").
+_SETTLED = re.compile(r"(?i)(?:(?!(?:what|that|this|it|there|here|so)\b)(?![\d:.]+(?:ish|pm|am)?\s)[^.!?]{1,30}\s+it is|(?:(?:ok(?:ay)?|right|fine|"
+                      r"alright),?\s+)?no\s+(?!(?:way|problem|prob|probs|worries|idea|clue|rush|thanks|biggie|doubts?|kidding|"
+                      r"chance|need|joke|pressure|stress|sweat|big deal|one|more|longer)\b)[\w-]+(?: this (?:year|time))?)"
+                      r"\W*$")
+
+# Kept from someone: "And we do NOT tell Mum", "It's a surprise" — agreed between them, and easily forgotten.
+_SECRET = re.compile(r"(?i)\b(?:we|you|i)(?: do|'ll| will)? (?:not|n't|never) (?:tell|say|mention)\b|\bwe don'?t tell\b|"
+                     r"\b(?:it'?s|is) a (?:secret|surprise)\b")
+
+_LET_ME_CHECK_ZH = re.compile(r"(?:等一下|等等|稍等)?[，,\s]*(?:我|让我)(?:先|去)?(?:查|看|问|找|算|翻)(?:一下|看|看看)")
+
+# News of someone named: "Bethan's engaged!", "Priya is pregnant!", "Tom got promoted!".
+_NEWS_OF = re.compile(r"(?!(?:That|This|It|What|How|So|Oh|Wow)\b)[A-Z][a-z]+(?:['’]s| is| has| got| just)\s+(?:\w+\s+)?"
+                      r"(?:engaged|pregnant|married|expecting|moving|retiring|retired|promoted|hired|born|divorced|"
+                      r"separated|graduated|quit|fired)\b")
+
+# How the speaker found it, not what it is: "I joined a writers group." needs no "It's unbelievable--such…".
+_JUDGED = re.compile(r"(?i)(?:it|this|that)(?:'s| is| was| has been)\s+(?:so |really |just |absolutely |honestly |"
+                     r"been )?(?:unbelievable|amazing|awesome|great|incredible|wonderful|fantastic|cool|fun|crazy|wild|"
+                     r"insane|surreal|lovely|brilliant|exciting|scary|nerve-?wracking|overwhelming|rewarding|a dream|"
+                     r"a blast|a wild ride|a rollercoaster)\b")
+
+# "后天上午要考科目二了，有点紧张。": how the speaker feels about it, not what it is.
+_FEELING_ZH = re.compile(r"(?:我)?(?:有点|有些|好|很|挺|特别|超|真的|还是)?(?:紧张|担心|焦虑|慌|害怕|激动|兴奋|开心|纠结|头疼|"
+                         r"头大|崩溃|郁闷)(?:了|啊|呢|呀|死了)?")
+
+# A question that only names a topic: "Mince pies?", "And deliveries?", "Price?" (no verb, a few words).
+_TOPIC = re.compile(r"(?i)(?:and |what about |how about )?(?:the )?(?!(?:why|how|what|who|when|where|which|whose|really|"
+                    r"seriously|yes|no|ok|okay|sure|right|any\w*|some\w*|every\w*|nothing|one|more|else|again|you|me|us|"
+                    r"tomorrow|today|tonight|now|then|same|deal|done|ready|coming|serious|sorry)\b)[\w£$€'’ -]{2,25}\?+$")
+
+_WEEKDAY_START = re.compile(r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b")
+
+_HOW_WENT = re.compile(r"(?i)how(?:'d| did| was| is)\b[^?]{0,40}\b(?:go|going|it go)\W*$|how was (?:the |your )\w+")
+
+_WENT = re.compile(r"(?i)\W*(passed|failed|nailed it|smashed it|aced it|got it|got in|(?:it )?went (?:well|great|fine|ok|"
+                   r"badly)|really well|not great|brilliant|amazing|terrible|awful|great|fine|ok|okay)\b[!.,]*\s*")
+
+# "Ok we need to talk about Mum and Dad's anniversary 😬": what the chat is about, said as it opens.
+_TALK_ABOUT = re.compile(r"(?i)\b(?:we need to|we have to|let'?s|we should|i want to|wanna|gotta) (?:talk|chat|plan|sort out)"
+                         r"(?: about)? ((?:[\w'’&-]+ ){0,5}[\w'’&-]+)(?=\s*(?:[.!?,;]|$|[^\w\s]))")
+
+# Asking only for a name or an amount: "And the money?", "To Rhys?", "Halden & Pryce?" (answered by _SHORT_ANSWER)
+_FOLLOW_UP_NAMED = re.compile(r"(?i)(?:and (?:the|your|his|her|their)|to|at|with)\b(?!.*\b(?:else|new|about you|with you)\b)"
+                              r"|(?-i:[A-Z][\w'’-]+(?: (?:&|and) [A-Z][\w'’-]+| [A-Z][\w'’-]+){0,2})\?+$")
+
+# A name, a place or an amount that answers a follow-up: "Strathclyde.", "To Rhys.", "34k.", "Two."
+_SHORT_ANSWER = re.compile(r"(?:(?:[Tt]o|[Aa]t|[Ii]n|[Ff]rom|[Ww]ith|[Ff]or) )?[A-Z][\w'’-]+"
+                           r"(?: (?:&|and|of) [A-Z][\w'’-]+| [A-Z][\w'’-]+){0,2}[.!]*"
+                           r"|[£$€]?\d[\d,.]*\s?(?:k|K|m|%|pm|am|grand)?[.!]*"
+                           r"|(?i:one|two|three|four|five|six|seven|eight|nine|ten|twelve)[.!]*")
+
+_COUNT = re.compile(r"(?i)(?:one|two|three|four|five|six|seven|eight|nine|ten|twelve)\W*")
+
+_BARE_YES = re.compile(r"“[^”]{2,80}” — [^.!?“”]{1,25}[.!]")
+
+_HOW_IS = re.compile(r"(?i:(?:and )?how(?:'s| is| are| was)) (?:(?:the |little |old |your )?)([A-Z][a-z]+)\W*$")
+
+# "Kotlin question.", "quick money question that's been bugging me": the question is still to come.
+_QUESTION_AHEAD = re.compile(r"(?i)(?:a |one |quick |small |another |random )*(?:[\w.+#-]+ )?question"
+                             r"(?: for you| that'?s been bugging me)?\W*$")
+
+# "Yes, that's fine." / "No. Bleach etches marble." — not "No problem!" and not a "Yes, but…" that takes it back.
+_VERDICT_START = re.compile(r"(?i)\W*(yes|yeah|yep|yup|no|nope)\s*(?:[.!;:—–]|,(?!\s*(?:but|however|though|if|"
+                            r"unless|as long as|provided)\b))")
+
+_YES_NO_ASK = re.compile(r"(?i)(?:so |and |ok(?:ay)?,? )?(?:can|could|should|shall|may|must|is|are|was|were|do|does|"
+                         r"did|will|would|have|has)\b(?! you (?:please |help|tell|explain|show|give|write|recommend|"
+                         r"suggest|find|check|list|make|walk))")
