@@ -72,7 +72,7 @@ def describe(points: list[Point], *, context: str = "", request: str = "", verdi
     outcomes = [p for p in highlights(points, len(points)) if _outcome(p)  # ("3 failed though" is a new problem)
                 and not re.search(r"(?i)\b(?:though|still|but|again)\b", p.text)] if not chat and chosen else []
     if outcomes and not any(map(_outcome, chosen)):
-        chosen.append(outcomes[0])
+        chosen = chosen[:max(1, 2 - len(sentences))] + outcomes[:1]  # (room for it: one highlight fewer)
     for point in chosen:
         other = [p for p in people if p != point.who]
         note = _as_note(_headline(point) if chat else point, lang, len(people) > 1,
