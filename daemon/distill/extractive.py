@@ -735,7 +735,8 @@ def _with_topics(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
 
 
 # A yes or a no, and what may follow it: "Yes! Moving on the 14th.", "I did! Look at this beauty", "That's the one"
-_YES = re.compile(r"(?i)\W*(yes|yeah|yep|yup|i did|we did|i have|i am|i do|that'?s the one|that one|exactly|definitely|"
+_YES = re.compile(r"(?i)\W*(yes|yeah|yep|yup|i did|we did|i have|i am|we are|i do|she did|he did|she is|he is|"
+                  r"that'?s the one|that one|exactly|definitely|"
                   r"of course|no|nope|nah|not yet)\b[!.,]*\s*")
 # "Are you home tonight?", "Got a sec?", "Did you eat?": asking after the other, not about news.
 _CHECK_IN = re.compile(r"(?i)\b(?:are you|you) (?:still )?(?:home|there|up|free|around|awake|busy|ok|okay|alive|in)\b|"
@@ -835,7 +836,7 @@ _YES_NO = re.compile(r"(?i)\W*(?:yes|yeah|yep|yup|no|nope|nah)\b")
 _GOING_TO = re.compile(r"(?i)\b(?:i'?m|i am|we'?re|we are) (?:going to|gonna)\b")
 _IDLE_TURNS = 20
 _PROPOSAL = re.compile(r"(?i)(?:can|could|shall|should|may) (?:i|we)\b|(?:do|would) you (?:want|like)\b|how about\b|"
-                       r"what about\b|want to\b")
+                       r"what about\b|want to\b|(?:[^?]{0,30}?\b)?i thought we (?:could|can|should|might)\b")
 _AGENDA = re.compile(r"(?i)\b(?:(?:one|two|three|four|\d) (?:main )?(?:items?|things?|topics?|points?)|agenda)\b"
                      r"[^:.?!\n]{0,40}:\s*((?:[^.?!\n]|\.(?=\S)){4,120})")
 _DAY_NAMED = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)? (?:of )?(?:" + "|".join(notes.MONTHS) + r")\b|\b(?:" +
@@ -995,8 +996,9 @@ def _told(stmt: _Stmt) -> bool:
     return bool(_DROPPED_I.match(stmt.text) or _EVENT_RE.search(stmt.text) or _YES_ABOUT.match(stmt.text))
 
 
-_YES_ABOUT = re.compile(r"“(?i:so,? |and |oh,? )?(?:(?i:did|have|are|were|was) you\b[^”]*” — (?:Yes|Yeah|Yep|Yup|I did|I have|"
-                        r"I am)|(?i:how) (?:did|was|'d)\b[^”]*” — (?:Passed|Nailed it|Smashed it|Aced it|Got it|Got in))\b")
+_YES_ABOUT = re.compile(r"“(?i:so,? |and |oh,? )?(?:(?:(?i:did|have|are|were|was) you|(?i:you'?re|you are|you were|you'?ve))\b"
+                        r"[^”]*” — (?:Yes|Yeah|Yep|Yup|I did|I have|I am|We are|We did)|(?i:how) (?:did|was|'d)\b[^”]*” — "
+                        r"(?:Passed|Nailed it|Smashed it|Aced it|Got it|Got in|Sold out|Won))\b")
 
 
 def _cut_off(turn: _Turn, sentences: list[str], turns: list[_Turn]) -> bool:
@@ -1097,8 +1099,10 @@ def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt], turns: list[_T
     told = {s.pos for s in chosen if s.speaker and re.match(r"(?i)(?:just |finally )?\w+ (?:him|her|them)\b", s.text)
             and _DROPPED_I.match(s.text)}
     # "How's Gerald?" — "Asleep till March. He's in the hibernation fridge": whom the answer is about.
-    about = {s.pos for s in chosen if s.speaker and s.reply and not s.code and (s.pos == 0 or candidates[s.pos - 1].msg
-             != s.msg) and (m := _HOW_IS.match(turns[s.msg - 1].text.strip())) and m.group(1) not in s.text}
+    asked_of = {s.pos: name for s in chosen if s.speaker and s.reply and not s.code and (
+        s.pos == 0 or candidates[s.pos - 1].msg != s.msg) for q in _sentences(turns[s.msg - 1].text)[-2:]
+        if (m := _HOW_IS.fullmatch(q.strip())) and (name := m.group(1) or m.group(2)) not in s.text}
+    about = set(asked_of)
     for stmt in [s for s in chosen if not s.code and (_PRONOUN_START.match(s.text) or s.pos in we or s.pos in told
                                                        or s.pos in about)]:
         for before in reversed(candidates[:stmt.pos]):
@@ -1132,6 +1136,14 @@ def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt], turns: list[_T
                 picked[before.pos] = replace(before, kind=stmt.kind, msg=msg)
             if not same or not _PRONOUN_START.match(before.text):
                 break
+    # ("And Pemberton?" said in too few words to be kept: the answer names him itself, "Pemberton: in the fridge…")
+    for pos, name in asked_of.items():
+        if pos in picked and not any(name in c.text for c in picked.values() if c.msg in (picked[pos].msg - 1,
+                                                                                           picked[pos].msg)):
+            text = picked[pos].text
+            plain = re.match(r"(?:In|On|At|The|A|An|She|He|They|It|Still|Currently|Asleep|Fine|Good|All|Just|Not|Home|"
+                             r"Back|Out|Doing|Getting|Much|Better|Worse|Great|Okay|Ok)\b", text)
+            picked[pos] = replace(picked[pos], text=f"{name}: {text[:1].lower() + text[1:] if plain else text}")
     # "Can I come up to Kiel after your defence?" — "Come the day after, Saturday the 12th.": the answer says yes
     # to what the question proposed, in its words; alone it says neither who comes nor where.
     # And "Are you still playing the cello?" — "Yes! Passed grade 5 last month.": the yes needs what it answers.

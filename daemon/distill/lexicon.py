@@ -218,7 +218,7 @@ _FILLER_PHRASE = re.compile(r"\b(?:mystery solved|there it is|cracks me up|(?:is
                             r"(?:busy|crazy|wild) (?:week|few days|day|month) since we (?:last )?(?:talked|spoke|chatted)|"
                             r"(?:haven'?t|have not) (?:talked|spoken|chatted) in (?:a while|a few days|ages|forever)|"
                             r"(?:won'?t|will not|never) give up|staying positive|keep pushing|keep (?:you|ya) in the loop|"
-                            r"time flies|(?:won'?t|will not|never) (?:quit|stop|let you down)|keep going|hanging in there|"
+                            r"time flies|you always say|(?:won'?t|will not|never) (?:quit|stop|let you down)|keep going|hanging in there|"
                             r"never saw (?:this|that|it) coming|wanted to check in|keep working hard|crossing my fingers|"
                             r"fingers crossed|(?:crazy|wild|lots of|a lot of) (?:stuff|things)(?:'s| has| have)? (?:been )?"
                             r"happen(?:ing|ed)|quite a ride|can'?t imagine (?:my )?life without|"
@@ -365,7 +365,8 @@ _LET_ME_CHECK_ZH = re.compile(r"(?:等一下|等等|稍等)?[，,\s]*(?:我|让�
 # News of someone named: "Bethan's engaged!", "Priya is pregnant!", "Tom got promoted!".
 _NEWS_OF = re.compile(r"(?!(?:That|This|It|What|How|So|Oh|Wow)\b)[A-Z][a-z]+(?:['’]s| is| has| got| just)\s+(?:\w+\s+)?"
                       r"(?:engaged|pregnant|married|expecting|moving|retiring|retired|promoted|hired|born|divorced|"
-                      r"separated|graduated|quit|fired)\b")
+                      r"separated|graduated|quit|fired|(?:the |a |her |his |their )?(?:job|promotion|offer|place|"
+                      r"scholarship|visa|keys|flat|house|part|contract|funding))\b")  # ("Femke got the job!")
 
 # How the speaker found it, not what it is: "I joined a writers group." needs no "It's unbelievable--such…".
 _JUDGED = re.compile(r"(?i)(?:it|this|that)(?:'s| is| was| has been)\s+(?:so |really |just |absolutely |honestly |"
@@ -386,7 +387,8 @@ _WEEKDAY_START = re.compile(r"(?:Mon|Tues|Wednes|Thurs|Fri|Satur|Sun)day\b")
 
 _HOW_WENT = re.compile(r"(?i)how(?:'d| did| was| is)\b[^?]{0,40}\b(?:go|going|it go)\W*$|how was (?:the |your )\w+")
 
-_WENT = re.compile(r"(?i)\W*(passed|failed|nailed it|smashed it|aced it|got it|got in|(?:it )?went (?:well|great|fine|ok|"
+_WENT = re.compile(r"(?i)\W*(passed|failed|sold out|nailed it|smashed it|aced it|got it|got in|won|lost|"
+                   r"(?:it )?went (?:well|great|fine|ok|"
                    r"badly)|really well|not great|brilliant|amazing|terrible|awful|great|fine|ok|okay)\b[!.,]*\s*")
 
 # "Ok we need to talk about Mum and Dad's anniversary 😬": what the chat is about, said as it opens.
@@ -407,7 +409,8 @@ _COUNT = re.compile(r"(?i)(?:one|two|three|four|five|six|seven|eight|nine|ten|tw
 
 _BARE_YES = re.compile(r"“[^”]{2,80}” — [^.!?“”]{1,25}[.!]")
 
-_HOW_IS = re.compile(r"(?i:(?:and )?how(?:'s| is| are| was)) (?:(?:the |little |old |your )?)([A-Z][a-z]+)\W*$")
+_HOW_IS = re.compile(r"(?i:(?:and )?how(?:'s| is| are| was)) (?:(?:the |little |old |your )?)([A-Z][a-z]+)\W*$"
+                     r"|(?i:and |what about |how about )?([A-Z][a-z]+)\?")  # "And Pemberton? Is he asleep yet?"
 
 # "Kotlin question.", "quick money question that's been bugging me": the question is still to come.
 _QUESTION_AHEAD = re.compile(r"(?i)(?:a |one |quick |small |another |random )*(?:[\w.+#-]+ )?question"

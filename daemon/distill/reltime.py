@@ -340,7 +340,10 @@ def _en_ordinal(m: re.Match[str], anchor: date) -> str | None:
     begin = max(text.rfind(c, low, m.start()) for c in ",;:.!?") + 1 or low
     end = min((i for i in (text.find(c, m.end(), m.end() + 200) for c in ",;:.!?") if i >= 0), default=m.end() + 200)
     clause = text[begin:end]
-    if _PAST_CUE.search(clause.replace(m.group(0), " ")) and not _FUTURE_CUE.search(clause):
+    # ("In the fridge since the 15th": since a day gone by)
+    if (_PAST_CUE.search(clause.replace(m.group(0), " ")) or re.search(r"(?i)\bsince\s+$", text[max(0, m.start() - 7):
+                                                                                               m.start()])) \
+            and not _FUTURE_CUE.search(clause):
         past = True
         named = {_month_index(w) for w in re.findall(_MONTH_NAMES, clause)} - {None}
     if len(named) == 1:  # "I move the first week of January, start date is the 11th": January's 11th

@@ -1868,3 +1868,17 @@ def test_what_a_chat_opens_to_talk_about_says_what_it_was_about() -> None:
     chat = [say("Hiii. Ok we need to talk about the anniversary dinner 😬", "Yara"),
             say("Saturday the 19th at The Old Granary?", "Caspar"), say("Yes, £45 a head, I'll book it.", "Yara")]
     assert "Yara and Caspar talked about the anniversary dinner on Monday 8 May 2023." in card(chat).description
+
+
+def test_news_of_someone_a_sell_out_and_a_pet_asked_after_by_name_are_kept() -> None:
+    chat = [say(text, name) for text, name in (
+        ("Maeve!! How was the winter fair??", "Lorcan"), ("Sold out 😭🎉", "Maeve"),
+        ("Will do. Also Femke got the job!", "Lorcan"), ("The Utrecht one??", "Maeve"),
+        ("Yep. Research software engineer at the university. Starts in March", "Lorcan"),
+        ("So you're moving?? 😮", "Maeve"), ("We are. End of February.", "Lorcan"),
+        ("Same haha. And Pemberton? Is he asleep yet?", "Lorcan"),
+        ("In the fridge since the 15th. Hibernating until March", "Maeve"))]
+    body = card(chat).body
+    assert "Maeve: “How was the winter fair?” — Sold out." in body
+    assert "Lorcan: Femke got the job! “The Utrecht one?” — Yep. Research software engineer" in body
+    assert "Maeve: Pemberton: in the fridge since the 15th (15 April 2023)." in body
