@@ -537,7 +537,8 @@ def _trim(sentence: str, names: frozenset[str]) -> str:
     """Drop lead-in filler ("Wow,"), emoji, clauses that carry no content (", which is so exciting!") and
     intensifiers ("really", "super"); "Guess who finally has a licence" is "I finally have a licence"."""
     sentence = _GUESS_WHO.sub(lambda m: "I " + (m.group(1) or "") + _GUESS_VERB[m.group(2).lower()],
-                              re.sub(r"^[-–—]\s+(?=\w)", "", sentence))  # ("- I got a puppy…": a dash, no list)
+                              re.sub(r"(?i)^decision,? then\s*:", "Decision:",  # ("Decision then: Earnest.")
+                                     re.sub(r"^[-–—]\s+(?=\w)", "", sentence)))  # ("- I got a puppy…": a dash, no list)
     sentence = _capitalized(_LEAD_FILLER.sub("", _INTENSIFIER.sub("", _EMOJI.sub("", _LAUGH.sub("", sentence))).strip()))
     # "Femi, set the stock limit to 180": a task given to someone named is theirs ("Femi to set the stock limit…")
     if (told := re.match(r"([A-Z][a-z]+),\s+(?=[a-z])", sentence)) and told.group(1).lower() in names and \

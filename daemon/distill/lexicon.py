@@ -100,7 +100,8 @@ _KIND_RE = {k: re.compile(f"{_CUES['en'][k]}|{_CUES['zh'][k]}", re.I) for k in _
 # Card-worthy kinds win ties against plain facts.
 _KIND_BOOST = {"preference": 1.6, "fact": 1.0, "decision": 3.0, "state": 1.3, "procedure": 1.7, "work": 1.5,
                "question": 1.0}
-_REASON_RE = re.compile(r"^(?:because|since|the reason|that way|this way|so that|因为|由于|原因)", re.I)
+_REASON_RE = re.compile(r"^(?:(?:mainly|mostly|partly|simply|largely|chiefly) )?(?:because|since|the reason|that way|"
+                        r"this way|so that|因为|由于|原因)", re.I)
 _SELF_RE = re.compile(r"(?:i|i'm|i've|i'd|i'll|my|me|we|we're|we've|our)\b|我", re.I)
 # News: the speaker did, got or will do something ("since we last spoke I went to…", "Last week we adopted…").
 _EVENT_RE = re.compile(r"\b(?:i|we)\s+(?:just\s+|finally\s+|recently\s+|also\s+|actually\s+)?(?:went|got|started|"
@@ -204,7 +205,7 @@ _NARRATION = re.compile(
     re.I)
 # Acknowledgements and reactions that stand alone ("I see.", "Now I understand the issue.", "Fully agreed!").
 _ACK = re.compile(r"^(?:i see|now i (?:see|understand|get it)|i understand|got it|understood|perfect|great|"
-                  r"excellent|good|nice|awesome|sure|ok(?:ay)?|alright|done|all set|thanks?|thank you|"
+                  r"excellent|good|nice|awesome|sure|ok(?:ay)?|alright|done(?!\s+by\b)|all set|thanks?|thank you|"
                   r"(?:fully |totally |completely |absolutely )?agreed|exactly|indeed|same here|me too|for sure|"
                   r"of course|no way|deal|it'?s a deal|already (?:on it|sorted|packed|done|in (?:my|the) (?:bag|car|calendar))|that'?s (?:it|right|true|fair|great|awesome|amazing|cool)|"
                   r"i (?:\d+% |totally |completely |fully |so )?agree|here'?s (?:a |my )?(?:pic|photo|picture|"

@@ -1882,3 +1882,16 @@ def test_news_of_someone_a_sell_out_and_a_pet_asked_after_by_name_are_kept() -> 
     assert "Maeve: “How was the winter fair?” — Sold out." in body
     assert "Lorcan: Femke got the job! “The Utrecht one?” — Yep. Research software engineer" in body
     assert "Maeve: Pemberton: in the fridge since the 15th (15 April 2023)." in body
+
+
+def test_a_decisions_reason_said_mainly_because_goes_with_it_and_done_by_a_day_is_a_promise() -> None:
+    chat = [say("We've narrowed it to two: Blithe Spirit or The Importance of Being Earnest.", "Delphine"),
+            say("Blithe Spirit royalties are £285 for the three nights. Earnest is public domain.", "Cormac"),
+            say("Decision then: The Importance of Being Earnest. Mainly because there are no royalties and it has 9 "
+                "parts for our 12 actors.", "Delphine"),
+            say("I'll order the scripts. 14 copies at £6.50, so £91. Done by the 11th.", "Cormac")]
+    result = card(chat)
+    assert "## Decisions\n- Delphine: Decision: The Importance of Being Earnest. Mainly because there are no royalties" \
+        in result.body
+    assert result.description.startswith("Decision: The Importance of Being Earnest. Mainly because")
+    assert "Done by the 11th (11 May 2023)" in result.body
