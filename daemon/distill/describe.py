@@ -401,9 +401,9 @@ def _as_note(point: Point, lang: str, named: bool, other: str = "", after: str =
         rest = third_person(text[m.end():], "they")
         text = f"{point.who} is {rest[:1].lower()}{rest[1:]}"
         return re.sub(r"\b(?:we|us)\b", "they", re.sub(r"\bour\b", "their", text))
-    if point.who and not named and re.match(r"Our\b", text):  # "Our gas boiler is 24 years old and we need…"
+    if point.who and not named and re.match(r"(?i)our\b", text):  # "Our gas boiler is 24 years old and we need…"
         rest = _WE.sub(lambda m: _WE_AS_THEY[m.group(0).lower()], text[4:])
-        return f"{point.who}'s {rest}"
+        return third_person(f"{point.who}'s {rest}", "they")  # ("… and I don't get why": they don't)
     if point.who and named and re.match(r"(?i)we\b", text):
         return f"{point.who}: {text}"  # "We started puppy classes": who "we" are is the speaker's to say
     if point.who and (lead := re.match(r"(?i)^(?:been|gonna|going to)\b", text)):  # "Been discussing…": Tim has been

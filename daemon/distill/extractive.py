@@ -692,10 +692,12 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                 retried = i + 1 < len(turns) and turns[i + 1].role == turn.role and bool(_RETRY.match(turns[i + 1].text))
                 # (What the user pasted from a failing run, "Error: connect ECONNREFUSED …", is the record's, not a
                 # procedure to reuse.)
-                output = turn.role == "user" and bool(_ERROR_OUTPUT.match(code.split("\n", 1)[-1]))
+                # (The error may come a line or two in: "Run actions/github-script@v7" then "RequestError …".)
+                erring = [line for line in code.split("\n")[1:4] if _ERROR_OUTPUT.match(line)]
+                output = turn.role == "user" and bool(erring)
                 if output and code not in seen_code:  # its first line says which error: "`cargo build` fails:
                     seen_code.add(code)  # `error[E0499]: cannot borrow …`"
-                    first = code.split("\n", 1)[-1].strip().split("\n", 1)[0].strip()[:_MAX_ERROR_LINE]
+                    first = erring[0].strip()[:_MAX_ERROR_LINE]
                     first = f"`` {first} ``" if "`" in first else f"`{first}`"
                     lead = _EMOJI.sub("", lead).strip()  # ("… now I get a different one 🙃")
                     said = f"{lead.rstrip(' :：')}: {first}" if lead else first
@@ -831,7 +833,7 @@ _NEAR = 40  # statements back that a follow-up's answer looks for the news it as
 _KIN_NAMED = re.compile(r"(?i:\bmy\s+(?:partner|wife|husband|girlfriend|boyfriend|son|daughter|sister|brother|mum|mom|"
                         r"dad|friend|colleague|boss|fianc[ée]e?|flatmate|roommate)),?\s+([A-Z][a-z]+)\b")
 _MAX_ERROR_LINE = 160
-_ERROR_OUTPUT = re.compile(r"\s*(?:(?:[\w$]+\.)*\w*(?:Error|Exception)\b[:(]|Traceback \(most recent call last\)|error(?:\[E\d+\])?:|"
+_ERROR_OUTPUT = re.compile(r"\s*(?:(?:[\w$]+\.)*\w*(?:Error|Exception)\b(?: \[\w+\])?[:(]|Traceback \(most recent call last\)|error(?:\[E\d+\])?:|"
                            r"FAIL(?:ED)?\b|panic:|fatal:|Segmentation fault)")
 _YES_NO = re.compile(r"(?i)\W*(?:yes|yeah|yep|yup|no|nope|nah)\b")
 _GOING_TO = re.compile(r"(?i)\b(?:i'?m|i am|we'?re|we are) (?:going to|gonna)\b")
@@ -1485,6 +1487,10 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
     points = [p for p in _points([s for s in picked if s.kind == "decision"] +
                                  [s for s in picked if s.kind != "decision"], turns, lang)
               if _norm(p.text) not in (_norm(ask), _norm(context))]
+    # The ask said again with the error it pasted ("… nothing changed in the yaml: `RequestError …`") is the ask.
+    fuller = [p for p in points if ask and len(ask) > 20 and _norm(p.text).startswith(_norm(ask).rstrip(" .!?:"))]
+    if fuller:
+        ask, points = fuller[0].text, [p for p in points if p is not fuller[0]]
     # A meeting's agenda says what it was about: "One item tonight: the Eastgate Community Choir winter concert."
     agenda = [m.group(1).strip() for t in turns[:2] if t.speaker and (m := _AGENDA.search(t.text) or
                                                                      _TALK_ABOUT.search(t.text))]

@@ -312,7 +312,7 @@ _INDIRECT_ASK = re.compile(r"(?:^|,\s*|\b(?:and|but|so)\s+)(?:so,? )?(?:i'?m|i a
                            r"\b|^i (?:want|need) (?:to know|help|advice)\b|^i can'?t decide\b"
                            r"|\bwonder(?:ing)? (?:if|whether) (?:you|anyone) (?:could|can|would|might)\b", re.I)
 # The user's own problem, said in the present: "My flask app keeps throwing…", "my monthly report is wrong".
-_PROBLEM = re.compile(r"(?i)(?:my|our)\b.*\b(?:keeps?|fails?|crash(?:es)?|throws?|stopped|won't|doesn't|isn't|broke|"
+_PROBLEM = re.compile(r"(?i)(?:my|our)\b.*\b(?:keeps?|fails?|failing|crash(?:es|ing)?|throws?|stopped|won't|doesn't|isn't|broke|"
                       r"can't|cannot|couldn't|"
                       r"(?:is|are) (?:wrong|off|broken|empty|missing|stuck|slow))\b|(?:i'?m getting|i get|i keep getting|"
                       r"i'?m seeing|i see|getting)\b[^.?!]*\b(?:error|exception|warning|panic|traceback|segfault|"
@@ -414,7 +414,7 @@ _HOW_IS = re.compile(r"(?i:(?:and )?how(?:'s| is| are| was)) (?:(?:the |little |
                      r"|(?i:and |what about |how about )?([A-Z][a-z]+)\?")  # "And Pemberton? Is he asleep yet?"
 
 # "Kotlin question.", "quick money question that's been bugging me": the question is still to come.
-_QUESTION_AHEAD = re.compile(r"(?i)(?:a |one |quick |small |another |random )*(?:[\w.+#-]+ )?question"
+_QUESTION_AHEAD = re.compile(r"(?i)(?:a |one |quick |small |another |random )*(?:[\w.+#-]+ ){0,2}question"
                              r"(?: for you| that'?s been bugging me)?\W*$")
 
 # "Yes, that's fine." / "No. Bleach etches marble." — not "No problem!" and not a "Yes, but…" that takes it back.

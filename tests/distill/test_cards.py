@@ -1895,3 +1895,15 @@ def test_a_decisions_reason_said_mainly_because_goes_with_it_and_done_by_a_day_i
         in result.body
     assert result.description.startswith("Decision: The Importance of Being Earnest. Mainly because")
     assert "Done by the 11th (11 May 2023)" in result.body
+
+
+def test_a_pasted_error_a_line_in_names_the_problem_with_the_ask() -> None:
+    chat = [say("hey! GitHub Actions question. our coverage workflow started failing on every PR this week and I don't "
+                "get why 😩\n\n```\nRun actions/github-script@v7\nRequestError [HttpError]: Resource not accessible by "
+                "integration\n    at index.js:9537:21\n```"),
+            say("The token this workflow runs with is read-only. Add `permissions: pull-requests: write`.",
+                role="assistant")]
+    result = card(chat)
+    assert result.description.startswith("The user's coverage workflow started failing on every PR this week")
+    assert "`RequestError [HttpError]: Resource not accessible by integration`" in result.description
+    assert "GitHub Actions question" not in result.description + result.body
