@@ -352,7 +352,8 @@ _INTENSIFIER = re.compile(r"(?:^|(?<=\s))(?:really|super|totally|so so|pretty mu
 # ---- between people: news, answers, agreements (moved from extractive) ----
 
 # Settled in a few words: "£14 it is.", "Melitta it is!", "Ok, no gluten-free." (not "That's what it is").
-_SETTLED = re.compile(r"(?i)(?:(?!(?:what|that|this|it|there|here|so)\b)(?![\d:.]+(?:ish|pm|am)?\s)[^.!?]{1,30}\s+it is|(?:(?:ok(?:ay)?|right|fine|"
+_SETTLED = re.compile(r"(?i)(?:(?!(?:what|that|this|it|there|here|so)\b)(?![\d:.]+(?:ish|pm|am)?\s)(?:[^\s.!?]+\s+){0,2}[^\s.!?]+"
+                      r"\s+it is|(?:(?:ok(?:ay)?|right|fine|"
                       r"alright),?\s+)?no\s+(?!(?:way|problem|prob|probs|worries|idea|clue|rush|thanks|biggie|doubts?|kidding|"
                       r"chance|need|joke|pressure|stress|sweat|big deal|one|more|longer)\b)[\w-]+(?: this (?:year|time))?)"
                       r"\W*$")

@@ -431,6 +431,15 @@ _NOTE_ANY = re.compile(r"[(（](\d{4}-\d{2}-\d{2})[)）]")
 _NOTE_BEFORE = re.compile(r"[(（](\d{4}-\d{2}-\d{2})[)）][,\s]*$")
 
 
+def _weekday_after(m: re.Match[str]) -> str | None:
+    """"the Friday after next weekend (weekend of 2026-12-05)": the first Friday after that Saturday."""
+    base = _written_day(m.group(2))
+    if base is None:
+        return None
+    target = _EN_WEEKDAYS.index(m.group(1).lower())
+    return _day(base + timedelta(days=(target - base.weekday()) % 7 or 7))
+
+
 def _en_month_day(m: re.Match[str], anchor: date) -> str | None:
     """"July 1", "1 July", "the 4th of July": the nearest one ahead (past tense: the most recent).
 
@@ -693,6 +702,11 @@ RULES: tuple[Rule, ...] = (
     Rule("N days/weeks/months/years from now", "counted on from the anchor day",
          re.compile(r"\b" + _EN_N + r"\s+" + _EN_UNIT + r"\s+from\s+(?:now|today)\b", re.I), _en_in,
          examples=("two weeks from now",), triggers=("from now", "from today")),
+    Rule("the <weekday> after <a day or weekend>", "the first such weekday after the day or weekend the phrase names",
+         re.compile(r"\bthe\s+(" + "|".join(_EN_WEEKDAYS) + r")\s+after\b(?=\s+(?:next|this|that)\s+"
+                    r"(?:weekend|week)\s*[(（](?:weekend of |week of )?(\d{4}-\d{2}-\d{2})[)）])", re.I),
+         lambda m, a: _weekday_after(m), examples=("the Friday after next weekend (weekend of 2023-05-06)",),
+         triggers=("after",)),
     Rule("N weekends later, in N weekends", "the Nth weekend to come; the coming weekend is the first",
          re.compile(r"\b(?:(?P<pre>in)\s+)?" + _EN_N + r"\s+weekends?(?P<post>\s+(?:later|from\s+now))?\b",
                     re.I), _weekends,
