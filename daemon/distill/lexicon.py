@@ -88,7 +88,8 @@ _CUES = {
     },
     "zh": {
         "procedure": r"`(?:sudo |pip3? |pipx |npm |npx |git |python3? |uv |cargo |go |make |docker |kubectl |brew |apt(?:-get)? |curl |wget |mix |yarn |pnpm |node |bash |sh |cd |ls |cat |grep |export |memvault |pytest|ssh |scp |rsync |chmod |mkdir |rm |cp |mv |tar |systemctl |conda |poetry |gradle |mvn |dotnet |swift |ruby |gem |bundle |rails |php |composer |psql |mysql |redis-cli |gh |terraform |ansible)[^`]*`|命令|步骤|运行|执行|安装|配置|输入|脚本",
-        "decision": r"决定(?<!要决定)(?<!还没决定)(?<!没有决定)(?<!没决定)(?<!怎么决定)(?<!如何决定)(?<!再决定)(?<!来决定)(?!不了)|"
+        "decision": r"决定(?<!要决定)(?<!还没决定)(?<!没有决定)(?<!没决定)(?<!怎么决定)(?<!如何决定)(?<!再决定)(?<!来决定)"
+                    r"(?!不了|要不要|是否|怎么|还是)|"
                     r"选择|选用|选了|定了|改用|换成|而不是|"
                     r"放弃|不用了|否决|采用|就用|那就|就这么定|就坐|就订|就选",
         "preference": r"喜欢|偏好|更喜欢|最爱|讨厌|习惯|总是用|别再|不要再",
@@ -362,7 +363,8 @@ _SETTLED = re.compile(r"(?i)(?:(?!(?:what|that|this|it|there|here|so)\b)(?![\d:.
 _SECRET = re.compile(r"(?i)\b(?:we|you|i)(?: do|'ll| will)? (?:not|n't|never) (?:tell|say|mention)\b|\bwe don'?t tell\b|"
                      r"\b(?:it'?s|is) a (?:secret|surprise)\b")
 
-_LET_ME_CHECK_ZH = re.compile(r"(?:等一下|等等|稍等)?[，,\s]*(?:我|让我)(?:先|去)?(?:查|看|问|找|算|翻)(?:一下|看|看看)")
+_LET_ME_CHECK_ZH = re.compile(r"(?:等一下|等等|稍等)?[，,\s]*(?:我|让我)(?:先|去)?(?:查|看|问|找|算|翻)(?:一下|看|看看)"
+                              r"|(?:请)?把[^。]{0,40}(?:发给我|告诉我)[^。]*我(?:帮你|来)(?:看|算|查)")  # asks for input
 
 # News of someone named: "Bethan's engaged!", "Priya is pregnant!", "Tom got promoted!".
 _NEWS_OF = re.compile(r"(?!(?:That|This|It|What|How|So|Oh|Wow)\b)[A-Z][a-z]+(?:['’]s| is| has| got| just)\s+(?:\w+\s+)?"
@@ -416,7 +418,8 @@ _HOW_IS = re.compile(r"(?i:(?:and )?how(?:'s| is| are| was)) (?:(?:the |little |
 
 # "Kotlin question.", "quick money question that's been bugging me": the question is still to come.
 _QUESTION_AHEAD = re.compile(r"(?i)(?:a |one |quick |small |another |random )*(?:[\w.+#-]+ ){0,2}question"
-                             r"(?: for you| that'?s been bugging me)?\W*$")
+                             r"(?: for you| that'?s been bugging me)?\W*$"
+                             r"|(?:我)?想(?:请教|问)(?:一下|问)?[^。？?！!]{0,20}?(?:的事|的问题|的事情)?[。！!]?$")  # 想请教一下…的事
 
 # "Yes, that's fine." / "No. Bleach etches marble." — not "No problem!" and not a "Yes, but…" that takes it back.
 _VERDICT_START = re.compile(r"(?i)\W*(yes|yeah|yep|yup|no|nope)\s*(?:[.!;:—–]|,(?!\s*(?:but|however|though|if|"

@@ -1907,3 +1907,14 @@ def test_a_pasted_error_a_line_in_names_the_problem_with_the_ask() -> None:
     assert result.description.startswith("The user's coverage workflow started failing on every PR this week")
     assert "`RequestError [HttpError]: Resource not accessible by integration`" in result.description
     assert "GitHub Actions question" not in result.description + result.body
+
+
+def test_chinese_a_preface_a_request_for_input_and_a_doctor_deciding_whether_are_not_kept() -> None:
+    chat = [say("想请教一下给爸妈安排体检的事。我爸69岁，我妈66岁。我在比较两个套餐，能帮我看看吗？"),
+            say("把两个套餐的价格和包含的项目发给我，我帮你看看哪些项目比较重要。医生会根据骨密度T值决定要不要用药。",
+                role="assistant"),
+            say("我弟宋凯说他出一半 那就定了：两个人都选A套餐，1580元一个人。")]
+    result = card(chat)
+    assert "想请教" not in result.description and "发给我" not in result.body
+    assert result.body.startswith("## 决定\n- 我弟宋凯说他出一半 那就定了") and result.body.count("## 决定\n-") == 1
+    assert "医生会根据骨密度T值决定要不要用药" not in result.body.split("## 关键事实")[0]

@@ -135,6 +135,33 @@ KNOWN_GAPS = {
         "Old Granary",  # "I rang The Old Granary this morning": the card says "at the Granary"; budget
         "slideshow",  # Caspar's task: budget
     },
+    # --- review 11 (written 2026-12-01 by a reviewer before any card was produced; 31 of 239 checks failed on
+    # the first run; the general causes were fixed, these remain) ---
+    "review11_chinese_parents_checkup_chatgpt.json": {
+        "4360", "899", "12月16", "空腹",  # the total, the other package, the colonoscopy's week and fasting: budget
+        # "医院有时会要求提前停几天抗血小板药" says the hospital may ask to pause aspirin; the check wants a doctor named
+        "(?m)^(?=[^\\n]*阿司匹林)(?=[^\\n]*停)(?![^\\n]*(医生|问|咨询|不要|别|听|不能|勿|遵医嘱|心内科))[^\\n]*$",
+    },
+    "review11_coding_actions_permissions_claude.json": {
+        "quillpad",  # the repo's name, said beside the workflow file and in the error's URL: budget
+        "pull_request_target",  # the trigger the answer warns against: budget
+    },
+    "review11_help_parking_appeal_chatgpt.json": {"2026-12-22"},  # the appeal deadline: budget
+    "review11_long_catch_up_linocut_locomo.json": {"tortoise"},  # "a tortoise in your fridge": a tease, left out
+    "review11_meeting_spring_play_messages.json": {
+        "Kestrel",  # the society's name in a greeting line
+        "£285",  # the royalties compared: the decision's reason ("no royalties") is kept, the figure cut
+        "2027-01-12",  # "Tuesday 12th and Thursday 14th January": one note for the pair, after the second
+    },
+    "review11_numbers_sabbatical_savings_sharegpt.json": {"£80", "£9,374"},  # the split and the total: budget
+    "review11_personal_plans_cabin_messages.json": {
+        # "The Friday after" asked a message after "next weekend" named its weekend: which Friday stays as written
+        # there (the final plan's "the Friday after next weekend" is 11 December).
+        "(?mi)^(?![^\\n]*((?<![0-9])11(?![0-9])|2026-12-11|dec))[^\\n]*\\bfriday after\\b",
+        # the first price split three ways (£130 each) stays beside the new one (£195 each)
+        "(?mi)^(?![^\\n]*(originally|original|three|3 ways|3-way|first|initial|would|was\\b|instead|all three|each for three|rather than|not\\b|→|->|from £130))[^\\n]*£130",
+        "can't", "on call",  # why Rhiannon cannot come: budget
+    },
 }
 
 
