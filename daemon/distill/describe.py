@@ -200,10 +200,13 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
            and not re.search(r"\\(?:int|frac|sum|\(|\[)|\$\$", p.text)  # nor is a formula, in one line of prose
            and not _SHOWING.match(p.text)  # nor a photo shown ("Check out this photo of…")
            and not _WORKING.search(p.text)  # nor a step of arithmetic ("€89 × (1 − 0.40) + €3 ≈ €56")
-           and not p.text.lstrip().startswith("|")]  # nor a table's row, away from its header
+           and not p.text.lstrip().startswith("|")  # nor a table's row, away from its header
+           and not re.match(r"(?i)\W*(?:re|subject|dear)\b\s*:?", p.text)]  # nor a letter's heading ("Re: Parking…")
     if not people:  # what was decided, then the fix or advice given, then how it turned out
-        fit = sorted(fit, key=lambda p: 0 if p.kind == "decision" else 1 if _problem(p) else 2 if _advice(p)
-                     else 3 if _outcome(p) else 4)
+        # (A sentence that leans on one before it, "Its decision binds the operator.", heads nothing.)
+        fit = sorted(fit, key=lambda p: (0 if p.kind == "decision" else 1 if _problem(p) else 2 if _advice(p)
+                                         else 3 if _outcome(p) else 4, bool(re.match(r"(?i)(?:its|it|this|that|these|"
+                                                                                     r"those|they|their)\b", p.text))))
     else:
         fit = [p for p in fit if not _PRONOUN_START.match(p.text)]
         own = [p for p in fit if p.kind == "decision" or _FIRST_PERSON.match(p.text) or _OWN_NEWS.search(p.text)
@@ -300,7 +303,7 @@ def _outcome(point: Point) -> bool:
     any answer, "there's no error in the mail" is the problem.)"""
     # (Or what they will do now, with its day: "I'll ring Worcester on Monday (30 November 2026) about the guarantee".)
     return point.role == "user" and point.answered and (bool(_OUTCOME.search(point.text)) or bool(
-        re.match(r"(?i)i(?:'ll| will)\b", point.text)) and bool(_DATED.search(point.text)))
+        re.match(r"(?i)i(?:'ll| will|'m \w+ing| am \w+ing)\b", point.text)) and bool(_DATED.search(point.text)))
 
 
 _NO_SUBJECT = frozenset("time times thing things way ways lot lots day days people stuff week weeks year years "

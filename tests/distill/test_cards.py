@@ -1918,3 +1918,16 @@ def test_chinese_a_preface_a_request_for_input_and_a_doctor_deciding_whether_are
     assert "想请教" not in result.description and "发给我" not in result.body
     assert result.body.startswith("## 决定\n- 我弟宋凯说他出一半 那就定了") and result.body.count("## 决定\n-") == 1
     assert "医生会根据骨密度T值决定要不要用药" not in result.body.split("## 关键事实")[0]
+
+
+def test_someone_elses_decision_and_a_letters_heading_do_not_lead_the_description() -> None:
+    when = datetime(2026, 11, 29, 20, 0, tzinfo=timezone.utc)
+    chat = [say("I got a parking charge letter and I'm pretty sure I paid. Can you help me work out what to do?",
+                when=when),
+            say("POPLA is the independent appeals service. Its decision binds the operator.\n\n**Re: Parking Charge "
+                "Notice 58821934, vehicle KX19 VBN**\n\nI am the registered keeper and I dispute this charge.",
+                role="assistant", when=when),
+            say("I'm appealing tonight. I'll put a reminder in for the 8th to check where it's at.", when=when)]
+    result = ExtractiveDistiller().distill(DistillRequest("s1", when.date(), tuple(chat), timezone=timezone.utc))
+    assert "Its decision" not in result.description and "Re: Parking" not in result.description
+    assert "Decisions" not in result.body
