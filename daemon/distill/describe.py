@@ -348,7 +348,7 @@ def _ask(request: str, asker: str, lang: str, task: bool) -> str:
     # "I'm trying to get organised, can you recommend…": the lead-in is context, the ask is the rest.
     text = re.sub(r"(?i)^[^?]{0,120}?,\s*(?=(?:can|could|would|will) you\b)", "", text)
     if m := re.match(r"(?i)^(?:can|could|would|will) you (?:please )?help me (.+?)\??$", text):
-        return third_person(f"{who} asked for help to {m.group(1)}", who)
+        return third_person(f"{who} asked for help {'' if m.group(1).startswith(('with ', 'on ', 'for ')) else 'to '}{m.group(1)}", who)
     if m := re.match(r"(?i)^(?:can|could|would|will) you (?:please )?(.+?)\??$", text):
         return third_person(f"{who} asked the assistant to {m.group(1)}", who)
     if m := re.match(r"(?i)^how (?:do|can|should|would|could|might) (?:i|we|you|one) (.+?)\??$", text):
@@ -366,7 +366,7 @@ def _ask(request: str, asker: str, lang: str, task: bool) -> str:
         text = re.sub(r"(?i)\b(?:if|whether) you (could|can|would|might)\b", r"if the assistant \1", text)
         return _as_note(Point(who, text, "fact"), lang, False)
     if m := re.match(r"(?i)^(?:please\s+)?help me (.+?)[.?!]*$", text):  # "Help me plan a long weekend for me and…"
-        return third_person(f"{who} asked for help to {m.group(1)}", who)
+        return third_person(f"{who} asked for help {'' if m.group(1).startswith(('with ', 'on ', 'for ')) else 'to '}{m.group(1)}", who)
     if not re.match(r"(?i)^(?:the|a|an|this|that|it|there|my|our|we|you|he|she|they)\b", text):
         return f"{who} asked to " + re.sub(r"(?i)^please\s+", "", lowered)
     return f"{who} asked about: {text}"

@@ -970,6 +970,14 @@ def _with_fragments(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
                                    tokens=stmt.tokens | _tokens(question))
                 join((about or [k for k in news if _news(out[k])] or news)[-1], stmt)
                 continue
+        if stmt.speaker and not stmt.code and not re.search(r"[^\W\d_]{3,}", _DATE_NOTE.sub("", stmt.text)):
+            # "Surgery last Thursday." — "And your poor bank account" — "£1,400.": the amount of the news before
+            news = [k for k in range(max(0, len(out) - _NEAR), len(out)) if first and stmt.msg >= 2
+                    and turns[stmt.msg - 2].speaker == stmt.speaker and out[k].msg == stmt.msg - 2
+                    and not out[k].code and not _is_question(out[k].text)]
+            if news:
+                join(news[-1], stmt)
+            continue  # (alone, an amount says nothing of what)
         out.append(stmt)
     return [replace(s, pos=k) for k, s in enumerate(out)]
 

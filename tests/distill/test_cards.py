@@ -1931,3 +1931,13 @@ def test_someone_elses_decision_and_a_letters_heading_do_not_lead_the_descriptio
     result = ExtractiveDistiller().distill(DistillRequest("s1", when.date(), tuple(chat), timezone=timezone.utc))
     assert "Its decision" not in result.description and "Re: Parking" not in result.description
     assert "Decisions" not in result.body
+
+
+def test_an_amount_said_after_a_reaction_joins_its_news_and_a_bare_see_you_is_a_sign_off() -> None:
+    chat = [say(text, name) for text, name in (
+        ("How's Juniper?", "Maeve"), ("She ate a sock. Surgery last Thursday, home on Saturday.", "Lorcan"),
+        ("Poor girl. And your poor bank account", "Maeve"), ("£1,400.", "Lorcan"),
+        ("Come to my taster! Sunday the 14th, 11am, at Inkwell.", "Maeve"), ("See you on the 14th x", "Lorcan"))]
+    body = card(chat).body
+    assert "Home on Saturday (6 May 2023). £1,400." in body or "home on Saturday (6 May 2023). £1,400." in body
+    assert "See you on the 14th" not in body and "11am, at Inkwell" in body

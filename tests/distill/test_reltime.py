@@ -189,7 +189,9 @@ _FILLER = st.text(alphabet=st.characters(codec="utf-8", exclude_characters="(（
 
 @given(st.lists(st.tuples(_FILLER, _EXPRESSIONS), max_size=5), st.dates(date(1990, 1, 1), date(2090, 1, 1)))
 def test_resolution_is_idempotent_and_only_adds_text(parts: list[tuple[str, str]], anchor: date) -> None:
-    text = "".join(f"{filler} {expression} " for filler, expression in parts)
+    # (Each expression opens its own sentence: a word just before can rightly change it, "finished it in two weeks"
+    # is how long and "AAAED in two weeks" reads the same way.)
+    text = "".join(f"{filler}. {expression} " for filler, expression in parts)
     once = resolve_relative(text, anchor)
     assert resolve_relative(once, anchor) == once
     # The original words all survive, in order: the rewrite only inserts dates, one per expression.
