@@ -187,7 +187,7 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
     if count <= 0:
         return []
     # (News the other asked about, "“The one in Easton?” — That's the one.", is what the talk dwelt on.)
-    dwelt = {p.text: 0 for p in points}
+    dwelt: dict[str, int] = {}
     converted = []
     for p in points:
         q = Point(p.who, _plain_math(_got(p.text) if people else p.text), p.kind, p.role, p.answered)
@@ -201,7 +201,7 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
            and not _SHOWING.match(p.text)  # nor a photo shown ("Check out this photo of…")
            and not _WORKING.search(p.text)  # nor a step of arithmetic ("€89 × (1 − 0.40) + €3 ≈ €56")
            and not p.text.lstrip().startswith("|")  # nor a table's row, away from its header
-           and not re.match(r"(?i)\W*(?:re|subject|dear)\b\s*:?", p.text)]  # nor a letter's heading ("Re: Parking…")
+           and not re.match(r"(?i)\W*(?:(?:re|subject)\s*:|dear\b)", p.text)]  # nor a letter's heading ("Re: Parking…")
     if not people:  # what was decided, then the fix or advice given, then how it turned out
         # (A sentence that leans on one before it, "Its decision binds the operator.", heads nothing.)
         fit = sorted(fit, key=lambda p: (0 if p.kind == "decision" else 1 if _problem(p) else 2 if _advice(p)
