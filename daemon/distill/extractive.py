@@ -560,6 +560,12 @@ def _trim(sentence: str, names: frozenset[str]) -> str:
     return out.rstrip(" ,;:-–—，") + (end.group(0) if end and not out.endswith(end.group(0)) else "")
 
 
+@lru_cache(maxsize=4096)
+def _questions(text: str) -> tuple[str, ...]:
+    """The questions a message asks, in order (read once per message, however many statements look back at it)."""
+    return tuple(q for q in _sentences(text) if _is_question(q))
+
+
 def _is_question(sentence: str) -> bool:
     return sentence.rstrip("\"'”’)!！").endswith(("?", "？")) or bool(re.search(r"[吗呢]\W*$", sentence))
 
@@ -575,8 +581,8 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
             days_said |= _days(turns[i - 1].text)
         pos, previous = 0, None
         text = turn.text
-        reply = i > 0 and turns[i - 1].role + turns[i - 1].speaker != turn.role + turn.speaker and any(
-            map(_is_question, _sentences(turns[i - 1].text)))
+        reply = i > 0 and turns[i - 1].role + turns[i - 1].speaker != turn.role + turn.speaker and bool(
+            _questions(turns[i - 1].text))
         for fence in [*_FENCE_RE.finditer(text), None]:
             sentences = _sentences(text[pos:fence.start()] if fence else text[pos:])
             lead = sentences.pop() if fence and sentences else ""
@@ -592,7 +598,7 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
             if pos == 0 and reply and turn.speaker and sentences and (
                     first := re.match(r"([^,;]{1,24}),\s+(?:so\s+|and\s+)?(?=\w)", sentences[0])) and \
                     (re.fullmatch(r"[£$€]?\d[\d,.]*\s?\w{0,5}", first.group(1)) or _COUNT.fullmatch(first.group(1))) and _follow_up(
-                        [q for q in _sentences(turns[i - 1].text) if _is_question(q)][-1], first.group(1) + "."):
+                        _questions(turns[i - 1].text)[-1], first.group(1) + "."):
                 # "How many bedrooms?" — "Two, so you've got somewhere to sleep now": "Two." answers it
                 sentences[:1] = [first.group(1) + ".", sentences[0][first.end():]]
             last = worked = echoed = ""
@@ -608,7 +614,7 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                 # "Where??" — "Strathclyde.": a name that answers a follow-up, to join the news it asks about
                 # ("And the money?" — "34k.", "To Rhys?" — "To Rhys.")
                 named_answer = opening and reply and bool(turn.speaker) and _short_answer(sentence) \
-                    and _follow_up([q for q in _sentences(turns[i - 1].text) if _is_question(q)][-1], sentence)
+                    and _follow_up(_questions(turns[i - 1].text)[-1], sentence)
                 if worked:
                     # "That did it. Ran it from scratch: … GET /health returns 200.": how it turned out
                     sentence, raw, worked = f"{worked}: {sentence[:1].lower()}{sentence[1:]}", f"{worked}: {raw}", ""
@@ -723,7 +729,7 @@ def _with_topics(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
             i = stmt.msg - back
             if i < 0 or turns[i].speaker in ("", stmt.speaker):
                 continue
-            asked = [q for q in _sentences(turns[i].text) if _is_question(q)][-1:]
+            asked = _questions(turns[i].text)[-1:]
             question = re.sub(r"(?i)^(?:and|so|ok|okay)\W+", "", asked[0]).strip() if asked else ""
             # (Not a guess at a name, "To Rhys?", nor a time, "7ish?", and only for how the answer opens)
             if question and _TOPIC.fullmatch(question) and len(question.split()) <= 3 \
@@ -759,7 +765,7 @@ def _with_answers(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
     for i, turn in enumerate(turns):
         if not i or not turn.speaker or turns[i - 1].speaker in ("", turn.speaker):
             continue
-        asked = [q for q in _sentences(turns[i - 1].text) if _is_question(q)]
+        asked = _questions(turns[i - 1].text)
         question = re.sub(r"(?i)^(?:\W*(?:so|and|oh|ok|okay|wait|well)\b\W*)+", "", asked[-1]).strip(" .…") if asked else ""
         # ("How did the viva go??" — "Passed! 🎓": how it went is the news)
         went = bool(_HOW_WENT.match(question))
@@ -946,7 +952,7 @@ def _with_fragments(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
             join(len(out) - 1, stmt)  # "… at Greenfield Animal Hospital! Veterinary nurse!"
             continue
         i = stmt.msg
-        asked = [s for s in _sentences(turns[i - 1].text) if _is_question(s)] if i >= 2 and stmt.reply else []
+        asked = _questions(turns[i - 1].text) if i >= 2 and stmt.reply else ()
         if first and asked and turns[i - 2].speaker == stmt.speaker and turns[i - 1].speaker != stmt.speaker:
             near = range(max(0, len(out) - _NEAR), len(out))  # (the statements of the last few messages)
             news = [k for k in near if (out[k].msg == i - 2 or absorbed.get(i - 2) == k) and not out[k].code
@@ -1472,7 +1478,7 @@ def _verdict(ask: str, turns: list[_Turn], lang: str) -> str:
     if lang != "en" or not _YES_NO_ASK.match(ask) or not ask.rstrip().endswith("?"):
         return ""
     at = next((i for i, t in enumerate(turns) if t.role == "user" and _norm(ask) in _norm(t.text)), None)
-    if at is None or [q for q in _sentences(turns[at].text) if _is_question(q)][-1:] != [ask]:
+    if at is None or _questions(turns[at].text)[-1:] != (ask,):
         return ""  # (a second question after it: the yes may answer that one)
     reply = next((t for t in turns[at + 1:] if t.role == "assistant"), None)
     said = _VERDICT_START.match(reply.text) if reply else None
