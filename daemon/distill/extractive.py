@@ -978,11 +978,11 @@ def _with_fragments(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
                 continue
         if stmt.speaker and not stmt.code and not re.search(r"[^\W\d_]{3,}", _DATE_NOTE.sub("", stmt.text)):
             # "Surgery last Thursday." — "And your poor bank account" — "£1,400.": the amount of the news before
-            news = [k for k in range(max(0, len(out) - _NEAR), len(out)) if first and stmt.msg >= 2
-                    and turns[stmt.msg - 2].speaker == stmt.speaker and out[k].msg == stmt.msg - 2
-                    and not out[k].code and not _is_question(out[k].text)]
-            if news:
-                join(news[-1], stmt)
+            if first and stmt.msg >= 2 and turns[stmt.msg - 2].speaker == stmt.speaker:
+                news = [k for k in range(max(0, len(out) - _NEAR), len(out))
+                        if out[k].msg == stmt.msg - 2 and not out[k].code and not _is_question(out[k].text)]
+                if news:
+                    join(news[-1], stmt)
             continue  # (alone, an amount says nothing of what)
         out.append(stmt)
     return [replace(s, pos=k) for k, s in enumerate(out)]
@@ -997,9 +997,11 @@ def _news(stmt: _Stmt) -> bool:
     text = _TODAY_NOTE.sub("", stmt.text)
     if re.match(r"(?i)please\b", text) or _IMPERATIVE.match(text):
         return _told(stmt)  # "Please save them for tomorrow" asks; it tells nothing
-    return _told(stmt) or bool(_NEWS_OF.match(text) or _SECRET.search(text)) or bool(_DATE_NOTE.search(text) or _DAY_NAMED.search(text)) and not _is_question(text) \
-        and bool({t for t in _tokens(_DATE_NOTE.sub("", text)) if not re.fullmatch(r"\d+(?:st|nd|rd|th)?", t)}
-                 - _CALENDAR - _TIME_WORDS)
+    if _told(stmt) or _NEWS_OF.match(text) or _SECRET.search(text):
+        return True
+    dated = bool(_DATE_NOTE.search(text) or _DAY_NAMED.search(text)) and not _is_question(text)
+    return dated and bool({t for t in _tokens(_DATE_NOTE.sub("", text)) if not re.fullmatch(r"\d+(?:st|nd|rd|th)?", t)}
+                          - _CALENDAR - _TIME_WORDS)
 
 
 def _told(stmt: _Stmt) -> bool:
