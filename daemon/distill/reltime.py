@@ -382,8 +382,10 @@ _NOT_A_DAY_BEFORE = re.compile(r"(?i)\b(?:good|black|cyber|holy|ash|easter|super
 def _en_bare_weekday(m: re.Match[str], anchor: date, said: Said) -> str | None:
     """"Saturday ideally", "see you Saturday": the day the conversation gave that weekday by name ("next Friday
     (2026-05-22)" … "the dinner is Friday"), or the message as part of a weekend ("this weekend (weekend of
-    2026-11-21) if you can help? Saturday ideally"), within a month of the message. With none, which week is meant is anyone's guess: as
-    written. ("in three days (2026-06-12), Friday" names its day already; "Black Friday", "every Monday" are no day.)"""
+    2026-11-21) if you can help? Saturday ideally"), within a month of the message; the day after one the same
+    message just gave; in a plan, the coming one; gone by, the most recent one. Else which week is meant is
+    anyone's guess: as written. ("in three days (2026-06-12), Friday" names its day already; "Black Friday",
+    "every Monday" are no day.)"""
     if _NOT_A_DAY_BEFORE.search(m.string, max(0, m.start() - 12), m.start()) and not _MOVED_TO.search(
             m.string, max(0, m.start() - 20), m.start()):  # ("moved to Saturday" is a day; "Monday to Friday" is not)
         return None
@@ -391,28 +393,29 @@ def _en_bare_weekday(m: re.Match[str], anchor: date, said: Said) -> str | None:
     if (before := _NOTE_BEFORE.search(m.string, max(0, m.start() - 20), m.start())) and \
             (day := _written_day(before.group(1))) and day.weekday() == target:
         return None
+    sentence, past = _sentence_around(m), _past_tense(m)
     # A day the same message just gave: "Friday (27 November) is my work do. Can we do Saturday instead?" is the
     # Saturday after it, whatever Saturday the chat named before.
     before = m.string[max(0, m.start() - 160):m.start()]
     near = [d for n in _NOTE_ANY.finditer(before) if (d := _written_day(n.group(1)))] + [
-        d for w in re.finditer(r"(?i)\b(" + "|".join(_EN_WEEKDAYS) + r")\b(?!\s*[(（])", before)
+        d for w in _WEEKDAY_UNNOTED.finditer(before)
         if (d := said.get(_EN_WEEKDAYS.index(w.group(1).lower()))) and 0 <= (d - anchor).days <= 7]
-    if near and 0 < (target - near[-1].weekday()) % 7 <= 3 and not _past_tense(m):
+    if near and 0 < (target - near[-1].weekday()) % 7 <= 3 and not past:
         return _day(near[-1] + timedelta(days=(target - near[-1].weekday()) % 7))
     found = said.get(target)
     ahead = found is not None and (found - anchor).days
     # (A day just gone that the chat gave is meant again, tense or not: "It was Tuesday (24 Nov), right?" — "Tuesday.")
-    if found and (0 <= ahead <= _SAID_DAYS or _past_tense(m) and -_SAID_DAYS <= ahead < 0
-                  or -7 <= ahead < 0 and not _FUTURE_CUE.search(_sentence_around(m))):
+    if found and (0 <= ahead <= _SAID_DAYS or past and -_SAID_DAYS <= ahead < 0
+                  or -7 <= ahead < 0 and not _FUTURE_CUE.search(sentence)):
         return _day(found)
     # A plan made for it ("Can we meet Monday?", "Monday works", "booked the bleed for Saturday"): the coming one,
     # as "on Monday" is (said on a Monday, today or a week later: as written).
     booked = re.search(r"(?i)\bfor\s+$", m.string[max(0, m.start() - 5):m.start()])
     agreed = _AGREED_DAY.match(m.string, m.end())
-    if (booked or agreed or _PLAN_CUE.search(_sentence_around(m)) and not _past_tense(m)) and target != anchor.weekday():
+    if (booked or agreed or _PLAN_CUE.search(sentence) and not past) and target != anchor.weekday():
         return _day(anchor + timedelta(days=(target - anchor.weekday()) % 7))
     # Gone by: "It was Tuesday, right?", "I saw her Monday" — the most recent one, as "on Tuesday" in the past is.
-    if _past_tense(m) and target != anchor.weekday():
+    if past and target != anchor.weekday():
         return _day(anchor - timedelta(days=(anchor.weekday() - target) % 7))
     return None
 
@@ -428,6 +431,7 @@ _MOVED_TO = re.compile(r"(?i)\b(?:moved?|moving|changed?|pushed?|switch(?:ed)?|p
                        r"(?: it)? to\s+$")
 _SAID_DAYS = 31
 _NOTE_ANY = re.compile(r"[(（](\d{4}-\d{2}-\d{2})[)）]")
+_WEEKDAY_UNNOTED = re.compile(r"(?i)\b(" + "|".join(_EN_WEEKDAYS) + r")\b(?!\s*[(（])")  # a weekday with no date yet
 _NOTE_BEFORE = re.compile(r"[(（](\d{4}-\d{2}-\d{2})[)）][,\s]*$")
 
 
