@@ -26,9 +26,9 @@ from daemon.distill.phrases import phrase_counts, ranked, slugify, topics
 MONTHS = "January February March April May June July August September October November December".split()
 WEEKDAYS = "Monday Tuesday Wednesday Thursday Friday Saturday Sunday".split()
 _NAME_SUFFIX = {"en": {"decision": "decision", "state": "plans", "procedure": "howto", "work": "work",
-                       "preference": "preferences", "fact": "notes", "question": "question"},
+                       "preference": "preferences", "fact": "notes", "advice": "advice", "question": "question"},
                 "zh": {"decision": "决定", "state": "计划", "procedure": "步骤", "work": "工作",
-                       "preference": "偏好", "fact": "笔记", "question": "问题"}}
+                       "preference": "偏好", "fact": "笔记", "advice": "建议", "question": "问题"}}
 
 
 @dataclass(frozen=True)

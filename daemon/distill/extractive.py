@@ -106,12 +106,12 @@ from daemon.models import Card, DistillRequest, Message, Skip
 
 __all__ = ["ExtractiveDistiller", "HEADINGS", "KINDS", "slugify"]
 
-KINDS = ("work", "decision", "preference", "fact", "state", "procedure", "question")
+KINDS = ("work", "decision", "preference", "fact", "advice", "state", "procedure", "question")
 HEADINGS = {
     "en": {"work": "Work done", "decision": "Decisions", "preference": "Preferences", "fact": "Key facts",
-           "state": "Current state and next steps", "procedure": "Commands and procedures",
+           "advice": "Advice", "state": "Current state and next steps", "procedure": "Commands and procedures",
            "question": "Open questions"},
-    "zh": {"work": "完成的工作", "decision": "决定", "preference": "偏好", "fact": "关键事实",
+    "zh": {"work": "完成的工作", "decision": "决定", "preference": "偏好", "fact": "关键事实", "advice": "建议",
            "state": "现状与下一步", "procedure": "命令与步骤", "question": "待解决的问题"},
 }
 SKIP_REASON = "small talk: nothing worth remembering"
@@ -133,7 +133,8 @@ _NUMBER = re.compile(r"\d")
 _GROUNDED = re.compile(r"[(（][^)）]*?(?:\b\d{4}-\d{2}|(?<![\d.,])\d{4}(?=[)）])|[A-Z][a-z]+ \d{4})[^)）]*[)）]")
 _TODAY_NOTE = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening))\s*[(（][^)）]*[)）]", re.I)
 _EMOJI = re.compile(r"\s*[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+")
-_EMOJI_STOP = re.compile(r"(?<=\w)\s*[\U0001F300-\U0001FAFF\u2600-\u27BF]+[\uFE0F\u200D]*(?=\s+[a-z])")
+_EMOJI_STOP = re.compile(r"(?<=\w)\s*[\U0001F300-\U0001FAFF\u2600-\u27BF]+[\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]*"
+                         r"(?=\s+(?:[a-z]|[A-Z][a-z]))")
 _NEXT_STEPS = re.compile(r"(?i)\b(?:next steps?|to-?dos?|action items|what'?s next|what to do next|before you buy|"
                          r"checklist)\b|下一步|待办")
 # The assistant taking back what it just ran ("My apologies; there was an error…"): that code did not work.
@@ -454,6 +455,26 @@ def _table_rows(m: re.Match[str]) -> str:
     return "\n".join(lines) + "\n"
 
 
+_ADVISING = re.compile(
+    r"(?i)(?:\W*\*\*)?(?:(?:first|then|next|also|so|instead|finally|otherwise|meanwhile|for now|for next time|"
+    r"if [^,]{1,60}),\s*)?(?:don'?t|do not|never|always|avoid|make sure|be sure|remember to|ask|call|ring|keep|put|"
+    r"save|bring|take|wait|stop|consider|appeal|reply|write|send|check|give|get|go|pay|book|apply|claim|contact|"
+    r"email|switch|use|try|add|set|turn|replace|drink|eat|rest|see|tell|start|aim|stick|skip|leave|let|pick|"
+    r"choose|buy|sell|move|open|close|watch|record|photograph|limit|plan|do|run|store|wear|"
+    r"compare|read|look|talk|speak|seek|request|file|submit|"
+    r"you(?:'d| would)? (?:should|must|need to|have to|'ll want to|will want to|might want to|may want to|could|can)|"
+    r"you're better off|it'?s (?:worth|best|safer|wise|a good idea)|(?:i'?d|i would|i) (?:recommend|suggest|go with|"
+    r"pick|choose|start)|my (?:recommendation|suggestion|advice)|(?:the )?best (?:option|bet|choice) is)\b")
+
+_ADVISING_ZH = re.compile(r"\W*(?:\*\*)?(?:另外[，,]\s*)?(?:建议|最好|记得|不要|别(?!担心|着急|紧张)|一定要|务必|尽量|可以先|先去|先把|千万)")
+
+
+def _advising(sentence: str) -> bool:
+    """Said to the user as what to do ("Don't ignore it.", "**Appeal to ParkSure first**", "You should…",
+    "I'd recommend…"), not as what is so."""
+    return bool(_ADVISING.match(sentence) or _ADVISING_ZH.match(sentence)) and not _is_question(sentence)
+
+
 def _classify(sentence: str, previous: str | None) -> str:
     if _SETTLED.match(sentence):
         return "decision"
@@ -661,6 +682,9 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                         not re.match(r"(?i)(?:run|use|type|try|to\b|step \d)", sentence):
                     # Between people, "I tried my newest dairy-free recipe" is news, not a procedure.
                     previous = "state" if _KIND_RE["state"].search(sentence) else "fact"
+                if previous == "fact" and turn.role == "assistant" and not turn.speaker and not agent and \
+                        _advising(sentence):
+                    previous = "advice"  # "Don't ignore it.", "You should appeal first": what to do, not a fact
                 if outcome:
                     previous = "state"  # "That did it: …": how it turned out
                 if agent and turn.role == "assistant" and previous != "decision" and _DONE.match(sentence):
@@ -1149,7 +1173,10 @@ def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt], turns: list[_T
             # The speaker's own earlier words share the pronoun's bullet: "Meet Biscuit! He's a beagle."
             msg = stmt.msg if before.speaker == stmt.speaker else before.msg
             if before.pos in picked:  # picked on its own: the pronoun's sentence goes under its heading
-                picked[stmt.pos] = replace(picked[stmt.pos], kind=picked[before.pos].kind)
+                # (but the user's "It's ISO format" after the assistant's advice is no advice of the assistant's)
+                kind = picked[before.pos].kind
+                picked[stmt.pos] = replace(picked[stmt.pos], kind=kind if kind != "advice" or before.role ==
+                                           stmt.role else picked[stmt.pos].kind)
                 picked[before.pos] = replace(picked[before.pos], msg=msg)
             else:
                 picked[before.pos] = replace(before, kind=stmt.kind, msg=msg)

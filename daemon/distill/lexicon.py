@@ -100,7 +100,7 @@ _CUES = {
 # Both languages' cues apply to every sentence: chats mix them ("我们决定用 Redis", "We chose 方案 B").
 _KIND_RE = {k: re.compile(f"{_CUES['en'][k]}|{_CUES['zh'][k]}", re.I) for k in _CUES["en"]}
 # Card-worthy kinds win ties against plain facts.
-_KIND_BOOST = {"preference": 1.6, "fact": 1.0, "decision": 3.0, "state": 1.3, "procedure": 1.7, "work": 1.5,
+_KIND_BOOST = {"preference": 1.6, "fact": 1.0, "advice": 1.0, "decision": 3.0, "state": 1.3, "procedure": 1.7, "work": 1.5,
                "question": 1.0}
 _REASON_RE = re.compile(r"^(?:(?:mainly|mostly|partly|simply|largely|chiefly) )?(?:because|since|the reason|that way|"
                         r"this way|so that|因为|由于|原因)", re.I)

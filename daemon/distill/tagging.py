@@ -65,7 +65,7 @@ i me my we our you your he him his she her they them their is are was were be be
 will would can could should may might must not no yes so than then there here what which who whom when where why
 how all any both each few more most other some such only own same too very just also now new next last first
 user assistant key facts fact decisions decision preferences preference current state steps step commands
-procedures notes note summary talked about said says mentioned decided agreed let lets let's we'll i'll i'm
+procedures advice notes note summary talked about said says mentioned decided agreed let lets let's we'll i'll i'm
 it's that's don't didn't today yesterday tomorrow week month year day days morning evening night
 monday tuesday wednesday thursday friday saturday sunday january february march april may june july august
 september october november december task ran edited created looked searched conversation version latest
@@ -73,7 +73,7 @@ rationale example examples error errors update updated result results output inp
 important warning tip tips question answer option options approach solution problem issue step
 work done other tools fixed added removed changed check checked gb mb kb tb ghz mhz ms kg km cm mm""".split())
 _ZH_STOP = {"我们", "你们", "他们", "这个", "那个", "因为", "所以", "但是", "然后", "已经", "可以", "没有", "就是",
-            "什么", "怎么", "用户", "助手", "关键事实", "现状与下一步", "命令与步骤", "偏好", "决定"}
+            "什么", "怎么", "用户", "助手", "关键事实", "现状与下一步", "命令与步骤", "偏好", "决定", "建议"}
 
 
 @dataclass
@@ -116,7 +116,12 @@ class ExtractiveTagger:
         kin = {(m.group(1) or m.group(2)).casefold() for m in _KIN.finditer(head + "\n" + body)}
         # So are the people the talk is about ("I'll ask Gemma", "Jonas owns that code", "王师傅").
         kin |= {next(g for g in m.groups() if g).casefold() for m in _PERSON.finditer(head + "\n" + body)} | _FAMILY
-        ranked = sorted((k for k in scores if k not in kin), key=lambda k: (-scores[k], -len(k), k))
+        # A capitalised word the card also writes in lower case is a common word at the head of a label or a
+        # table cell ("Monthly needed", "Interest over 20 months" beside "the interest"), not a name.
+        # (A search query is typed in lower case: "hex.pm elixir latest version" does not make Elixir common.)
+        lower = Counter(_LOWER_WORD.findall(re.sub(r"(?m)^- Searched:.*$", "", head + "\n" + body)))
+        common = {k for k in scores if lower[k] >= scores[k] and spelling[k][1:].islower() and k not in own.split("-")}
+        ranked = sorted((k for k in scores if k not in kin and k not in common), key=lambda k: (-scores[k], -len(k), k))
         chosen = _drop_contained([spelling[k] for k in ranked if scores[k] >= 2 or k in head.casefold()])
         if len(chosen) < max_tags:  # a name said once still beats a key phrase
             chosen = _drop_contained(chosen + [spelling[k] for k in ranked if spelling[k] not in chosen])
@@ -178,6 +183,7 @@ def _prose(body: str) -> str:
     return re.sub(r"(?m)^#{1,6} .*$", " ", body)
 
 
+_LOWER_WORD = re.compile(r"(?<![\w./'’\[-])[a-z]{3,}(?![\w/'’\]-]|\.\w)")
 _TALKED = re.compile(r"([A-Z][\w'’-]+(?:,\s+[A-Z][\w'’-]+)*(?:,?\s+and\s+[A-Z][\w'’-]+)?) talked\b")
 _SPEAKER = re.compile(r"^\s*[-*]\s+([^\s:：][^:：\n]{0,40})[:：]\s", re.M)
 

@@ -1941,3 +1941,49 @@ def test_an_amount_said_after_a_reaction_joins_its_news_and_a_bare_see_you_is_a_
     body = card(chat).body
     assert "Home on Saturday (6 May 2023). £1,400." in body or "home on Saturday (6 May 2023). £1,400." in body
     assert "See you on the 14th" not in body and "11am, at Inkwell" in body
+
+
+def _section(body: str, heading: str) -> str:
+    match = re.search(rf"(?ms)^## {re.escape(heading)}\n(.*?)(?=^## |\Z)", body)
+    return match.group(1) if match else ""
+
+
+def test_the_assistants_advice_goes_under_advice_and_what_is_so_stays_a_fact() -> None:
+    body = card([
+        say("I got a parking charge from ParkSure for £100 but I paid £2.50 in the Parkwise app."),
+        say("This is a private parking charge, not a council fine. **Don't ignore it.** Ignored charges go to "
+            "debt collectors. You should appeal to ParkSure in writing within 28 days. The £60 discount lasts "
+            "14 days from the notice date.", role="assistant"),
+        say("It's dated 24 November, so the discount runs to 8 December."),
+    ]).body
+    advice, facts = _section(body, "Advice"), _section(body, "Key facts")
+    assert "Don't ignore it" in advice and "appeal to ParkSure in writing" in advice
+    assert "private parking charge" in facts and "discount lasts" in facts
+    assert "private parking charge" not in advice and "ParkSure for £100" not in advice
+    # (The user's own reply that leans on the advice is not advice: "It's dated…" stays the user's fact.)
+    assert "It's dated 24 November" not in advice
+
+
+def test_advice_between_people_or_in_chinese_questions_is_not_an_advice_heading() -> None:
+    body = card([
+        say("I'm moving to Leeds in March for the new job at Arup.", "Kai"),
+        say("You should ask them about relocation money, they paid mine.", "Mira"),
+        say("Good shout, I'll ask Arup on Monday.", "Kai"),
+    ]).body
+    assert "## Advice" not in body  # between friends a tip is talk, kept as what was said
+    zh = card([
+        say("我家小猫两个月大，1.1公斤，叫团子，想问一下疫苗应该怎么打？"),
+        say("刚到新家的小猫容易应激。建议先观察7到10天，再去医院打第一针猫三联。别担心，疫苗反应一般一两天就好。"
+            "猫三联通常打3针，每针间隔3到4周。", role="assistant"),
+    ]).body
+    assert "建议先观察7到10天" in _section(zh, "建议")
+    assert "别担心" not in _section(zh, "建议")
+
+
+def test_an_emoji_between_two_sentences_ends_the_first_even_before_a_capital() -> None:
+    body = card([
+        say("Paid with the Parkwise app, £2.50 for 2 hours. I typed KX19 VBM instead of KX19 VBN 🤦‍♀️ Letter says "
+            "they are members of the British Parking Association."),
+        say("That is a keying error; under the BPA Single Code of Practice it should be cancelled.", role="assistant"),
+    ]).body
+    assert "- I typed KX19 VBM instead of KX19 VBN.\n" in body and "VBN Letter" not in body

@@ -146,7 +146,7 @@ KNOWN_GAPS = {
         "quillpad",  # the repo's name, said beside the workflow file and in the error's URL: budget
         "pull_request_target",  # the trigger the answer warns against: budget
     },
-    "review11_help_parking_appeal_chatgpt.json": {"2026-12-22", "28 days"},  # the appeal deadlines: budget
+    "review11_help_parking_appeal_chatgpt.json": {"2026-12-22"},  # the appeal deadline: budget
     "review11_long_catch_up_linocut_locomo.json": {"tortoise"},  # "a tortoise in your fridge": a tease, left out
     "review11_meeting_spring_play_messages.json": {
         "Kestrel",  # the society's name in a greeting line

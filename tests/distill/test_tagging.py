@@ -199,3 +199,20 @@ def test_weekday_abbreviations_domains_long_dotted_names_and_mixed_chinese_phras
         assert _fragment(bad), bad
     for good in ("JWT", "Node.js", "payments.event_id", "OpenTelemetry", "灵隐寺", "G7501", "hex.pm"):
         assert not _fragment(good), good
+
+
+def test_a_capitalised_word_the_card_mostly_writes_in_lower_case_is_a_common_word_not_a_tag() -> None:
+    text = ("---\nname: savings-plan\ndescription: Saving for a sabbatical in Peru.\n---\n"
+            "- **A**: easy access, Monthly needed £314, Interest over 20 months £325.\n"
+            "- **B**: regular saver, Monthly needed £312, Interest over 20 months £364.\n"
+            "- The interest is taxed above the allowance; the interest on B is higher, paid monthly and monthly again.\n"
+            "- Peru in May, then Bolivia.\n- Peru and Bolivia by bus.\n")
+    tags = ExtractiveTagger().tag(text, 3)
+    assert "Interest" not in tags and "Monthly" not in tags
+    assert "Peru" in tags and "Bolivia" in tags
+    # A name written more often capitalised stays, as does the card's own topic; search queries don't count.
+    kept = ("---\nname: minesweeper-solver\ndescription: A Minesweeper solver.\n---\n"
+            "- Minesweeper boards are graphs.\n- A minesweeper board has mines.\n"
+            "- Searched: hex.pm elixir latest; elixir otp\n- The Elixir packages and Elixir releases.\n")
+    tags = ExtractiveTagger().tag(kept, 3)
+    assert "Minesweeper" in tags and "Elixir" in tags
