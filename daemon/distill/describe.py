@@ -73,6 +73,8 @@ def describe(points: list[Point], *, context: str = "", request: str = "", verdi
                 and not re.search(r"(?i)\b(?:though|still|but|again)\b", p.text)] if not chat and chosen else []
     if outcomes and not any(map(_outcome, chosen)):
         chosen = chosen[:max(1, 2 - len(sentences))] + outcomes[:1]  # (room for it: one highlight fewer)
+    if not chat:  # how it turned out, then what the user will do next: "It loads: …", "I'll add that test tonight."
+        chosen.sort(key=lambda p: (0 if not _outcome(p) else 2 if _WILL.match(p.text) else 1))
     for point in chosen:
         other = [p for p in people if p != point.who]
         note = _as_note(_headline(point) if chat else point, lang, len(people) > 1,
@@ -296,6 +298,9 @@ def _advice(point: Point) -> bool:
 def _problem(point: Point) -> bool:
     """The user's own problem, said in the present: "My flask app keeps throwing…"."""
     return point.role == "user" and point.kind == "fact" and bool(_PROBLEM.match(point.text))
+
+
+_WILL = re.compile(r"(?i)i(?:'ll| will|'m going to| am going to)\b")
 
 
 def _outcome(point: Point) -> bool:

@@ -874,7 +874,8 @@ _AGENDA = re.compile(r"(?i)\b(?:(?:one|two|three|four|\d) (?:main )?(?:items?|th
                      r"[^:.?!\n]{0,40}:\s*((?:[^.?!\n]|\.(?=\S)){4,120})")
 _DAY_NAMED = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)? (?:of )?(?:" + "|".join(notes.MONTHS) + r")\b|\b(?:" +
                         "|".join(notes.MONTHS) + r") \d{1,2}(?:st|nd|rd|th)?\b")
-_WORKED = re.compile(r"(?i)(?:that|this|it)(?: finally)? (?:did it|did the trick|worked|fixed it|was it)[.!]*$")
+_WORKED = re.compile(r"(?i)(?:that|this|it)(?: finally)? (?:did it|did the trick|worked|fixed it|was it|"
+                     r"(?:works|loads|runs|compiles|builds|passes|starts)(?: now| again| fine)?)[.!]*$")
 _CAPITAL = re.compile(r"\b[A-Z][a-z]{2,}\b")
 # A follow-up that asks only for the detail ("Who?", "Where?", "Which one?", "When do you fly?") or checks the news
 # ("You passed?!"), not for more news ("Anything else going on with you?", "What about you?").

@@ -300,7 +300,9 @@ _FILLER_START = re.compile(r"^(?:i'?m |i am |i'?d be |i would be )?(?:so |very |
                            r"^(?:i hope (?:this|that|it) helps)|^(?:thanks?|thank you) (?:so much )?for\b|^kudos\b|"
                            r"\bdon'?t hesitate to (?:ask|reach out)|\bif you have any (?:more |other |further )?"
                            r"questions\b|\bfeel free to (?:ask|reach out|let me know)|^(?:my )?apologies\b|^sorry\b|"
-                           r"^i apologi[sz]e\b|^let me\b|^it (?:all )?depends\b|\bshould give you (?:a|an|some) (?:general |good |rough |better )?"
+                           r"^i apologi[sz]e\b|^let me\b|^(?:this|that|it)(?: one)? (?:trips|catches|bites) (?:up )?(?:everybody|everyone|"
+                           r"a lot of people|most people|many people)(?: (?:up|out))?\W*$|^(?:this|that) is a (?:classic|common) "
+                           r"(?:gotcha|mistake|pitfall|trap)\W*$|^it (?:all )?depends\b|\bshould give you (?:a|an|some) (?:general |good |rough |better )?"
                            r"(?:idea|sense|overview|starting point)\b|\bthere (?:may|might|could) be other ways\b|"
                            r"\bthere are (?:many|several) other (?:possible )?(?:approaches|ways|options)\b|"
                            r"\bas i mentioned (?:before|earlier|above)\b|\bis (?:just )?one possible approach\b|"
@@ -321,7 +323,7 @@ _PROBLEM = re.compile(r"(?i)(?:my|our)\b.*\b(?:keeps?|fails?|failing|crash(?:es|
                       r"failure)s?\b|[^.?!]*\b(?:fails|crashes|panics|won't (?:compile|build|start)|doesn't (?:compile|"
                       r"build|start))\b")
 # How it turned out, in the user's words: "zero errors", "that fixed it", "April is now 18,236.50, matches the till".
-_OUTCOME = re.compile(r"\b(?:i(?:'ve| have)? (?:just |already )?(?:booked|ordered|bought|scheduled)|works? now|(?:that|it|this) (?:worked|works|fixed it|did it|did the trick)|(?:it|that|this) (?:runs|compiles|builds|passes|loads)(?=[!.,;]|\s*$|\s+(?:but|and)\b)|fixed|solved|no (?:more )?errors?|"
+_OUTCOME = re.compile(r"\b(?:i(?:'ve| have)? (?:just |already )?(?:booked|ordered|bought|scheduled)|works? now|(?:that|it|this) (?:worked|works|fixed it|did it|did the trick)|(?:it|that|this) (?:runs|compiles|builds|passes|loads)(?=[!.,;:]|\s*$|\s+(?:but|and)\b)|fixed|solved|no (?:more )?errors?|"
                       r"zero errors|\d+ (?:passed|errors?|failed)|no longer|went from|down to|up to|dropped to|"
                       r"(?:is|are) now|now (?:matches|shows|works)|matches|that confirms|(?:compiles|builds|runs|passes|"
                       r"loads|starts) (?:now|fine|again)|(?:build|it|everything) is (?:clean|green)|all green)\b", re.I)

@@ -945,7 +945,7 @@ def test_a_build_that_fails_is_the_ask_the_named_fix_is_advice_and_an_emoji_ends
     result = card(chat)
     assert "`cargo build` fails and the user doesn't get why." in result.description
     assert "The usual fix is to look up an index instead of a reference" in result.description
-    assert "Cargo build is clean" in result.body and "now cargo build" not in result.body
+    assert "It compiles now: cargo build is clean" in result.body and "now cargo build" not in result.body
     from daemon.distill.lexicon import _OUTCOME
     assert _OUTCOME.search("it compiles now") and _OUTCOME.search("the build is clean")
     assert not _OUTCOME.search("it compiles slowly")
@@ -1987,3 +1987,17 @@ def test_an_emoji_between_two_sentences_ends_the_first_even_before_a_capital() -
         say("That is a keying error; under the BPA Single Code of Practice it should be cancelled.", role="assistant"),
     ]).body
     assert "- I typed KX19 VBM instead of KX19 VBN.\n" in body and "VBN Letter" not in body
+
+
+def test_it_works_now_joins_what_the_user_then_says_and_tells_the_outcome_before_the_next_step() -> None:
+    result = card([
+        say("My Android app crashes when it loads the watchlist: MissingFieldException for runtime."),
+        say("Give `runtime` a default: `val runtime: Int? = null`. A missing key then uses the default.",
+            role="assistant"),
+        say("YES it loads! All 20 movies in the watchlist show up, the upcoming one with no runtime."),
+        say("Great! Add a unit test that decodes a saved sample without `runtime`.", role="assistant"),
+        say("good idea, I'll add that test tonight. thanks"),
+    ])
+    assert "It loads: all 20 movies in the watchlist show up" in result.body
+    description = result.description
+    assert description.index("It loads: all 20 movies") < description.index("will add that test tonight")

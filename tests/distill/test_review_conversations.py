@@ -125,7 +125,6 @@ KNOWN_GAPS = {
         "11月28", "130", "30分钟", "洗澡", "回老家", "小雯",  # the deworming day, a price, after-care, the trip and
         # who feeds the cat: cut by the budget of a card half as long as its chat
     },
-    "review10_coding_kotlin_serialization_chatgpt.json": {"upcoming"},  # why movie #4 has no runtime: budget
     "review10_long_catch_up_viva_locomo.json": {
         # The check fails any line with "Sunday" and no 6th: the description's "talked on Sunday 29 November 2026".
         "(?mi)^(?![^\\n]*((?<![0-9])6(?![0-9])|2026-12-06|dec))[^\\n]*\\bsunday\\b",
