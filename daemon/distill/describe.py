@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from datetime import date
 
 from daemon.distill.lexicon import (
-    _CJK_RE, _DROPPED_I, _EVENT_RE, _FIRST_PERSON, _NAMED, _OUTCOME, _PROBLEM, _PROMISE, _PRONOUN_START, _SHOWING,
+    _ADVISING, _CJK_RE, _DROPPED_I, _EVENT_RE, _FIRST_PERSON, _NAMED, _OUTCOME, _PROBLEM, _PROMISE, _PRONOUN_START, _SHOWING,
     _VERDICT, _WORKING,
 )
 from daemon.distill.phrases import phrase_counts, ranked, slugify, topics
@@ -71,7 +71,9 @@ def describe(points: list[Point], *, context: str = "", request: str = "", verdi
     # (How it turned out, "I booked the bleed at Halfway Cycles for Saturday", is told even after the ask and the fix.)
     outcomes = [p for p in highlights(points, len(points)) if _outcome(p)  # ("3 failed though" is a new problem)
                 and not re.search(r"(?i)\b(?:though|still|but|again)\b", p.text)] if not chat and chosen else []
-    if outcomes and not any(map(_outcome, chosen)):
+    outcomes.sort(key=lambda p: bool(_WILL.match(p.text)))  # ("I'm appealing tonight" before "I'll put a reminder in")
+    if outcomes and outcomes[0] not in chosen and not any(_outcome(p) and not _WILL.match(p.text) for p in chosen):
+        chosen = [p for p in chosen if not _outcome(p)]
         chosen = chosen[:max(1, 2 - len(sentences))] + outcomes[:1]  # (room for it: one highlight fewer)
     if not chat:  # how it turned out, then what the user will do next: "It loads: …", "I'll add that test tonight."
         chosen.sort(key=lambda p: (0 if not _outcome(p) else 2 if _WILL.match(p.text) else 1))
@@ -81,7 +83,9 @@ def describe(points: list[Point], *, context: str = "", request: str = "", verdi
                         other[0] if len(people) == 2 and len(other) == 1 else "", after if chat else "")
         after = point.who
         if lang == "en" and not people and point.role == "assistant" and not advised and advises(note):
-            note, advised = f"Advice: {note[:1].lower()}{note[1:]}", True  # "Switch to 1:2:2…" is said to the user
+            lead = len(note) - len(note.lstrip("*_"))  # ("**Don't ignore it.**": the word after the emphasis)
+            note = f"Advice: {note[:lead]}{note[lead:lead + 1].lower()}{note[lead + 1:]}"
+            advised = True  # "Switch to 1:2:2…" is said to the user
         elif lang == "en" and not people and point.kind == "decision" and point.role == "user" and note == point.text \
                 and not re.match(r"(?i)(?:the user|i|we|let'?s|going|decided|decision|agreed)\b", note):
             note = f"Decided: {note}"  # "Melitta Caffeo Solo + frother, and the Friday café flat white stays."
@@ -196,7 +200,7 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
         dwelt[q.text] = p.text.count(" “")
         converted.append(q)
     points = converted
-    fit = [p for p in points if _substantial(p) and (p.kind != "procedure" or _advice(p) and "`" in p.text)
+    fit = [p for p in points if (_substantial(p) or _outcome(p)) and (p.kind != "procedure" or _advice(p) and "`" in p.text)
            and not p.text.startswith("`")
            and not p.text.rstrip().endswith(("?", "？"))  # a question is not what happened
            and not re.search(r"\\(?:int|frac|sum|\(|\[)|\$\$", p.text)  # nor is a formula, in one line of prose
@@ -326,7 +330,8 @@ _DATED = re.compile(r"[(（](?:around |weekend of |week of )?\d{1,2} [A-Z][a-z]+
 
 def advises(text: str) -> bool:
     """Said as an instruction ("Switch to 1:2:2 and feed every 12 hours."): advice, when the assistant says it."""
-    return bool(_BARE_VERB.match(text)) or bool(re.match(r"(?i)(?:switch|use|try|move|go)\b", text))
+    return bool(_BARE_VERB.match(text)) or bool(re.match(r"(?i)(?:switch|use|try|move|go)\b", text)) or \
+        bool(_ADVISING.match(text)) and not re.match(r"(?i)you\b", text)
 
 
 _OWN_NEWS = re.compile(r"\bI(?:'m|'ve|'ll| am| have| will| was)?\b")

@@ -34,6 +34,8 @@ from daemon.distill.lexicon import (
     _ABBREV,
     _ABSTRACT,
     _ACK,
+    _ADVISING,
+    _ADVISING_ZH,
     _BARE_YES,
     _BULLET_RE,
     _CJK_RE,
@@ -453,20 +455,6 @@ def _table_rows(m: re.Match[str]) -> str:
         cells = [f"{h} {c}".strip() if h else c for h, c in zip(header[1:], row[1:]) if c]
         lines.append(f"{row[0]}: {', '.join(cells)}." if row and row[0] else ", ".join(cells) + ".")
     return "\n".join(lines) + "\n"
-
-
-_ADVISING = re.compile(
-    r"(?i)(?:\W*\*\*)?(?:(?:first|then|next|also|so|instead|finally|otherwise|meanwhile|for now|for next time|"
-    r"if [^,]{1,60}),\s*)?(?:don'?t|do not|never|always|avoid|make sure|be sure|remember to|ask|call|ring|keep|put|"
-    r"save|bring|take|wait|stop|consider|appeal|reply|write|send|check|give|get|go|pay|book|apply|claim|contact|"
-    r"email|switch|use|try|add|set|turn|replace|drink|eat|rest|see|tell|start|aim|stick|skip|leave|let|pick|"
-    r"choose|buy|sell|move|open|close|watch|record|photograph|limit|plan|do|run|store|wear|"
-    r"compare|read|look|talk|speak|seek|request|file|submit|"
-    r"you(?:'d| would)? (?:should|must|need to|have to|'ll want to|will want to|might want to|may want to|could|can)|"
-    r"you're better off|it'?s (?:worth|best|safer|wise|a good idea)|(?:i'?d|i would|i) (?:recommend|suggest|go with|"
-    r"pick|choose|start)|my (?:recommendation|suggestion|advice)|(?:the )?best (?:option|bet|choice) is)\b")
-
-_ADVISING_ZH = re.compile(r"\W*(?:\*\*)?(?:另外[，,]\s*)?(?:建议|最好|记得|不要|别(?!担心|着急|紧张)|一定要|务必|尽量|可以先|先去|先把|千万)")
 
 
 def _advising(sentence: str) -> bool:

@@ -431,3 +431,17 @@ _VERDICT_START = re.compile(r"(?i)\W*(yes|yeah|yep|yup|no|nope)\s*(?:[.!;:—–
 _YES_NO_ASK = re.compile(r"(?i)(?:so |and |ok(?:ay)?,? )?(?:can|could|should|shall|may|must|is|are|was|were|do|does|"
                          r"did|will|would|have|has)\b(?! you (?:please |help|tell|explain|show|give|write|recommend|"
                          r"suggest|find|check|list|make|walk))")
+
+# Said to the user as what to do ("Don't ignore it.", "**Appeal first**", "You should…", "I'd recommend…", "建议先观察").
+_ADVISING = re.compile(
+    r"(?i)(?:\W*\*\*)?(?:(?:first|then|next|also|so|instead|finally|otherwise|meanwhile|for now|for next time|"
+    r"if [^,]{1,60}),\s*)?(?:don'?t|do not|never|always|avoid|make sure|be sure|remember to|ask|call|ring|keep|put|"
+    r"save|bring|take|wait|stop|consider|appeal|reply|write|send|check|give|get|go|pay|book|apply|claim|contact|"
+    r"email|switch|use|try|add|set|turn|replace|drink|eat|rest|see|tell|start|aim|stick|skip|leave|let|pick|"
+    r"choose|buy|sell|move|open|close|watch|record|photograph|limit|plan|do|run|store|wear|"
+    r"compare|read|look|talk|speak|seek|request|file|submit|"
+    r"you(?:'d| would)? (?:should|must|need to|have to|'ll want to|will want to|might want to|may want to|could|can)|"
+    r"you're better off|it'?s (?:worth|best|safer|wise|a good idea)|(?:i'?d|i would|i) (?:recommend|suggest|go with|"
+    r"pick|choose|start)|my (?:recommendation|suggestion|advice)|(?:the )?best (?:option|bet|choice) is)\b")
+
+_ADVISING_ZH = re.compile(r"\W*(?:\*\*)?(?:另外[，,]\s*)?(?:建议|最好|记得|不要|别(?!担心|着急|紧张)|一定要|务必|尽量|可以先|先去|先把|千万)")

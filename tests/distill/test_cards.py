@@ -447,7 +447,7 @@ def test_a_help_chat_is_described_by_the_problem_the_fix_and_how_it_turned_out()
             say("Ran the import of the big file (43k rows) while hammering the upload page, zero errors now.")]
     description = card(chat).description
     problem = description.index("flask app keeps throwing")
-    fix = description.index("Switch the database to WAL mode")
+    fix = description.index("Advice: switch the database to WAL mode")
     outcome = description.index("The user ran the import")
     assert problem < fix < outcome and "**" not in description
     assert "Raspberry" not in description and description.endswith("On Monday 8 May 2023.")
@@ -2001,3 +2001,16 @@ def test_it_works_now_joins_what_the_user_then_says_and_tells_the_outcome_before
     assert "It loads: all 20 movies in the watchlist show up" in result.body
     description = result.description
     assert description.index("It loads: all 20 movies") < description.index("will add that test tonight")
+
+
+def test_what_the_user_did_after_the_advice_beats_a_reminder_and_bold_advice_is_labelled() -> None:
+    description = card([
+        say("I got a £100 parking charge from ParkSure and I'm pretty sure I paid in the app. What should I do?"),
+        say("**Don't ignore it.** Ignored charges go to debt collectors. Appeal to ParkSure in writing with the "
+            "receipt; a keying error like yours is normally cancelled.", role="assistant"),
+        say("My husband says just pay the £60. No way. I'm appealing tonight. I'll put a reminder in for the 8th "
+            "to check where it's at."),
+    ]).description
+    assert "Advice: don't ignore it." in description
+    assert "The user is appealing tonight (8 May 2023)" in description
+    assert "reminder" not in description or description.index("appealing") < description.index("reminder")
