@@ -33,6 +33,7 @@ from daemon.distill import describe as notes
 from daemon.distill.lexicon import (
     _ABBREV,
     _ABSTRACT,
+    _ABOUT_OCCASION,
     _ACK,
     _ADVISING,
     _ADVISING_ZH,
@@ -247,6 +248,8 @@ class ExtractiveDistiller:
         candidates = _candidates(turns, names, skip=ask[1], agent=bool(calls))
         if existing is None and not calls and (_idle(turns, candidates) or _idle_talk(turns, candidates)):
             return Skip(SKIP_REASON)
+        gone = _superseded(candidates, turns)  # a plan changed later is talk now: never picked, never a referent
+        candidates = [replace(c, kind="sentiment") if c.pos in gone else c for c in candidates]
         # Code blocks are kept whole outside the budget, so the budget is for the prose around them.
         prose = [_FENCE_RE.sub(" ", text) for text in texts]
         budget = self.budget(sum(map(weigh, prose)), sum(weigh(s.text) for s in candidates if not s.code),
@@ -533,6 +536,8 @@ def _reaction(sentence: str, names: frozenset[str]) -> bool:
     """A reaction to what was said ("That's a busy few weeks."): talk, counted toward the budget, never picked."""
     if re.match(r"(?i)i bet\b", sentence) and not _specific(sentence) and not _is_question(sentence):
         return True  # "I bet the nerves and excitement are quite a rush!": a guess at the other's feeling
+    if re.fullmatch(r"(?i)(?:classic|typical|peak|such an?|that'?s so)\s+(?:\w+\s+)?[\w'’]+\W*", sentence):
+        return True  # "Classic Hanna.", "Typical Dad!" — a remark on what someone is like
     return bool(re.match(r"(?i)(?:that'?s|that sounds|sounds like|what a|how)\b", sentence)) and not \
         _specific(sentence) and len(_tokens(sentence) - names) < 4 and not _is_question(sentence)
 
@@ -612,7 +617,7 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                 sentences[:1] = [first.group(1) + ".", sentences[0][first.end():]]
             last = worked = echoed = ""
             convinced = steps = False
-            for opening, raw in zip([pos == 0, *[False] * len(sentences)], sentences):
+            for at, (opening, raw) in enumerate(zip([pos == 0, *[False] * len(sentences)], sentences)):
                 sentence, outcome = _trim(raw, names), bool(worked)  # (_trim drops the lead-in filler itself)
                 if opening and reply and turn.speaker and re.fullmatch(r"[A-Z][a-z]{2,}\?", sentence) \
                         and sentence[:-1].lower() not in names and len(sentences) > 1:
@@ -626,9 +631,12 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     and _follow_up(_questions(turns[i - 1].text)[-1], sentence)
                 if worked:
                     # "That did it. Ran it from scratch: … GET /health returns 200.": how it turned out
-                    sentence, raw, worked = f"{worked}: {sentence[:1].lower()}{sentence[1:]}", f"{worked}: {raw}", ""
-                elif turn.role == "user" and _WORKED.match(sentence):
-                    worked = sentence.rstrip(".!")
+                    lower = not re.match(r"(?:I|[A-Z][a-z]+day|" + "|".join(notes.MONTHS) + r")\b", sentence)
+                    sentence, raw, worked = f"{worked}: {sentence[:1].lower() if lower else sentence[:1]}{sentence[1:]}", \
+                        f"{worked}: {raw}", ""
+                elif turn.role == "user" and (_WORKED.match(sentence) or _BOOKED.match(sentence) and at + 1 < len(
+                        sentences) and _DATE_NOTE.search(sentences[at + 1])):  # (what was booked, with its day)
+                    worked = _capitalized(sentence.rstrip(".!"))
                     continue
                 decided, convinced = convinced and not _is_question(sentence), bool(_CONVINCED.match(raw.strip())) \
                     and not _is_question(raw)  # ("let's do it tomorrow then?" proposes; it is not convinced)
@@ -864,12 +872,44 @@ _DAY_NAMED = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)? (?:of )?(?:" + "|".join(note
                         "|".join(notes.MONTHS) + r") \d{1,2}(?:st|nd|rd|th)?\b")
 _WORKED = re.compile(r"(?i)(?:that|this|it)(?: finally)? (?:did it|did the trick|worked|fixed it|was it|"
                      r"(?:works|loads|runs|compiles|builds|passes|starts)(?: now| again| fine)?)[.!]*$")
+_BOOKED = re.compile(r"(?i)(?:all )?(?:done|booked|sorted)[.!]*$")  # "done! Sunday 29th, 1pm, table for 8"
 _CAPITAL = re.compile(r"\b[A-Z][a-z]{2,}\b")
 # A follow-up that asks only for the detail ("Who?", "Where?", "Which one?", "When do you fly?") or checks the news
 # ("You passed?!"), not for more news ("Anything else going on with you?", "What about you?").
 _FOLLOW_UP = re.compile(r"(?i)(?:who|where|when|which|what|how long|how old|how many|how much|you|"
                         r"did you|really|seriously)\b"
                         r"(?!.*\b(?:else|new|about you|with you)\b)")
+
+
+_CHANGE = re.compile(r"(?i)\b(?:instead|moved?|move it|rebook(?:ed)?|re-?schedul\w*|cancel\w*|changed?|"
+                     r"can'?t make|postpon\w*|push(?:ed)? (?:it )?back|brought (?:it )?forward|new plan|"
+                     r"change of plans?|swap(?:ped)?)\b")
+_NOTED_DAY = re.compile(r"[(（]([^()（）]*\d{4}[^()（）]*)[)）]")
+_DAY_WORDS = frozenset(w for w in "monday tuesday wednesday thursday friday saturday sunday january february march "
+                       "april may june july august september october november december next this last weekend "
+                       "tomorrow tonight today morning afternoon evening".split())
+
+
+def _superseded(candidates: list[_Stmt], turns: list[_Turn]) -> set[int]:
+    """A dated plan a later message changed: "they can do next Saturday (28 November), 7pm, table for 8" …
+    "what about Sunday lunch instead?" … "done! Sunday 29th (29 November), 1pm, table for 8". The later one
+    says what holds; the earlier one, said as the plan, would mislead."""
+    dated = [(s, set(_NOTED_DAY.findall(s.text)), s.tokens - _DAY_WORDS - {t for t in s.tokens if _is_time(t)})
+             for s in candidates if not s.code and s.speaker and _NOTED_DAY.search(s.text)]  # (people's plans)
+    gone: set[int] = set()
+    for later, days, words in dated:
+        if not any(_CHANGE.search(t.text) for t in turns[max(0, later.msg - 4):later.msg + 1]):
+            continue
+        for earlier, before, said in dated:
+            if earlier.msg < later.msg and not before & days and len(said & words) >= 2 and \
+                    not any(_CHANGE.search(t.text) for t in turns[earlier.msg:earlier.msg + 1]):
+                gone.add(earlier.pos)
+    return gone
+
+
+def _is_time(token: str) -> bool:
+    """A clock time or a day's number: "7pm", "1pm", "29th", "2026", "19:00"."""
+    return bool(re.fullmatch(r"\d{1,2}(?::\d{2}(?:am|pm)?|am|pm)|\d{1,2}(?:st|nd|rd|th)|\d{4}", token))
 
 
 def _follow_up(question: str, answer: str) -> bool:
@@ -1525,7 +1565,11 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
         ask, points = fuller[0].text, [p for p in points if p is not fuller[0]]
     # A meeting's agenda says what it was about: "One item tonight: the Eastgate Community Choir winter concert."
     agenda = [m.group(1).strip() for t in turns[:2] if t.speaker and (m := _AGENDA.search(t.text) or
-                                                                     _TALK_ABOUT.search(t.text))]
+                                                                     _TALK_ABOUT.search(t.text) or
+                                                                     _ABOUT_OCCASION.search(t.text))]
+    # The occasion the chat opens on names it: "… got back to me about mum's 60th" is mums-60th.
+    occasion = next((m.group(1) for t in turns[:2] if t.speaker and len(people) > 1 and lang == "en"
+                     and (m := _ABOUT_OCCASION.search(t.text)) and 2 <= len(m.group(1).split()) <= 5), "")
     description = notes.describe(points, context=context, request=ask, verdict=_verdict(ask, turns, lang),
                                  asker=asker if people else "",
                                  topic=agenda[0] if agenda and len(people) > 1 and lang == "en" else "",
@@ -1557,7 +1601,8 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
         texts = [s.text for s, n in zip(chosen, happened) for _ in range(1 + (s.kind == "decision") + 2 * n)] \
             + [t.text for t in turns]
     said = [t.text for t in turns]
-    subject = notes.name_from_title(request.title, lang, said) or notes.name(focus, texts, names, kinds, lang)
+    subject = notes.name_from_title(request.title, lang, said) or slugify(re.sub(r"['’]s\b", "s", occasion)) or \
+        notes.name(focus, texts, names, kinds, lang)
     if subject in notes.GENERIC_NAMES:  # the ask named nothing ("sort out the next few weeks"): what recurs does
         subject = notes.name([], said, names, kinds, lang)
     return Card(subject, description, _body(_blocks(chosen, lang, work), lang))

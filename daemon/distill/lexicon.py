@@ -402,6 +402,11 @@ _WENT = re.compile(r"(?i)\W*(passed|failed|sold out|nailed it|smashed it|aced it
 _TALK_ABOUT = re.compile(r"(?i)\b(?:we need to|we have to|let'?s|we should|i want to|wanna|gotta) (?:talk|chat|plan|sort out)"
                          r"(?: about)? ((?:[\w'’&-]+ ){0,5}[\w'’&-]+)(?=\s*(?:[.!?,;]|$|[^\w\s]))")
 
+# An occasion the opening message is about: "Zafferano got back to me about mum's 60th", "news about our wedding".
+_ABOUT_OCCASION = re.compile(r"(?i)\babout (?:(?:my|our|your|the|his|her) )?((?:[\w'’-]+ ){0,3}(?:birthday|\d{2}(?:st|nd|rd|th)|"
+                             r"anniversary|wedding|party|trip|holiday|move|dinner|christening|funeral|graduation|"
+                             r"leaving do|retirement|reunion|hen do|stag do|baby shower|housewarming|barbecue|bbq))\b")
+
 # Asking only for a name or an amount: "And the money?", "To Rhys?", "Halden & Pryce?" (answered by _SHORT_ANSWER)
 _FOLLOW_UP_NAMED = re.compile(r"(?i)(?:and (?:the|your|his|her|their)|to|at|with)\b(?!.*\b(?:else|new|about you|with you)\b)"
                               r"|(?-i:[A-Z][\w'’-]+(?: (?:&|and) [A-Z][\w'’-]+| [A-Z][\w'’-]+){0,2})\?+$")

@@ -39,6 +39,9 @@ __all__ = ["RULES", "Rule", "anchor_day", "ground", "resolve_relative", "rules_t
 
 _Resolver = Callable[..., str | None]  # (match, anchor day[, days said]) → the label, or None
 Said = dict[int, date]  # weekday (Monday 0) → the day a message of the conversation gave it
+# A Said key beside the weekdays: the Saturday of the weekend a message just asked about relative to another day
+# ("the weekend after?"), which a bare weekday in the next message means ("yes! Saturday morning"), and only there.
+_ASKED_WEEKEND = 7
 
 
 @dataclass(frozen=True)
@@ -109,9 +112,14 @@ def ground(text: str, time: datetime | None, timezone: tzinfo | None = None, sai
     day = anchor_day(time, timezone)
     if day is None:
         return text
-    grounded = resolve_relative(text, day, said)
+    asked = said.pop(_ASKED_WEEKEND, None) if said is not None else None
+    weekend = {5: asked, 6: asked + timedelta(days=1)} if asked else {}
+    grounded = resolve_relative(text, day, {**said, **weekend} if said is not None else None)
     if said is not None:
-        said.update(weekdays_said(grounded))
+        # (The answer's "Saturday (5 December)" does not become the chat's Saturday: a later one means the earlier.)
+        said.update({k: d for k, d in weekdays_said(grounded).items() if d not in weekend.values()})
+        if after := _AFTER_NOTE.search(grounded):
+            said[_ASKED_WEEKEND] = date.fromisoformat(after.group(1))
     return grounded
 
 
@@ -435,6 +443,24 @@ _WEEKDAY_UNNOTED = re.compile(r"(?i)\b(" + "|".join(_EN_WEEKDAYS) + r")\b(?!\s*[
 _NOTE_BEFORE = re.compile(r"[(（](\d{4}-\d{2}-\d{2})[)）][,\s]*$")
 
 
+_AFTER_NOTE = re.compile(r"(?i)\bthe\s+weekend\s+after\s*[(（]weekend of (\d{4}-\d{2}-\d{2})[)）]")
+
+
+def _after_said(m: re.Match[str], anchor: date, said: Said) -> str | None:
+    """"the weekend after?", "the Sunday after": after the latest day the conversation gave, within a month ahead
+    ("Sunday 29th (2026-11-29), 1pm" … "the Christmas tree the weekend after?": the weekend of 5 December).
+    No day given: after what is anyone's guess, as written."""
+    later = set(weekdays_said(m.string[m.end():], weekends=True).values())  # ("the weekend after. Saturday the 19th?")
+    days = [d for k, d in said.items() if k < 7 and 0 <= (d - anchor).days <= _SAID_DAYS and d not in later]
+    if not days:
+        return None
+    base = max(days)
+    if m.group(1).lower() == "weekend":
+        return _weekend(base + timedelta(days=(5 - base.weekday()) % 7 or 7 if base.weekday() != 6 else 6))
+    target = _EN_WEEKDAYS.index(m.group(1).lower())
+    return _day(base + timedelta(days=(target - base.weekday()) % 7 or 7))
+
+
 def _weekday_after(m: re.Match[str]) -> str | None:
     """"the Friday after next weekend (weekend of 2026-12-05)": the first Friday after that Saturday."""
     base = _written_day(m.group(2))
@@ -711,6 +737,13 @@ RULES: tuple[Rule, ...] = (
                     r"(?:weekend|week)\s*[(（](?:weekend of |week of )?(\d{4}-\d{2}-\d{2})[)）])", re.I),
          lambda m, a: _weekday_after(m), examples=("the Friday after next weekend (weekend of 2023-05-06)",),
          triggers=("after",)),
+    Rule("the weekend after, the <weekday> after", "after the latest day the conversation gave, within a month "
+         "ahead (“Sunday 29th … the weekend after?”); a bare weekday in the next message is in that weekend; no day "
+         "given: as written",
+         re.compile(r"\bthe\s+(weekend|" + "|".join(_EN_WEEKDAYS) + r")\s+after\b(?!\s*[(（])"
+                    r"(?=\s*(?:[?.!,;:)]|$|\s+(?:then|too|instead|as well|again|maybe|perhaps|or|and|for|at|to|with|"
+                    r"when|so)\b))", re.I), _after_said,
+         examples=("the weekend after?",), triggers=("after",), said=True),
     Rule("N weekends later, in N weekends", "the Nth weekend to come; the coming weekend is the first",
          re.compile(r"\b(?:(?P<pre>in)\s+)?" + _EN_N + r"\s+weekends?(?P<post>\s+(?:later|from\s+now))?\b",
                     re.I), _weekends,
@@ -721,6 +754,7 @@ RULES: tuple[Rule, ...] = (
          "meet Monday?”, “Monday works”, “booked it for Saturday”), the coming one, today excluded; in the past tense "
          "(“it was Tuesday”) the most recent one; else as written: which week is meant is anyone's guess",
          re.compile(r"(?<![-–])\b" + _EN_DAY + r"(?!\s*(?:to|through|till|until|and|or|[-–/])\s*\w+day)"
+                    r"(?!\s+after\s*[(（])"
                     r"(?!\s+(?:brain|blues|feeling|vibes?|mood|scaries|best|funday)\b)"  # "proper Sunday brain": a mood
                     r"(?!\s+(?-i:(?!" + _MONTH_NAMES + r")[A-Z][a-z]))", re.I),  # "the Sunday Times" is a name
          _en_bare_weekday,

@@ -2014,3 +2014,43 @@ def test_what_the_user_did_after_the_advice_beats_a_reminder_and_bold_advice_is_
     assert "Advice: don't ignore it." in description
     assert "The user is appealing tonight (8 May 2023)" in description
     assert "reminder" not in description or description.index("appealing") < description.index("reminder")
+
+
+def _at(day: int, hour: int, minute: int = 0) -> datetime:
+    return datetime(2026, 11, day, hour, minute, tzinfo=timezone.utc)
+
+
+SIXTIETH = [
+    say("hey, Zafferano got back to me about mum's 60th", "Nadia", when=_at(18, 19, 2)),
+    say("ooh and?", "Tomasz", when=_at(18, 19, 3)),
+    say("they can do next Saturday, 7pm, table for 8", "Nadia", when=_at(18, 19, 4)),
+    say("can you sort the cake? the pistachio one from Lumière", "Nadia", when=_at(18, 19, 7)),
+    say("yes. I'll go in tomorrow on my lunch break", "Tomasz", when=_at(18, 19, 8)),
+    say("oh no. the stocktake got moved to Saturday the 28th, I'm in till 9pm", "Tomasz", when=_at(18, 19, 22)),
+    say("ok what about Sunday lunch instead? I'll ask if they have the 29th", "Nadia", when=_at(18, 19, 23)),
+    say("sorry!! Sunday works for me any time", "Tomasz", when=_at(18, 19, 24)),
+    say("done! Sunday 29th, 1pm, table for 8. mum says lunch is better anyway", "Nadia", when=_at(18, 19, 41)),
+    say("haha classic Hanna. great", "Tomasz", when=_at(18, 19, 41)),
+]
+
+
+def test_a_plan_changed_later_is_left_out_and_the_booking_said_with_done_is_kept() -> None:
+    result = card(SIXTIETH)
+    text = text_of(result)
+    assert "7pm, table for 8" not in text  # the Saturday dinner was moved: stated as the plan, it would mislead
+    assert "Done: Sunday 29th (29 November 2026), 1pm, table for 8." in result.body
+    assert result.description.startswith("Done: Sunday 29th (29 November 2026), 1pm, table for 8.")
+    assert "Classic Hanna" not in text  # a remark on what someone is like
+    # Unchanged, the first plan stays.
+    kept = card(SIXTIETH[:5])
+    assert "next Saturday (28 November 2026), 7pm, table for 8" in text_of(kept)
+
+
+def test_the_occasion_a_chat_opens_on_names_it() -> None:
+    assert card(SIXTIETH).name == "mums-60th"
+    assert "talked about mum's 60th" in card(SIXTIETH).description
+    # Not an occasion: named by what recurs, as before.
+    other = [say("hey, did you read the article about the new tram line?", "Nadia", when=_at(18, 9)),
+             say("yes, the tram line opens in March, stops at the station and the hospital", "Tomasz", when=_at(18, 9)),
+             say("the tram line will save me 20 minutes a day", "Nadia", when=_at(18, 9))]
+    assert card(other).name == "tram-line" and "talked about" not in card(other).description

@@ -457,3 +457,28 @@ def test_docs_dates_page_is_generated_from_the_table() -> None:
     page = (Path(__file__).resolve().parents[2] / "docs" / "dates.md").read_text(encoding="utf-8")
     assert rules_table() in page and weekday_table() in page, "regenerate: python3 scripts/dates_doc.py"
     assert "next Tuesday → next Tuesday (2023-05-09)" in page
+
+
+def test_the_weekend_after_is_after_the_latest_day_the_chat_gave_and_the_answers_saturday_is_in_it() -> None:
+    said: dict[int, date] = {}
+    wednesday = datetime(2026, 11, 18, 19, 0)
+    ground("they can do next Saturday, 7pm", wednesday, said=said)
+    ground("done! Sunday 29th, 1pm, table for 8", wednesday, said=said)
+    assert ground("and then the Christmas tree the weekend after? the garden centre", wednesday, said=said) == \
+        "and then the Christmas tree the weekend after (weekend of 2026-12-05)? the garden centre"
+    # The answer's Saturday is in that weekend…
+    assert ground("yes! Saturday morning, before it gets busy", wednesday, said=said) == \
+        "yes! Saturday (2026-12-05) morning, before it gets busy"
+    # …and only the answer's: the next day's "Saturday" is the chat's Saturday again.
+    assert ground("ordered the cake, pick up Saturday from 7:30", datetime(2026, 11, 19, 12, 0), said=said) == \
+        "ordered the cake, pick up Saturday (2026-11-28) from 7:30"
+    assert ground("and the Sunday after?", datetime(2026, 11, 19, 12, 0), said={6: D(2026, 11, 29)}) == \
+        "and the Sunday after (2026-12-06)?"
+    # A day the same sentence then gives is not what it is after: "the weekend after. Saturday the 19th?"
+    assert ground("I was thinking the weekend after. Saturday the 19th?", datetime(2026, 11, 25, 12, 0),
+                  said={2: D(2026, 12, 16)}) == \
+        "I was thinking the weekend after (weekend of 2026-12-19). Saturday the 19th (2026-12-19)?"
+    # No day given before, or one after something named: as written.
+    assert ground("the weekend after works", wednesday, said={}) == "the weekend after works"
+    assert ground("the weekend after the wedding", wednesday, said={6: D(2026, 11, 29)}) == \
+        "the weekend after the wedding"
