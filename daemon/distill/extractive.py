@@ -590,6 +590,7 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
     out: list[_Stmt] = []
     seen_code: set[str] = set()
     days_said: set[str] = set()  # the days earlier messages gave
+    meeting = len({t.speaker for t in turns if t.speaker}) >= 3
     for i, turn in enumerate(turns):
         if i:
             days_said |= _days(turns[i - 1].text)
@@ -710,8 +711,11 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     aside = bool(turn.speaker) and not reply and len(words - names) <= 2 and not _specific(sentence) \
                         and not _is_question(sentence) and not re.search(r"\b(?:i|we|my|our)\b", sentence, re.I) \
                         and not _NEWS_OF.match(sentence) and not _SETTLED.match(sentence)
+                    # In a meeting, a laughing aside ("did anyone else hear the fox screaming last night lol") is banter.
+                    banter = meeting and previous != "decision" and bool(_LAUGHING.search(raw)) and not re.search(
+                        r"\d", _DATE_NOTE.sub("", sentence))
                     kind = "sentiment" if turn.speaker and _sentiment(sentence) or _reaction(sentence, names) or cheer \
-                        or aside else previous
+                        or aside or banter else previous
                     out.append(_Stmt(len(out), i, turn.speaker, sentence, kind, words, "", reply, turn.role))
             if fence:
                 code, pos = fence.group(0), fence.end()
@@ -734,8 +738,74 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                         lead = ""
                     out.append(_Stmt(len(out), i, turn.speaker, lead, "procedure", _tokens(lead + code), code,
                                      False, turn.role))
-    return _with_topics(_with_fragments(_with_answers(out, turns), turns), turns) if any(t.speaker for t in turns) \
-        else out
+    return _with_votes(_with_topics(_with_fragments(_with_answers(out, turns), turns), turns), turns) \
+        if any(t.speaker for t in turns) else out
+
+
+_LAUGHING = re.compile(r"(?i)\b(?:lol|lmao|rofl|haha+|hehe+)\b|[\U0001F602\U0001F923\U0001F606]")
+_VOTE_CALL = re.compile(r"(?i)\b(?:(?:shall|should|can|could) we (?:have a )?vote|let'?s vote|time to vote|"
+                        r"vote on it|all in favou?r)\b[^.!?\n]*[?.!:]\s*")
+_TALLY = re.compile(r"(?i)\b(?:\d+|one|two|three|four|five|six|seven|eight|nine) (?:to|vs\.?|-) (?:\d+|nil|none|one|two|three|"
+                    r"four|five|six|seven|eight|nine)\b|\bunanimous(?:ly)?\b|\bcarried\b")
+
+
+_CONSENT = re.compile(r"(?i)(?:\b(?:every(?:one|body)|all|you all|y'?all) (?:ok|okay|happy|good|fine|agreed|on board)\b[^?]*"
+                      r"|\bany objections|\bobjections|\ball agreed|\bagreed|\bok with (?:every(?:one|body)|you all))\?\s*$")
+_SUGGEST = re.compile(r"(?i)(?:i'?d (?:suggest|propose|say)|i would (?:suggest|propose)|i suggest|i propose|i say|"
+                      r"i'?d(?!\s+(?:rather|like|love|prefer|be|have|been|better|need|want|hate|go with)\b)|"
+                      r"let'?s(?!\s+(?:decide|vote|see|talk|discuss|chat)\b)|we should)\s+([£$€\w])")
+_WORKS_FOR_US = re.compile(r"(?i)\W*(?:[^.!?\n]{1,25}\s)?(?:works(?: for (?:me|us))?|sounds (?:good|right|fair)|"
+                           r"makes sense|agreed|fine by me|good idea|fair enough)\b")
+_ASSENT = re.compile(r"(?i)\W*(?:yes|yeah|yep|yup|sure|agreed|fine|fine by me|ok(?:ay)?|no objections?|none|"
+                     r"happy with that|works for me|\+1)\b")
+
+
+def _with_votes(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
+    """A vote's result carries what was voted on: "Shall we vote? Convert the bin store with Hallam, £2,600." …
+    "So 4 to 1, the bin store it is." is one decision, "Decision (4 to 1): convert the bin store with Hallam,
+    £2,600."; the motion, now inside it, is not kept again. And what everyone said yes to is decided: "I'd drop
+    the hangar. Everyone ok with that?" — "Yes" — "yes" is "Drop the hangar — agreed."."""
+    out = list(candidates)
+    for i, turn in enumerate(turns[:-1]):
+        asked = _questions(turn.text)
+        others = [t for t in turns[i + 1:i + 3] if t.speaker != turn.speaker]
+        if not turn.speaker or not others:
+            continue
+        if asked and _CONSENT.search(asked[-1]) and all(_ASSENT.match(t.text) for t in others):
+            proposed = [k for k, s in enumerate(out) if s.msg == i and not _is_question(s.text)]
+        elif _WORKS_FOR_US.match(turns[i + 1].text) and turns[i + 1].speaker != turn.speaker:
+            # "I'd suggest £15 a year per space" — "£15 works": agreed
+            proposed = [k for k, s in enumerate(out) if s.msg == i and _SUGGEST.match(s.text)]
+        else:
+            continue
+        if not proposed:
+            continue
+        stmt = out[proposed[-1]]
+        if stmt.kind == "decision" or _KIND_RE["decision"].search(stmt.text):
+            out[proposed[-1]] = replace(stmt, kind="decision")  # ("Let's decide: from Saturday the 5th…": said)
+            continue
+        text = stmt.text
+        if proposal := _SUGGEST.match(text):
+            text = proposal.group(1).lower() + text[proposal.end():]  # "I'd drop the hangar": drop the hangar
+        if not re.match(r"(?i)(?:agreed|decided|decision)\b", text):
+            text = f"Agreed: {text}"
+        out[proposed[-1]] = replace(stmt, text=text, kind="decision")
+        out = [replace(s, kind="sentiment") if s.msg in (i, i + 1) and s.text.startswith("“") and
+               _CONSENT.search(s.text.split("” — ")[0].lstrip("“")) else s for s in out]
+    for k, stmt in enumerate(out):
+        if not (_SETTLED.match(stmt.text) or stmt.kind == "decision") or not _TALLY.search(stmt.text):
+            continue
+        for j in range(stmt.msg - 1, max(-1, stmt.msg - 8), -1):
+            if call := _VOTE_CALL.search(turns[j].text):
+                motion = _sentences(turns[j].text[call.end():])[:1]
+                if not motion or len(motion[0].split()) < 3:
+                    break
+                text = f"Decision ({_TALLY.search(stmt.text).group(0)}): {motion[0][:1].lower()}{motion[0][1:]}"
+                out[k] = replace(stmt, text=text, kind="decision", tokens=stmt.tokens | _tokens(motion[0]))
+                out = [s if s.msg != j or _norm(s.text) != _norm(motion[0]) else replace(s, kind="sentiment")
+                       for s in out]
+                break
+    return out
 
 
 def _with_topics(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
@@ -769,6 +839,7 @@ _YES = re.compile(r"(?i)\W*(yes|yeah|yep|yup|i did|we did|i have|i am|we are|i d
                   r"of course|no|nope|nah|not yet)\b[!.,]*\s*")
 # "Are you home tonight?", "Got a sec?", "Did you eat?": asking after the other, not about news.
 _CHECK_IN = re.compile(r"(?i)\b(?:are you|you) (?:still )?(?:home|there|up|free|around|awake|busy|ok|okay|alive|in)\b|"
+                       r"\b(?:has|have) (?:every(?:one|body)|you all|y'?all) (?:got|seen|read|had|received)\b|"
                        r"\bdid you eat\b|\bhave you eaten\b|\bgot a (?:sec|second|minute|moment)\b|\bcan you talk\b")
 _WH = re.compile(r"(?i)(?:who|what|where|when|which|why|how)\b")  # after the openers ("So… what") are cut
 
@@ -866,7 +937,8 @@ _GOING_TO = re.compile(r"(?i)\b(?:i'?m|i am|we'?re|we are) (?:going to|gonna)\b"
 _IDLE_TURNS = 20
 _PROPOSAL = re.compile(r"(?i)(?:can|could|shall|should|may) (?:i|we)\b|(?:do|would) you (?:want|like)\b|how about\b|"
                        r"what about\b|want to\b|(?:[^?]{0,30}?\b)?i thought we (?:could|can|should|might)\b")
-_AGENDA = re.compile(r"(?i)\b(?:(?:one|two|three|four|\d) (?:main )?(?:items?|things?|topics?|points?)|agenda)\b"
+_AGENDA = re.compile(r"(?i)\b(?:(?:one|two|three|four|\d) (?:main |real |big |key |important )?(?:items?|things?|topics?|"
+                     r"points?)|agenda)\b"
                      r"[^:.?!\n]{0,40}:\s*((?:[^.?!\n]|\.(?=\S)){4,120})")
 _DAY_NAMED = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)? (?:of )?(?:" + "|".join(notes.MONTHS) + r")\b|\b(?:" +
                         "|".join(notes.MONTHS) + r") \d{1,2}(?:st|nd|rd|th)?\b")

@@ -148,7 +148,7 @@ _LEAD_FILLER = re.compile(r"^(?:(?:oh|wow|yeah|yes|yep|hey|hi|well|so|haha+|lol|
                           r"similar|other|more positive|serious) note|(?:maybe|probably|possibly|might be|could be) unrelated,?"
                           r"(?: but)?|not sure (?:if|whether) (?:it'?s|this is) related,?(?: but)?|"
                           r"good (?:choice|point|call|idea|catch)|nice catch|"
-                          r"great (?:choice|question|idea)|got it|noted|"
+                          r"great (?:choice|question|idea)|got it|noted|(?:agreed|fair enough)(?=,\s+(?:i|i'?d|i'?ll|let'?s|we|we'?ll)\b)|"
                           # "I just wanted to let you know I challenged myself…" says "I challenged myself…"
                           r"(?:i |i'?m |i am )?(?:just |really |so )?(?:wanted|want|had|have|needed|need|gotta|"
                           r"excited|happy|thrilled|glad|stoked) to (?:tell|let) (?:you|ya)(?: know)?(?: that)?,?"
@@ -300,7 +300,7 @@ _FILLER_START = re.compile(r"^(?:i'?m |i am |i'?d be |i would be )?(?:so |very |
                            r"^(?:i hope (?:this|that|it) helps)|^(?:thanks?|thank you) (?:so much )?for\b|^kudos\b|"
                            r"\bdon'?t hesitate to (?:ask|reach out)|\bif you have any (?:more |other |further )?"
                            r"questions\b|\bfeel free to (?:ask|reach out|let me know)|^(?:my )?apologies\b|^sorry\b|"
-                           r"^i apologi[sz]e\b|^let me\b|^(?:this|that|it)(?: one)? (?:trips|catches|bites) (?:up )?(?:everybody|everyone|"
+                           r"^i apologi[sz]e\b|^let me\b|^(?:\d+|two|five|ten|a few|a couple of) (?:mins?|minutes|secs?|seconds)\b[^.!?]*$|^(?:this|that|it)(?: one)? (?:trips|catches|bites) (?:up )?(?:everybody|everyone|"
                            r"a lot of people|most people|many people)(?: (?:up|out))?\W*$|^(?:this|that) is a (?:classic|common) "
                            r"(?:gotcha|mistake|pitfall|trap)\W*$|^it (?:all )?depends\b|\bshould give you (?:a|an|some) (?:general |good |rough |better )?"
                            r"(?:idea|sense|overview|starting point)\b|\bthere (?:may|might|could) be other ways\b|"
@@ -356,7 +356,7 @@ _INTENSIFIER = re.compile(r"(?:^|(?<=\s))(?:really|super|totally|so so|pretty mu
 # ---- between people: news, answers, agreements (moved from extractive) ----
 
 # Settled in a few words: "£14 it is.", "Melitta it is!", "Ok, no gluten-free." (not "That's what it is").
-_SETTLED = re.compile(r"(?i)(?:(?!(?:what|that|this|it|there|here|so)\b)(?![\d:.]+(?:ish|pm|am)?\s)(?:[^\s.!?]+\s+){0,2}[^\s.!?]+"
+_SETTLED = re.compile(r"(?i)(?:(?:[^,.!?]{1,20},\s+)?(?!(?:what|that|this|it|there|here|so)\b)(?![\d:.]+(?:ish|pm|am)?\s)(?:[^\s.!?]+\s+){0,2}[^\s.!?]+"
                       r"\s+it is|(?:(?:ok(?:ay)?|right|fine|"
                       r"alright),?\s+)?no\s+(?!(?:way|problem|prob|probs|worries|idea|clue|rush|thanks|biggie|doubts?|kidding|"
                       r"chance|need|joke|pressure|stress|sweat|big deal|one|more|longer)\b)[\w-]+(?: this (?:year|time))?)"

@@ -336,6 +336,17 @@ def _after_weekday(m: re.Match[str]) -> bool:
 _OTHER_YEAR = re.compile(r"(?i)\b(?:last|next) year\b|\b(?:a|two|three|\d+) years? (?:ago|later|before)\b")
 
 
+def _clause_around(m: re.Match[str]) -> str:
+    """The clause a match is in, between punctuation marks (a thousands comma, "£4,200", is not one)."""
+    text, low = m.string, max(0, m.start() - 200)
+    marks = [i for c in ",;:.!?" for i in (text.rfind(c, low, m.start()),) if i >= 0 and not (
+        c in ",." and 0 < i < len(text) - 1 and text[i - 1].isdigit() and text[i + 1].isdigit())]
+    begin = max(marks) + 1 if marks else low
+    ends = [i for c in ",;:.!?" for i in (text.find(c, m.end(), m.end() + 200),) if i >= 0 and not (
+        c in ",." and 0 < i < len(text) - 1 and text[i - 1].isdigit() and text[i + 1].isdigit())]
+    return text[begin:min(ends, default=m.end() + 200)]
+
+
 def _en_ordinal(m: re.Match[str], anchor: date) -> str | None:
     """"the 21st": that day of this month if it is still ahead, else of next month (past tense: the reverse)."""
     if _after_weekday(m) or _OTHER_YEAR.search(_sentence_around(m)):
@@ -344,10 +355,7 @@ def _en_ordinal(m: re.Match[str], anchor: date) -> str | None:
     named = {_month_index(w) for w in re.findall(_MONTH_NAMES, _sentence_around(m))} - {None}
     # The clause's own tense: "three things: how the 14th went, the December session" asks about a 14th gone by,
     # not December's.
-    text, low = m.string, max(0, m.start() - 200)
-    begin = max(text.rfind(c, low, m.start()) for c in ",;:.!?") + 1 or low
-    end = min((i for i in (text.find(c, m.end(), m.end() + 200) for c in ",;:.!?") if i >= 0), default=m.end() + 200)
-    clause = text[begin:end]
+    text, clause = m.string, _clause_around(m)
     # ("In the fridge since the 15th": since a day gone by)
     if (_PAST_CUE.search(clause.replace(m.group(0), " ")) or re.search(r"(?i)\bsince\s+$", text[max(0, m.start() - 7):
                                                                                                m.start()])) \
@@ -489,7 +497,11 @@ def _en_month_day(m: re.Match[str], anchor: date) -> str | None:
             except ValueError:
                 return None
         return None
-    past = _past_tense(m) or _just_past(m, anchor, month, day)
+    past = _past_tense(m)
+    clause = _clause_around(m)
+    if past and len(clause.split()) >= 6 and not _PAST_CUE.search(clause.replace(m.group(0), " ")):
+        past = False  # "… over the limit, so it would have to wait for the AGM on 9 December, and Cyclehoop told us…"
+    past = past or _just_past(m, anchor, month, day)
     found = _month_day(anchor, month, day, past)
     return f"{found.year}" if found else None  # the speaker said the day: only the year is missing
 

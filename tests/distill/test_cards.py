@@ -2054,3 +2054,47 @@ def test_the_occasion_a_chat_opens_on_names_it() -> None:
              say("yes, the tram line opens in March, stops at the station and the hospital", "Tomasz", when=_at(18, 9)),
              say("the tram line will save me 20 minutes a day", "Nadia", when=_at(18, 9))]
     assert card(other).name == "tram-line" and "talked about" not in card(other).description
+
+
+MEETING = [
+    say("Evening all. Residents' committee, one real item tonight: secure bike storage. Has everyone got the quotes?",
+        "Oluwaseun", when=_at(17, 19, 0)),
+    say("Yes, got them", "Margit", when=_at(17, 19, 1)),
+    say("Sorry, 2 mins, putting the kids to bed", "Benedikt", when=_at(17, 19, 1)),
+    say("On the hangar: the waiting list for Alder Road is about two years.", "Yusra", when=_at(17, 19, 5)),
+    say("Agreed, I'd drop the hangar. Everyone ok with that?", "Oluwaseun", when=_at(17, 19, 6)),
+    say("Yes", "Margit", when=_at(17, 19, 6)),
+    say("yes", "Declan", when=_at(17, 19, 6)),
+    say("£4,200 is over the £3,000 limit, so it would have to wait for the AGM on 9 December, and Cyclehoop told "
+        "us 8 weeks lead time.", "Margit", when=_at(17, 19, 8)),
+    say("Shall we vote? Convert the bin store with Hallam, £2,600 from the reserve fund.", "Oluwaseun",
+        when=_at(17, 19, 10)),
+    say("For", "Margit", when=_at(17, 19, 10)),
+    say("Against, for the record.", "Benedikt", when=_at(17, 19, 11)),
+    say("For. So 4 to 1, the bin store it is.", "Oluwaseun", when=_at(17, 19, 12)),
+    say("Next: charging. I'd suggest £15 a year per space to cover keyfobs and maintenance", "Oluwaseun",
+        when=_at(17, 19, 13)),
+    say("£15 works, the fobs are £8 each", "Margit", when=_at(17, 19, 14)),
+    say("did anyone else hear the fox screaming last night lol", "Benedikt", when=_at(17, 19, 30)),
+]
+
+
+def test_a_meeting_keeps_its_vote_with_the_motion_what_all_agreed_and_leaves_banter_out() -> None:
+    result = card(MEETING)
+    decisions = _section(result.body, "Decisions")
+    assert "Decision (4 to 1): convert the bin store with Hallam, £2,600 from the reserve fund." in decisions
+    assert "Agreed: drop the hangar." in decisions
+    assert "Agreed: £15 a year per space" in decisions
+    assert result.description.startswith("Decision (4 to 1): convert the bin store")
+    assert "secure bike storage" in result.description and result.name == "secure-bike-storage"
+    text = text_of(result)
+    for noise in ("fox", "2 mins", "Has everyone got", "Everyone ok with that", "the bin store it is"):
+        assert noise not in text, noise
+    assert "AGM on 9 December (2026)" in text  # "Cyclehoop told us" is another clause's past
+
+
+def test_without_a_yes_from_the_others_a_proposal_stays_a_proposal() -> None:
+    chat = [say("I'd drop the hangar. Everyone ok with that?", "Oluwaseun"),
+            say("Not sure, the hangar is cheap", "Margit"),
+            say("I'd rather wait for the quote", "Declan")]
+    assert "Agreed" not in card(chat).body
