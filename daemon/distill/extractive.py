@@ -156,7 +156,8 @@ _GUESS_WHO = re.compile(r"(?i)^guess who (finally |just |actually )?(has|is|got|
 _GUESS_VERB = {"has": "have", "is": "am", "got": "got", "passed": "passed", "did": "did", "won": "won",
                "found": "found", "bought": "bought"}
 _THE_FIX = re.compile(r"(?i)(?:\*\*)?the (?:\w+ )?(?:fix|cause|culprit|problem is|solution|root cause)\b")
-_SEND_LOVE = re.compile(r"(?i)^(?:(?:lots of |much )?(?:love|hugs|hi|hello|greetings) to\b|say (?:hi|hello) to\b|give "
+_SEND_LOVE = re.compile(r"(?i)^(?:(?:lots of |much )?(?:love|hugs|hi|hello|greetings) to\b|say (?:hi|hello) to\b|"
+                        r"\w+ says (?:woof|meow|miaow|hi|hello|hey|thanks|thank you)\b|give "
                         r"(?:my love to|\w+(?: \w+)? a (?:hug|scratch|kiss|pat|cuddle))\b|kiss \w+ for me\b)")
 _DATE_NOTE = re.compile(r"\s*[(（][^)）]*\d{4}[^)）]*[)）]")
 # Trailing laughter or an aside: "I'll ask my new boss haha", "Fixing bikes with one hand is not fun, trust me."
@@ -550,9 +551,12 @@ def _capitalized(text: str) -> str:
 def _trim(sentence: str, names: frozenset[str]) -> str:
     """Drop lead-in filler ("Wow,"), emoji, clauses that carry no content (", which is so exciting!") and
     intensifiers ("really", "super"); "Guess who finally has a licence" is "I finally have a licence"."""
-    sentence = _GUESS_WHO.sub(lambda m: "I " + (m.group(1) or "") + _GUESS_VERB[m.group(2).lower()],
-                              re.sub(r"(?i)^decision,? then\s*:", "Decision:",  # ("Decision then: Earnest.")
-                                     re.sub(r"^[-–—]\s+(?=\w)", "", sentence)))  # ("- I got a puppy…": a dash, no list)
+    guessed = _GUESS_WHO.sub(lambda m: "I " + (m.group(1) or "") + _GUESS_VERB[m.group(2).lower()],
+                             re.sub(r"(?i)^decision,? then\s*:", "Decision:",  # ("Decision then: Earnest.")
+                                    re.sub(r"^[-–—]\s+(?=\w)", "", sentence)))  # ("- I got a puppy…": a dash, no list)
+    if guessed != sentence and _GUESS_WHO.match(sentence):  # "Guess who passed his driving test": I passed my test
+        guessed = re.sub(r"^(I \w+(?: \w+)? )(?:his|her|their)\b", r"\1my", guessed)
+    sentence = guessed
     sentence = _capitalized(_LEAD_FILLER.sub("", _INTENSIFIER.sub("", _EMOJI.sub("", _LAUGH.sub("", sentence))).strip()))
     # "Femi, set the stock limit to 180": a task given to someone named is theirs ("Femi to set the stock limit…")
     if (told := re.match(r"([A-Z][a-z]+),\s+(?=[a-z])", sentence)) and told.group(1).lower() in names and \
@@ -948,7 +952,8 @@ _BOOKED = re.compile(r"(?i)(?:all )?(?:done|booked|sorted)[.!]*$")  # "done! Sun
 _CAPITAL = re.compile(r"\b[A-Z][a-z]{2,}\b")
 # A follow-up that asks only for the detail ("Who?", "Where?", "Which one?", "When do you fly?") or checks the news
 # ("You passed?!"), not for more news ("Anything else going on with you?", "What about you?").
-_FOLLOW_UP = re.compile(r"(?i)(?:who|where|when|which|what|how long|how old|how many|how much|you|"
+_FOLLOW_UP = re.compile(r"(?i)(?:(?:after|for|since|from|to|at|in|with) )?(?:who|where|when|which|what|how long|how old|"
+                        r"how many|how much|you|"
                         r"did you|really|seriously)\b"
                         r"(?!.*\b(?:else|new|about you|with you)\b)")
 

@@ -454,6 +454,14 @@ _NOTE_BEFORE = re.compile(r"[(（](\d{4}-\d{2}-\d{2})[)）][,\s]*$")
 _AFTER_NOTE = re.compile(r"(?i)\bthe\s+weekend\s+after\s*[(（]weekend of (\d{4}-\d{2}-\d{2})[)）]")
 
 
+def _week_on(m: re.Match[str], anchor: date) -> str | None:
+    """"a week on Friday" (British): the Friday after the coming one; "a week tomorrow": eight days on."""
+    if m.group(2):
+        return _day(anchor + timedelta(days=7 + (m.group(2).lower() == "tomorrow")))
+    coming = on_weekday(anchor, _EN_WEEKDAYS.index(m.group(1).lower()))
+    return _day(coming + timedelta(days=7)) if coming else None
+
+
 def _after_said(m: re.Match[str], anchor: date, said: Said) -> str | None:
     """"the weekend after?", "the Sunday after": after the latest day the conversation gave, within a month ahead
     ("Sunday 29th (2026-11-29), 1pm" … "the Christmas tree the weekend after?": the weekend of 5 December).
@@ -664,6 +672,10 @@ _ZH_N = r"(?P<n>\d{1,3}|[一二两三四五六七八九]?十[一二三四五六�
 _ZH_TRIGGERS = ("天", "周", "星期", "礼拜", "月", "年", "晚", "日")
 
 RULES: tuple[Rule, ...] = (
+    Rule("a week on <weekday>, a week tomorrow / today", "a week after the coming one (today excluded); a week "
+         "after tomorrow or today",
+         re.compile(r"\ba\s+week\s+(?:on\s+(" + "|".join(_EN_WEEKDAYS) + r")|(tomorrow|today))\b(?!\s*[(（])", re.I),
+         _week_on, examples=("a week on Friday", "a week tomorrow"), triggers=("a week",)),
     Rule("<weekday> next week / this week", "that weekday of the next / this calendar week",
          re.compile(r"\b(" + "|".join(_EN_WEEKDAYS) + r")\s+(next|this)\s+week\b", re.I),
          lambda m, a: _day(_monday(a) + timedelta(days=(7 if m.group(2).lower() == "next" else 0)
@@ -714,6 +726,7 @@ RULES: tuple[Rule, ...] = (
          "month or the last); none does: as written",
          re.compile(r"(?<!next )(?<!last )\b(" + "|".join(_EN_WEEKDAYS) + r"|(?-i:(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|"
                     r"Sun)\.?))(?!['’]?s\b),?\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of|century|floor)\b)"
+                    r"(?!\s+" + _MONTH_NAMES + r")"  # ("Friday 4th December": the month names its day)
                     r"(?!\s*[（(]\d{4})", re.I), lambda m, a: _en_weekday_ordinal(m, a),
          examples=("Saturday 25th", "Thursday the 23rd", "this Thursday, the 26th", "on Friday the 13th", "Sat 6th"),
          triggers=("st", "nd", "rd", "th")),

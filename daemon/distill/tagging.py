@@ -188,18 +188,26 @@ _TALKED = re.compile(r"([A-Z][\w'’-]+(?:,\s+[A-Z][\w'’-]+)*(?:,?\s+and\s+[A-
 _SPEAKER = re.compile(r"^\s*[-*]\s+([^\s:：][^:：\n]{0,40})[:：]\s", re.M)
 
 
+_BEFORE_VALUE = re.compile(r"(?:\s+[a-z]+)?\s+(?:\*\*)?[~≈]?[£$€]\d")
+
+
 def _candidates(text: str) -> list[str]:
     """Entity-like phrases in order of appearance (speakers' ``- Name:`` labels are not read)."""
     found: list[str] = []
     text = _SPEAKER.sub("", text)
     for sentence in re.split(r"(?<=[.!?。！？:：”\"])\s+|\n", text):  # after "Name:" a new sentence starts
         # Punctuation ends a name: "Pasteurella, Capnocytophaga" are two.
-        words = [_singular(w) if w[0].isalpha() else "" for w in _WORD_OR_MARK.findall(sentence)]
+        marks = list(_WORD_OR_MARK.finditer(sentence))
+        words = [_singular(m.group(0)) if m.group(0)[0].isalpha() else "" for m in marks]
+        # A column's header before its value ("Monthly £31.70", "Per year £380.40") labels a number; no name.
+        # (Nor is a contraction's head, "Don’t", "Can’t".)
+        labels = {k for k, m in enumerate(marks) if _BEFORE_VALUE.match(sentence, m.end()) or
+                  re.match(r"[’'](?:t|re|ll|ve|d|m)\b", sentence[m.end():m.end() + 3])}
         run: list[str] = []
         index = -1
-        for word, raw in zip(words + [""], _WORD_OR_MARK.findall(sentence) + [""]):
+        for k, (word, raw) in enumerate(zip(words + [""], [m.group(0) for m in marks] + [""])):
             index = -1 if raw in ("(", "[", "{", "“", '"', "‘", ":", "→") else index + (1 if word else 0)
-            if index < 0:
+            if index < 0 or k in labels and not run and word.istitle():
                 word = ""
             if word and _entity_like(word, index == 0) and word.casefold() not in _STOP:
                 run.append(word)

@@ -2098,3 +2098,18 @@ def test_without_a_yes_from_the_others_a_proposal_stays_a_proposal() -> None:
             say("Not sure, the hangar is cheap", "Margit"),
             say("I'd rather wait for the quote", "Declan")]
     assert "Agreed" not in card(chat).body
+
+
+def test_catch_up_news_reads_in_the_first_person_without_its_news_label() -> None:
+    chat = [say("OTTILIE. Guess who passed his driving test", "Ravi", when=_at(21, 10)),
+            say("NO WAY!! Third time lucky??", "Ottilie", when=_at(21, 10)),
+            say("Third time lucky. Zero majors, two minors", "Ravi", when=_at(21, 10)),
+            say("OK MY news: we finally got an allotment!!", "Ottilie", when=_at(21, 11)),
+            say("No way, after how long on the list?", "Ravi", when=_at(21, 11)),
+            say("Three years! Plot 14 at Ferncliffe allotments.", "Ottilie", when=_at(21, 11)),
+            say("Last bit of news: I'm moving out of the Cranbrook Road flat", "Ravi", when=_at(21, 12)),
+            say("Biscuit says woof", "Ottilie", when=_at(21, 12))]
+    text = text_of(card(chat))
+    assert "I passed my driving test" in text and "his driving test" not in text
+    assert "news:" not in text.lower() and "woof" not in text
+    assert "Ferncliffe" in text and "moving out of the Cranbrook Road flat" in text

@@ -482,3 +482,11 @@ def test_the_weekend_after_is_after_the_latest_day_the_chat_gave_and_the_answers
     assert ground("the weekend after works", wednesday, said={}) == "the weekend after works"
     assert ground("the weekend after the wedding", wednesday, said={6: D(2026, 11, 29)}) == \
         "the weekend after the wedding"
+
+
+def test_a_week_on_friday_and_a_weekday_ordinal_before_its_month() -> None:
+    saturday = D(2026, 11, 21)
+    assert resolve_relative("The Bell, a week on Friday", saturday) == "The Bell, a week on Friday (2026-12-04)"
+    assert resolve_relative("see you a week tomorrow", saturday) == "see you a week tomorrow (2026-11-29)"
+    assert resolve_relative("Yep, Friday 4th December.", saturday) == "Yep, Friday 4th December (2026)."
+    assert resolve_relative("on Friday", saturday) == "on Friday (2026-11-27)"  # without "a week": the coming one

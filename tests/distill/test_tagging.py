@@ -216,3 +216,13 @@ def test_a_capitalised_word_the_card_mostly_writes_in_lower_case_is_a_common_wor
             "- Searched: hex.pm elixir latest; elixir otp\n- The Elixir packages and Elixir releases.\n")
     tags = ExtractiveTagger().tag(kept, 3)
     assert "Minesweeper" in tags and "Elixir" in tags
+
+
+def test_a_columns_header_before_its_value_and_a_contractions_head_are_not_tags() -> None:
+    text = ("---\nname: pet-insurance\ndescription: Comparing pet insurance for Biscuit.\n---\n"
+            "- 2 Petwise: Type Lifetime, £250 excess, Monthly £31.70, Per year £380.40.\n"
+            "- 3 Harbour: Type Time-limited, £120 excess, Monthly £21.15, Per year £253.80.\n"
+            "- Don’t pick Harbour. Don't pick the Harbour accident cover either.\n- I'd go with Petwise over Harbour.\n")
+    tags = ExtractiveTagger().tag(text, 4)
+    assert "Monthly" not in tags and "Per" not in tags and "Don" not in tags
+    assert "Harbour" in tags
