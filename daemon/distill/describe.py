@@ -130,6 +130,8 @@ def name_from_title(title: str, lang: str, texts: list[str]) -> str:
     if words and not any(w in said for w in words):
         return ""
     words = title.split()
+    if lang == "en" and len(words) > 6 and re.match(r"[\w.+#-]{1,20}: ", title):
+        words = words[1:]  # "React: Maximum update depth exceeded in PlantTable": the part after the topic's label
     if lang == "en" and len(words) > 6:  # a first message used as a title: too long to be one
         return ""
     slug = slugify(" ".join(words[:6]))
@@ -311,6 +313,8 @@ def _outcome(point: Point) -> bool:
     """The user saying how it turned out: "zero errors", "that fixed it", "went from 18,412 rows to 15,977". (Before
     any answer, "there's no error in the mail" is the problem.)"""
     # (Or what they will do now, with its day: "I'll ring Worcester on Monday (30 November 2026) about the guarantee".)
+    if re.search(r"(?i)\bbut\b", point.text):
+        return False  # ("the tagline error is gone but now I get a different one": a new problem)
     return point.role == "user" and point.answered and (bool(_OUTCOME.search(point.text)) or bool(
         re.match(r"(?i)i(?:'ll| will|'m \w+ing| am \w+ing)\b", point.text)) and bool(_DATED.search(point.text)))
 
@@ -389,6 +393,9 @@ def _as_note(point: Point, lang: str, named: bool, other: str = "", after: str =
     who said the note before this one.
     """
     text = _clip(point.text, 200).rstrip()
+    if point.role == "user" and not named and lang == "en":  # "went with your option 3": the assistant's
+        text = re.sub(r"(?i)\byour (option|suggestion|idea|fix|approach|solution|version|code|advice|answer|plan|"
+                      r"recommendation|pick)\b", r"the assistant's \1", text)
     if other and lang == "en":
         text = _YOU.sub(lambda m: other + ("'s" if m.group(0).lower() in ("your", "yours") else ""), text)
     if lang == "zh":

@@ -273,7 +273,8 @@ _SHOWING = re.compile(r"^(?:check (?:this|it) out|check out|look at|here'?s|take
 # A statement whose subject is a pronoun needs its referent to be read later.
 _PRONOUN_START = re.compile(r"^(?:he|she|they|his|her|their|its|it|this|these|those|him|them)\b", re.I)
 # Hedged words: a sentence holding them is not a decision ("I'll keep you posted if I decide").
-_TENTATIVE = re.compile(r"\b(?:if|whether|might|maybe|perhaps|not sure|thinking (?:about|of)|considering|options?|"
+_TENTATIVE = re.compile(r"\b(?:if|whether|might|maybe|perhaps|not sure|thinking (?:about|of)|considering|"
+                        r"(?<!went with your )(?<!went with the )(?<!going with )options?(?! (?:\d|[A-Z])\b)|"
                         r"either|alternatives?|need to decide|have to decide|(?:a|the) (?:decision|call|choice) for|"
                         r"(?:your|their) (?:decision|call|choice)|up to you|"
                         r"should (?:i|we)|wonder(?:ing)?|could|(?:i|we)(?:'d| would))\b|如果|也许|可能|考虑|建议", re.I)
@@ -317,7 +318,8 @@ _INDIRECT_ASK = re.compile(r"(?:^|,\s*|\b(?:and|but|so)\s+)(?:so,? )?(?:i'?m|i a
                            r"\b|^i (?:want|need) (?:to know|help|advice)\b|^i can'?t decide\b"
                            r"|\bwonder(?:ing)? (?:if|whether) (?:you|anyone) (?:could|can|would|might)\b", re.I)
 # The user's own problem, said in the present: "My flask app keeps throwing…", "my monthly report is wrong".
-_PROBLEM = re.compile(r"(?i)(?:my|our)\b.*\b(?:keeps?|fails?|failing|crash(?:es|ing)?|throws?|stopped|won't|doesn't|isn't|broke|"
+_PROBLEM = re.compile(r"(?i)(?:my|our)\b.*\b(?:keeps?|fails?|failing|crash(?:es|ing)?|freez(?:es|ing)|hangs|lags|throws?|stopped|"
+                      r"won't|doesn't|isn't|broke|"
                       r"can't|cannot|couldn't|"
                       r"(?:is|are) (?:wrong|off|broken|empty|missing|stuck|slow))\b|(?:i'?m getting|i get|i keep getting|"
                       r"i'?m seeing|i see|getting)\b[^.?!]*\b(?:error|exception|warning|panic|traceback|segfault|"
@@ -325,7 +327,7 @@ _PROBLEM = re.compile(r"(?i)(?:my|our)\b.*\b(?:keeps?|fails?|failing|crash(?:es|
                       r"build|start))\b")
 # How it turned out, in the user's words: "zero errors", "that fixed it", "April is now 18,236.50, matches the till".
 _OUTCOME = re.compile(r"\b(?:i(?:'ve| have)? (?:just |already )?(?:booked|ordered|bought|scheduled)|works? now|(?:that|it|this) (?:worked|works|fixed it|did it|did the trick)|(?:it|that|this) (?:runs|compiles|builds|passes|loads)(?=[!.,;:]|\s*$|\s+(?:but|and)\b)|fixed|solved|no (?:more )?errors?|"
-                      r"zero errors|\d+ (?:passed|errors?|failed)|no longer|went from|down to|up to|dropped to|"
+                      r"zero errors|\d+ (?:passed|errors?|failed)|no longer|went from|down to|up to|dropped to|(?:is|are) (?:all )?gone|went away|"
                       r"(?:is|are) now|now (?:matches|shows|works)|matches|that confirms|(?:compiles|builds|runs|passes|"
                       r"loads|starts) (?:now|fine|again)|(?:build|it|everything) is (?:clean|green)|all green)\b", re.I)
 # An answer's verdict ("Basically: solar yes, battery no for now"): what the advice comes to.
@@ -427,7 +429,8 @@ _HOW_IS = re.compile(r"(?i:(?:and )?how(?:'s| is| are| was)) (?:(?:the |little |
 
 # "Kotlin question.", "quick money question that's been bugging me": the question is still to come.
 _QUESTION_AHEAD = re.compile(r"(?i)(?:a |one |quick |small |another |random )*(?:[\w.+#-]+ ){0,2}question"
-                             r"(?: for you| that'?s been bugging me)?\W*$"
+                             r"(?: for you| that'?s been bugging me)?(?:,? (?:i'?m|i am) (?:a (?:bit|little) |so |really |"
+                             r"totally |completely )?(?:stuck|lost|confused|stumped))?\W*$"
                              r"|(?:我)?想(?:请教|问)(?:一下|问)?[^。？?！!]{0,20}?(?:的事|的问题|的事情)?[。！!]?$")  # 想请教一下…的事
 
 # "Yes, that's fine." / "No. Bleach etches marble." — not "No problem!" and not a "Yes, but…" that takes it back.

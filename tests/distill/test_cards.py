@@ -2113,3 +2113,27 @@ def test_catch_up_news_reads_in_the_first_person_without_its_news_label() -> Non
     assert "I passed my driving test" in text and "his driving test" not in text
     assert "news:" not in text.lower() and "woof" not in text
     assert "Ferncliffe" in text and "moving out of the Cranbrook Road flat" in text
+
+
+def test_a_freezing_page_is_the_problem_and_going_with_option_3_is_decided() -> None:
+    chat = [say("hey! React question, I'm a bit stuck. our stock page in Larkspur freezes as soon as it loads and the "
+                "console spams Maximum update depth exceeded."),
+            say("The loop comes from `filters`: a new object on every render. Three ways out: 1) memoise it, "
+                "2) compare primitives, 3) drop the effect and compute the list with useMemo.", role="assistant"),
+            say("ok the warning is gone but now I get a different one: Cannot update a component while rendering"),
+            say("That one is the leftover setState in render; option 3 removes it.", role="assistant"),
+            say("went with your option 3, the useMemo one. freeze is gone and the page loads in a second.")]
+    result = card(chat)
+    assert result.description.startswith("The user's stock page in Larkspur freezes as soon as it loads")
+    assert "React question" not in result.description and "stuck" not in result.description
+    assert "The user went with the assistant's option 3, the useMemo one." in result.description
+    assert "Went with your option 3, the useMemo one." in _section(result.body, "Decisions")
+    assert "but now" not in result.description  # a new problem is no outcome
+
+
+def test_a_title_after_its_topic_label_names_the_card() -> None:
+    from daemon.distill.describe import name_from_title
+    texts = ["maximum update depth exceeded in PlantTable, react"]
+    assert name_from_title("React: Maximum update depth exceeded in PlantTable", "en", texts) == \
+        "maximum-update-depth-exceeded-in-planttable"
+    assert name_from_title("I need help with maximum update depth exceeded in my table", "en", texts) == ""
