@@ -355,6 +355,8 @@ def _ask(request: str, asker: str, lang: str, task: bool) -> str:
     text = _clip(request.strip(), 180).rstrip(":：")
     who = asker or ("用户" if lang == "zh" else "The user")
     if lang == "zh":
+        if m := re.match(r"(?:我)?想(?:请你|让你|麻烦你)(?:帮我|帮忙)?", text):  # "想请你帮我参谋一下…": 用户请助手帮忙参谋一下…
+            return f"{who}请助手帮忙{text[m.end():].rstrip('。.！!')}。"
         if task or re.search(r"[？?吗呢]$|^(?:请|帮我|帮忙|能不能|能否|可以帮|麻烦|给我)", text):
             return f"{who}{'的任务' if task else '问'}：{text}"
         return text

@@ -249,6 +249,7 @@ class ExtractiveDistiller:
         candidates = _candidates(turns, names, skip=ask[1], agent=bool(calls))
         if existing is None and not calls and (_idle(turns, candidates) or _idle_talk(turns, candidates)):
             return Skip(SKIP_REASON)
+        candidates = _with_options(candidates)
         gone = _superseded(candidates, turns)  # a plan changed later is talk now: never picked, never a referent
         candidates = [replace(c, kind="sentiment") if c.pos in gone else c for c in candidates]
         # Code blocks are kept whole outside the budget, so the budget is for the prose around them.
@@ -958,6 +959,38 @@ _FOLLOW_UP = re.compile(r"(?i)(?:(?:after|for|since|from|to|at|in|with) )?(?:who
                         r"(?!.*\b(?:else|new|about you|with you)\b)")
 
 
+_CHOSEN_LABEL = re.compile(r"(?i)(?:\boption\s+|\b(?:go(?:ing)? with|went with|pick(?:ed)?|chose|take)\s+|[定选报要订])"
+                           r"(?-i:([A-D]|[1-9]))(?![A-Za-z0-9.,])")
+_OPTION_HEAD = re.compile(r"\W*(?:option\s+)?(?-i:([A-D]|[1-9]))\s*(?:[:：)）.、]|\s[-–—])\s*", re.I)
+
+
+def _with_options(candidates: list[_Stmt]) -> list[_Stmt]:
+    """A choice said by its label carries what the label stands for: "就定B了！" after "B：海豚游泳俱乐部，…1对3小班，
+    10节课2600元" is "就定B了！（B：海豚游泳俱乐部，…）"; "Going with C." after "C) the refurb iPhone 15…" likewise.
+    (A choice that says what it is, "going with C then: the refurb iPhone 15 plus…", stays as said.)"""
+    out = list(candidates)
+    for k, stmt in enumerate(out):
+        chosen = _CHOSEN_LABEL.search(stmt.text) if stmt.kind == "decision" and not stmt.code else None
+        if not chosen or len(re.findall(r"\w+", _CJK_RE.sub("", stmt.text))) + len(_CJK_RE.findall(stmt.text)) // 2 > 8:
+            continue
+        label = chosen.group(1)
+        defined = next((s for s in reversed(out[:k]) if not s.code and (head := _OPTION_HEAD.match(s.text))
+                        and head.group(1) == label), None)
+        if defined is None:
+            continue
+        zh = bool(_CJK_RE.search(defined.text))
+        what = defined.text[_OPTION_HEAD.match(defined.text).end():]
+        limit = 45 if zh else 90
+        if len(what) > limit:
+            cut = max(what.rfind(c, 0, limit) for c in "，,;；")
+            what = what[:cut] if cut > 10 else what[:limit]
+        what = what.rstrip("，,;；。. ")
+        note = f"（{label}：{what}）" if zh else f" ({label}: {what})"
+        text = re.sub(r"([。！!.]*)$", lambda m: note + m.group(1), stmt.text.rstrip(), count=1)
+        out[k] = replace(stmt, text=text, tokens=stmt.tokens | _tokens(what))
+    return out
+
+
 _CHANGE = re.compile(r"(?i)\b(?:instead|moved?|move it|rebook(?:ed)?|re-?schedul\w*|cancel\w*|changed?|"
                      r"can'?t make|postpon\w*|push(?:ed)? (?:it )?back|brought (?:it )?forward|new plan|"
                      r"change of plans?|swap(?:ped)?)\b")
@@ -1623,7 +1656,8 @@ def _verdict(ask: str, turns: list[_Turn], lang: str) -> str:
 def _is_request(sentence: str) -> bool:
     """A question or an instruction, not a statement the body should keep."""
     if _CJK_RE.search(sentence[:4]):
-        return _is_question(sentence) or bool(re.match(r"^(?:请|帮我|帮忙|能不能|能否|可以帮|麻烦|给我)", sentence))
+        return _is_question(sentence) or bool(re.match(r"^(?:(?:我)?想(?:请你|让你|麻烦你)|请|帮我|帮忙|能不能|能否|可以帮|"
+                                                        r"麻烦|给我)", sentence))
     return bool(sentence) and (_is_question(sentence) or bool(_IMPERATIVE.match(sentence))
                                or bool(_INDIRECT_ASK.search(sentence)) or bool(_PROBLEM.match(sentence)))
 

@@ -55,7 +55,8 @@ _SMALL_TALK_ZH = re.compile(r"谢谢你|谢谢您|你好|您好|好的|谢谢|�
                             r"辛苦了|收到|明白|了解|知道了|好主意|好办法|加油|祝你(?:顺利|成功|好运)|一切顺利|"
                             r"有(?:问题|什么问题|需要)(?:的话)?随时(?:问我|找我|联系我)?|随时|太好了|真棒|厉害|"
                             r"这样更好|那就这样|就这么定了吧|记下来了|记住了|我把\w{1,4}记下来了|谢谢你|谢谢您|"
-                            r"祝[^，,。！!]{1,24}?(?:顺利|愉快|成功|好运|快乐|幸福|通过|过关|考过|拿证|高分)|新婚快乐|生日快乐|节日快乐|"
+                            r"祝[^，,。！!]{1,24}?(?:顺利|愉快|成功|好运|快乐|幸福|通过|过关|考过|拿证|高分)|祝[^，,。！!]{1,24}[！!]|新婚快乐|生日快乐|节日快乐|"
+                            r"(?:我)?(?:在[^，,。]{1,10}之间)?(?:犹豫|纠结)(?:不决)?[，,]?\s*(?:选不出来|拿不定主意|不知道选哪个)|选不出来|拿不定主意|"
                             r"我来帮你(?:算|看|查|整理|想)一下|让我(?:算|看|查|整理|想)一下|等一下|等等|我(?:先)?(?:查|看|问|找|算|翻)一下|"
                             r"哈+|嗯+|哦+|好吧|好|行|可以|在吗|吗|呢|啊|呀|了|的")
 _ZH_STOP_CHARS = "的了是在我你他她它们和就也都要把被吗呢吧啊这那有没不很还会说着过对给跟让从而与及或呀哦嗯么"
@@ -362,7 +363,9 @@ _INTENSIFIER = re.compile(r"(?:^|(?<=\s))(?:really|super|totally|so so|pretty mu
 _SETTLED = re.compile(r"(?i)(?:(?:[^,.!?]{1,20},\s+)?(?!(?:what|that|this|it|there|here|so)\b)(?![\d:.]+(?:ish|pm|am)?\s)(?:[^\s.!?]+\s+){0,2}[^\s.!?]+"
                       r"\s+it is|(?:(?:ok(?:ay)?|right|fine|"
                       r"alright),?\s+)?no\s+(?!(?:way|problem|prob|probs|worries|idea|clue|rush|thanks|biggie|doubts?|kidding|"
-                      r"chance|need|joke|pressure|stress|sweat|big deal|one|more|longer)\b)[\w-]+(?: this (?:year|time))?)"
+                      r"chance|need|joke|pressure|stress|sweat|big deal|one|more|longer)\b)[\w-]+(?: this (?:year|time))?"
+                      # "好，就定B了！", "那就选海豚吧"
+                      r"|(?:好|行|嗯)?[，,]?\s*(?:那)?就(?:定|选|报|订|买|用|要)[^，,。！!？?]{1,10}(?:了|吧))"
                       r"\W*$")
 
 # Kept from someone: "And we do NOT tell Mum", "It's a surprise" — agreed between them, and easily forgotten.
@@ -370,7 +373,7 @@ _SECRET = re.compile(r"(?i)\b(?:we|you|i)(?: do|'ll| will)? (?:not|n't|never) (?
                      r"\b(?:it'?s|is) a (?:secret|surprise)\b")
 
 _LET_ME_CHECK_ZH = re.compile(r"(?:等一下|等等|稍等)?[，,\s]*(?:我|让我)(?:先|去)?(?:查|看|问|找|算|翻)(?:一下|看|看看)"
-                              r"|(?:请)?把[^。]{0,40}(?:发给我|告诉我)[^。]*我(?:帮你|来)(?:看|算|查)")  # asks for input
+                              r"|(?:(?:可以|好的|好|行|没问题|当然)[，,！!]\s*)?(?:请)?把[^。]{0,40}(?:发给我|告诉我)(?:[^。]*我(?:帮你|来)(?:看|算|查)|看看|[。！!]*$)")  # asks for input
 
 # News of someone named: "Bethan's engaged!", "Priya is pregnant!", "Tom got promoted!".
 _NEWS_OF = re.compile(r"(?!(?:That|This|It|What|How|So|Oh|Wow)\b)[A-Z][a-z]+(?:['’]s| is| has| got| just)\s+(?:\w+\s+)?"

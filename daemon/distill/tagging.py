@@ -154,7 +154,8 @@ _ABBREVIATIONS = frozenset("mon tue tues wed thu thur thurs fri sat sun jan feb 
                            "weekends weekdays i.e e.g i.e. e.g. vs cf approx ca".split())
 _KIN = re.compile(r"(?i:\b(?:my|our|his|her|their|your)\s+(?:little\s+|big\s+|baby\s+|new\s+)?(?:sister|brother|mum|mom|"
                   r"mother|dad|father|son|daughter|wife|husband|partner|girlfriend|boyfriend|fianc[ée]e?|friend|"
-                  r"cousin|niece|nephew|aunt|uncle|grandma|grandpa|grandmother|grandfather|kid|kids|baby)\s+|"
+                  r"cousin|niece|nephew|aunt|uncle|grandma|grandpa|grandmother|grandfather|kid|kids|baby|dog|cat|puppy|"
+                  r"kitten|pup|rabbit|bunny|horse|pony|hamster|parrot|tortoise|greyhound|spaniel|terrier|lab)\s+|"
                   r"\bbaby\s+)([A-Z][a-z]+)|\b([A-Z][a-z]+)['’]s (?:\w+ )?(?:birthday|party|wedding|graduation|baby)\b")
 _FAMILY = frozenset("dad mum mom mam mummy mommy daddy papa mama granny grandma grandpa nana nan gran babcia oma opa "
                     "auntie uncle".split())  # "Dad's knee op": who it is about, never a topic
@@ -220,6 +221,8 @@ def _candidates(text: str) -> list[str]:
 
 
 _HAN_JOIN = re.compile(r"[和与及或跟的了]")
+# A yes-no question's or a negation's words ("能不能游", "要不要", "不能游") are how something is asked, not what.
+_HAN_ASKING = re.compile(r"不|能不|要不|是不|有没|会不|可不|没有|需不需")
 _HAN_EDGE = set("的了是和也很在有就都而及与或把被给对从向这那个们上下中到去来我你他她它")
 
 
@@ -235,7 +238,7 @@ def _han_terms(text: str) -> list[str]:
             counts.update(run[i : i + size] for i in range(len(run) - size + 1))
     # ("子女教育和房贷" is two terms, not one: a joining word never sits inside a term)
     repeated = {t: c for t, c in counts.items() if c >= 2 and t[0] not in _HAN_EDGE and t[-1] not in _HAN_EDGE
-                and t not in _ZH_STOP and not _HAN_JOIN.search(t)}
+                and t not in _ZH_STOP and not _HAN_JOIN.search(t) and not _HAN_ASKING.match(t)}
     maximal = [t for t, c in repeated.items()
                if not any(t != u and t in u and repeated[u] == c for u in repeated)]
     return [t for t in maximal for _ in range(repeated[t])]

@@ -2137,3 +2137,30 @@ def test_a_title_after_its_topic_label_names_the_card() -> None:
     assert name_from_title("React: Maximum update depth exceeded in PlantTable", "en", texts) == \
         "maximum-update-depth-exceeded-in-planttable"
     assert name_from_title("I need help with maximum update depth exceeded in my table", "en", texts) == ""
+
+
+SWIMMING = [
+    say("你好，想请你帮我参谋一下给女儿报游泳班的事。朵朵6岁半，有点怕水。我在两家之间犹豫，选不出来😂"),
+    say("可以，把两家的情况发给我看看。", role="assistant"),
+    say("A：市体育中心游泳馆的少儿蛙泳班，12节课1680元，一个教练带8个孩子。\n"
+        "B：海豚游泳俱乐部，1对3小班，10节课2600元，走路5分钟。"),
+    say("对怕水的孩子，师生比比单价重要得多。我的建议是先报B。能不能下水要先问医生，要不要耳塞也问一下。", role="assistant"),
+    say("好，就定B了！老公也同意。我后天带她去买装备，要买什么？能不能先买耳塞？"),
+    say("泳帽、泳镜、耳塞、浴巾。祝朵朵早日变成小美人鱼！", role="assistant"),
+]
+
+
+def test_a_chinese_choice_by_its_label_says_what_the_label_is_and_the_ask_is_the_users() -> None:
+    result = card(SWIMMING)
+    assert "就定B了（B：海豚游泳俱乐部，1对3小班，10节课2600元" in _section(result.body, "决定")
+    assert "发给我看看" not in result.body  # asking for the details is no fact
+    assert result.description.startswith("用户请助手帮忙参谋一下给女儿报游泳班的事。")
+    assert "祝朵朵" not in text_of(result)  # a wish is a sign-off
+
+
+def test_chinese_asking_words_are_no_tags() -> None:
+    text = ("---\nname: 游泳班\ndescription: 给女儿报游泳班，问医生能不能游、要不要耳塞。\n---\n"
+            "- 问医生能不能游、要不要耳塞。\n- 能不能游要看鼓膜，要不要耳塞也问医生。\n- 海豚俱乐部的小班，海豚俱乐部走路5分钟。\n")
+    tags = ExtractiveTagger().tag(text, 4)
+    assert not any(t.startswith(("能不能", "要不要", "不能")) for t in tags), tags
+    assert any("海豚俱乐部" in t for t in tags), tags
