@@ -131,7 +131,9 @@ class ExtractiveTagger:
             usable = [p.lower() for p in found if slugify(p) != own and len(p.split()) <= 2 and not _fragment(p)
                       and len(p) >= 5 and "'" not in p and "’" not in p
                       and p.casefold() not in {c.casefold() for c in chosen}]
-            # Two-word phrases name a topic; a lone word only when nothing better is there.
+            # Two-word phrases name a topic; a lone word only when nothing better is there. (A phrase that opens on a
+            # verb, "gather ideas", "discussing collaborations", names an act, not a topic.)
+            usable = [p for p in usable if not _VERB_HEAD.match(p)]
             usable = [p for p in usable if " " in p] or usable[:1]
             chosen += usable[: max_tags - len(chosen)]
         return chosen[: max_tags * 2]
@@ -184,6 +186,8 @@ def _prose(body: str) -> str:
     return re.sub(r"(?m)^#{1,6} .*$", " ", body)
 
 
+_VERB_HEAD = re.compile(r"(?i)(?:\w+ing|gather|get|make|take|find|keep|give|go|come|see|know|think|want|need|try|use|"
+                        r"help|start|work|play|watch|share|feel|love|like|enjoy|discuss|talk|say|tell|ask)\b")
 _LOWER_WORD = re.compile(r"(?<![\w./'’\[-])[a-z]{3,}(?![\w/'’\]-]|\.\w)")
 _TALKED = re.compile(r"([A-Z][\w'’-]+(?:,\s+[A-Z][\w'’-]+)*(?:,?\s+and\s+[A-Z][\w'’-]+)?) talked\b")
 _SPEAKER = re.compile(r"^\s*[-*]\s+([^\s:：][^:：\n]{0,40})[:：]\s", re.M)

@@ -226,3 +226,12 @@ def test_a_columns_header_before_its_value_and_a_contractions_head_are_not_tags(
     tags = ExtractiveTagger().tag(text, 4)
     assert "Monthly" not in tags and "Per" not in tags and "Don" not in tags
     assert "Harbour" in tags
+
+
+def test_a_key_phrase_that_opens_on_a_verb_is_no_topic_tag() -> None:
+    text = ("---\nname: local-politics\ndescription: talked about local politics and road trips.\n---\n"
+            "- I'm gonna gather ideas from local leaders about local politics.\n"
+            "- We should gather ideas soon; local politics needs ideas.\n"
+            "- The road trip was long; another road trip soon.\n")
+    tags = ExtractiveTagger().tag(text, 3)
+    assert "gather ideas" not in tags and "local politics" in tags
