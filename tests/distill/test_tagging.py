@@ -229,7 +229,7 @@ def test_a_columns_header_before_its_value_and_a_contractions_head_are_not_tags(
 
 
 def test_a_key_phrase_that_opens_on_a_verb_is_no_topic_tag() -> None:
-    text = ("---\nname: local-politics\ndescription: talked about local politics and road trips.\n---\n"
+    text = ("---\nname: johns-news\ndescription: talked about local politics and road trips.\n---\n"
             "- I'm gonna gather ideas from local leaders about local politics.\n"
             "- We should gather ideas soon; local politics needs ideas.\n"
             "- The road trip was long; another road trip soon.\n")
