@@ -393,6 +393,10 @@ _LABEL = re.compile(r"^\*\*[^*\n]{1,40}?(?::\*\*|\*\*:)")
 
 
 _ENDS_COLON = re.compile(r"[:：]\W*$")
+# A lead-in that the item finishes: "See a doctor promptly if:", "Signs to watch for include:".
+_OPEN_LEAD = re.compile(r"(?i)\b(?:if|when|whenever|unless|to|that|because|as|like|such as|are|is|was|were|include|"
+                        r"includes|including|until|before|after|while|where|and|or|with|for|of|by|should|can|will|"
+                        r"must|need to|want to|you|i|we)$")
 _LOWER_ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])\s+[a-z]")  # "- the knee becomes hot": an item that ends a lead-in
 
 
@@ -411,7 +415,9 @@ def _sentences(prose: str) -> list[str]:
         piece = re.sub(r"^\s*(?:[-*+]\s+|\d+[.)]\s+|#+\s+|>\s*)", "", piece or "").strip()
         if item and lead:
             # "See a doctor promptly if:" / "- the knee becomes hot or swollen;": the item finishes the lead's sentence
-            piece = f"{lead} {piece}".rstrip(";,") + ("" if re.search(r"[.!?]$", piece.rstrip(";,")) else ".")
+            # ("Options I found:" / "- regular saver at my bank…" names one: "Options I found: regular saver…")
+            sep = " " if _OPEN_LEAD.search(lead) or re.match(r"[^:：]{1,30}[:：]\s", piece) else ": "
+            piece = f"{lead}{sep}{piece}".rstrip(";,") + ("" if re.search(r"[.!?]$", piece.rstrip(";,")) else ".")
         elif piece:
             lead = piece.rstrip(":：").strip("* ") if piece.endswith((":", "：")) and len(piece.split()) <= 12 else ""
         if "**" in piece and piece.count("**") % 2:  # "**1. The API starts…ready.** `depends_on` …" split in two
@@ -446,7 +452,11 @@ def _list_line(m: re.Match[str]) -> str:
     head = re.sub(r"\*\*|^#+\s*", "", m.group(1) or "").strip().rstrip(":：")
     if _CJK_RE.search(m.group(0)):
         return f"{head + '：' if head else ''}{'、'.join(items)}。\n"
-    return f"{head + ': ' if head else ''}{('; ' if any(',' in i for i in items) else ', ').join(items)}.\n"
+    joined = ('; ' if any(',' in i for i in items) else ', ').join(items)
+    if head and _OPEN_LEAD.search(head) and items[0][:1].islower():
+        # "See a doctor promptly if:" / "- the knee becomes hot" / "- you have a fever": one sentence, "…hot, or you…"
+        return f"{head} {', or '.join(joined.rsplit(', ', 1)) if '; ' not in joined else joined}.\n"
+    return f"{head + ': ' if head else ''}{joined}.\n"
 
 
 def _table_rows(m: re.Match[str]) -> str:
@@ -1209,6 +1219,9 @@ def _idle(turns: list[_Turn], candidates: list[_Stmt]) -> bool:
         idle = False
     else:  # "What's the capital of Australia?" is short, not idle.
         idle = not any(_tokens(s) - _SMALL_TALK_EN for s in user if _is_request(s))
+        # ("My knee is swollen… What should I do?" — "See a doctor promptly if…": asked, and answered in substance)
+        answer = set().union(*(_tokens(t.text) for t in turns if t.role == "assistant")) - _SMALL_TALK_EN
+        idle = idle and not (any(_is_question(s) for s in user) and len(said) >= 2 and len(answer) >= 6)
     # ... unless the user said something to remember ("I'm allergic to peanuts", "I prefer tea").
     return idle and not any(_MEMORABLE.search(s) or _classify(s, None) in ("preference", "decision") for s in user)
 
@@ -1621,6 +1634,12 @@ def _request(turns: list[_Turn], calls: list[ToolCall]) -> tuple[str, str, str]:
                 dated = [s for s in said[len(lead):i] if _GROUNDED.search(_TODAY_NOTE.sub("", s))][:1]
                 context = ("" if _CJK_RE.search(said[0]) else " ").join(_trim(s, frozenset()) for s in lead + (
                     dated if lead and not any(_GROUNDED.search(s) for s in lead) else []))
+                if not lead and len(sentence.split()) <= 10 and re.search(r"(?i)\bhelp\b", sentence) and \
+                        not _PROBLEM.match(sentence):
+                    # "can you help me with a savings plan? I want to take a 3-month sabbatical … £9,000 all in.":
+                    # a vague ask, said first, is framed by what follows it
+                    context = " ".join(_trim(s, frozenset()) for s in said[i + 1:i + 3]
+                                       if _specific(s) and not _is_request(s) and len(s) <= 200)
                 return context, sentence, turn.who
         return "", "", ""
     return "", "", ""

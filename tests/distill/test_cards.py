@@ -2164,3 +2164,24 @@ def test_chinese_asking_words_are_no_tags() -> None:
     tags = ExtractiveTagger().tag(text, 4)
     assert not any(t.startswith(("能不能", "要不要", "不能")) for t in tags), tags
     assert any("海豚俱乐部" in t for t in tags), tags
+
+
+def test_a_vague_ask_for_help_is_framed_by_what_follows_and_a_list_names_its_options() -> None:
+    chat = [say("hi! can you help me with a savings plan? I want to take a 3-month sabbatical to travel (Peru, "
+                "Bolivia, Chile) and I think I need about £9,000 all in. I'm leaving in 20 months."),
+            say("Happy to. What do you have so far?", role="assistant"),
+            say("I have £2,400 in my current account. Options I found:\n- easy-access saver, 3.6% AER\n"
+                "- regular saver at my bank, 6.5% AER fixed for 12 months, max £250 a month"),
+            say("Put £250 a month into the regular saver and the £2,400 into easy access.", role="assistant"),
+            say("ok decided: the £2,400 goes into easy access now, not the bond.")]
+    result = card(chat)
+    assert result.description.startswith("The user wants to take a 3-month sabbatical to travel (Peru, Bolivia, "
+                                         "Chile)")
+    assert "savings plan" in result.description
+    assert "Options I found: easy-access saver" in result.body or "Options I found: regular saver" in result.body
+    assert "Options I found easy" not in result.body and "Options I found regular" not in result.body
+    # A lead-in the item finishes still reads as one sentence.
+    doctor = card([say("My knee is swollen after kneeling all day. What should I do?"),
+                   say("See a doctor promptly if:\n- the knee becomes hot or red\n- you have a fever",
+                       role="assistant")])
+    assert "See a doctor promptly if the knee becomes hot or red" in doctor.body
