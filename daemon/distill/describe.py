@@ -211,7 +211,8 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
            and not _SHOWING.match(p.text)  # nor a photo shown ("Check out this photo of…")
            and not _WORKING.search(p.text)  # nor a step of arithmetic ("€89 × (1 − 0.40) + €3 ≈ €56")
            and not p.text.lstrip().startswith("|")  # nor a table's row, away from its header
-           and not re.match(r"(?i)\W*(?:(?:re|subject)\s*:|dear\b)", p.text)]  # nor a letter's heading ("Re: Parking…")
+           and not re.match(r"(?i)\W*(?:(?:re|subject)\s*:|dear\b)", p.text)  # nor a letter's heading ("Re: Parking…")
+           and not re.match(r"\*\*[^*]{1,40}\(\S*\d[^)]*\)\.?\*\*", p.text)]  # nor an item's label ("**Repainting (£200).**")
     if not people:  # what was decided, then the fix or advice given, then how it turned out
         # (A sentence that leans on one before it, "Its decision binds the operator.", heads nothing.)
         fit = sorted(fit, key=lambda p: (0 if p.kind == "decision" else 1 if _problem(p) else 2 if _advice(p)

@@ -2185,3 +2185,13 @@ def test_a_vague_ask_for_help_is_framed_by_what_follows_and_a_list_names_its_opt
                    say("See a doctor promptly if:\n- the knee becomes hot or red\n- you have a fever",
                        role="assistant")])
     assert "See a doctor promptly if the knee becomes hot or red" in doctor.body
+
+
+def test_an_items_bold_label_heads_no_description() -> None:
+    description = card([
+        say("My landlord is keeping £450 of my £1,200 deposit. Can he do that?"),
+        say("**Repainting (£200).** After 3 years, lightly marked walls are fair wear and tear. "
+            "**Cleaning (£250).** This depends on evidence. **Reply in writing** and give him 14 days.",
+            role="assistant"),
+    ]).description
+    assert "Repainting (£200)." not in description and "Cleaning (£250)." not in description
