@@ -18,8 +18,8 @@ from dataclasses import dataclass
 from datetime import date
 
 from daemon.distill.lexicon import (
-    _ADVISING, _CJK_RE, _DROPPED_I, _EVENT_RE, _FIRST_PERSON, _NAMED, _OUTCOME, _PROBLEM, _PROMISE, _PRONOUN_START, _SHOWING,
-    _VERDICT, _WORKING,
+    _ADVISING, _CJK_RE, _DROPPED_I, _EVENT_RE, _FIRST_PERSON, _NAMED, _OUTCOME, _PROBLEM, _PROMISE, _PRONOUN_START, _SETTLED,
+    _SHOWING, _VERDICT, _WORKING,
 )
 from daemon.distill.phrases import phrase_counts, ranked, slugify, topics
 
@@ -411,6 +411,7 @@ def _as_note(point: Point, lang: str, named: bool, other: str = "", after: str =
                               r"at|about|on|into)\b", text):  # "Going for the Yaris." → "The user is going for…"
         return third_person(f"{point.who} is {text[:1].lower()}{text[1:]}", point.who)
     if point.who and point.kind == "decision" and point.role == "user" and _BARE_VERB.match(text) \
+            and not _SETTLED.match(text) \
             and not re.match(r"(?i)(?:went|chose|picked|settled|opted|switched|decided|bought|booked|ordered)\b", text):
         # "Lease the e-bike, ride March to November…" → "The user decided to lease the e-bike, …"
         return f"{point.who} decided to {text[:1].lower()}{text[1:]}"

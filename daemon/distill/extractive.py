@@ -727,8 +727,8 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                         and not _is_question(sentence) and not re.search(r"\b(?:i|we|my|our)\b", sentence, re.I) \
                         and not _NEWS_OF.match(sentence) and not _SETTLED.match(sentence)
                     # In a meeting, a laughing aside ("did anyone else hear the fox screaming last night lol") is banter.
-                    banter = meeting and previous != "decision" and bool(_LAUGHING.search(raw)) and not re.search(
-                        r"\d", _DATE_NOTE.sub("", sentence))
+                    banter = meeting and previous != "decision" and (bool(_LAUGHING.search(raw)) or _quip(sentence)) \
+                        and not re.search(r"\d", _DATE_NOTE.sub("", sentence))
                     kind = "sentiment" if turn.speaker and _sentiment(sentence) or _reaction(sentence, names) or cheer \
                         or aside or banter else previous
                     out.append(_Stmt(len(out), i, turn.speaker, sentence, kind, words, "", reply, turn.role))
@@ -757,7 +757,19 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
         if any(t.speaker for t in turns) else out
 
 
+def _quip(sentence: str) -> bool:
+    """A few words in a group chat that name nothing and tell nothing of the speaker's own: "The socks were ICONIC",
+    "Cutting it fine mate". (Shouting, "ICONIC", is no name.)"""
+    calm = re.sub(r"\b[A-Z]{3,}\b", lambda m: m.group(0).lower(), sentence)
+    teasing = bool(re.search(r"\b[A-Z]{4,}\b|\b(?:mate|dude|bro|lads|guys|hun|babe)\W*$", sentence))
+    return teasing and len(sentence.split()) <= 5 and not _specific(calm) and not _is_question(sentence) and not _SETTLED.match(
+        sentence) and not re.search(r"(?i)\b(?:i|i'm|i'll|we|we're|we'll|my|our|me|us)\b", sentence) \
+        and not _KIND_RE["decision"].search(sentence)
+
+
 _LAUGHING = re.compile(r"(?i)\b(?:lol|lmao|rofl|haha+|hehe+)\b|[\U0001F602\U0001F923\U0001F606]")
+_PLANNING = re.compile(r"(?i)\W*(?:(?:ok(?:ay)?|right|so|hey|hi|hello|alright)\W+)*((?!(?:the|some|our|my|a)\b)[\w'’-]+"
+                       r"(?: [\w'’-]+)?) planning(?: time| chat| thread)?\b")
 _VOTE_CALL = re.compile(r"(?i)\b(?:(?:shall|should|can|could) we (?:have a )?vote|let'?s vote|time to vote|"
                         r"vote on it|all in favou?r)\b[^.!?\n]*[?.!:]\s*")
 _TALLY = re.compile(r"(?i)\b(?:\d+|one|two|three|four|five|six|seven|eight|nine) (?:to|vs\.?|-) (?:\d+|nil|none|one|two|three|"
@@ -1004,6 +1016,10 @@ def _with_options(candidates: list[_Stmt]) -> list[_Stmt]:
 _CHANGE = re.compile(r"(?i)\b(?:instead|moved?|move it|rebook(?:ed)?|re-?schedul\w*|cancel\w*|changed?|"
                      r"can'?t make|postpon\w*|push(?:ed)? (?:it )?back|brought (?:it )?forward|new plan|"
                      r"change of plans?|swap(?:ped)?)\b")
+_CANCELLED = re.compile(r"(?:\b(?:cancell?ed|scrapped|dropped)\s+(?:the\s+)?([A-Z][\w'’]*(?:\s+(?:&|and)\s+[A-Z][\w'’]*|"
+                        r"\s+[A-Z][\w'’]*){0,3})"
+                        r"|\b(?:are|is|was|were|got|been)\s+(?:all\s+)?cancell?ed\b())")
+_CLOCK = re.compile(r"(?i)\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}[:.]\d{2}\b")
 _NOTED_DAY = re.compile(r"[(（]([^()（）]*\d{4}[^()（）]*)[)）]")
 _DAY_WORDS = frozenset(w for w in "monday tuesday wednesday thursday friday saturday sunday january february march "
                        "april may june july august september october november december next this last weekend "
@@ -1017,6 +1033,19 @@ def _superseded(candidates: list[_Stmt], turns: list[_Turn]) -> set[int]:
     dated = [(s, set(_NOTED_DAY.findall(s.text)), s.tokens - _DAY_WORDS - {t for t in s.tokens if _is_time(t)})
              for s in candidates if not s.code and s.speaker and _NOTED_DAY.search(s.text)]  # (people's plans)
     gone: set[int] = set()
+    # "I've cancelled Bramble & Fig" … "the evening sessions on the 5th (5 December) are cancelled": what was said of
+    # the cancelled place, or with a time for the cancelled day since that day was first said, no longer holds.
+    for later in candidates:
+        if not later.speaker or not (cancelled := _CANCELLED.search(later.text)):
+            continue
+        what = cancelled.group(1) or cancelled.group(2) or ""
+        day = _NOTED_DAY.search(later.text) if not what else None
+        first = next((i for i, t in enumerate(turns) if day and day.group(1) in t.text), later.msg)
+        for earlier in candidates:
+            if earlier.msg >= later.msg or earlier.code or not earlier.speaker:
+                continue
+            if what and what in earlier.text or day and earlier.msg >= first and _CLOCK.search(earlier.text):
+                gone.add(earlier.pos)
     for later, days, words in dated:
         if not any(_CHANGE.search(t.text) for t in turns[max(0, later.msg - 4):later.msg + 1]):
             continue
@@ -1700,6 +1729,10 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
     # The occasion the chat opens on names it: "… got back to me about mum's 60th" is mums-60th.
     occasion = next((m.group(1) for t in turns[:2] if t.speaker and len(people) > 1 and lang == "en"
                      and (m := _ABOUT_OCCASION.search(t.text)) and 2 <= len(m.group(1).split()) <= 5), "")
+    # ("ok Friendsmas planning time 🎄 who's in": friendsmas-plans)
+    planning = next((m.group(1) for t in turns[:1] if t.speaker and len(people) > 1 and lang == "en"
+                     and (m := _PLANNING.match(t.text))), "")
+    occasion = occasion or (f"{planning} plans" if planning else "")
     description = notes.describe(points, context=context, request=ask, verdict=_verdict(ask, turns, lang),
                                  asker=asker if people else "",
                                  topic=agenda[0] if agenda and len(people) > 1 and lang == "en" else "",

@@ -56,6 +56,7 @@ class Rule:
     examples: tuple[str, ...] = ()  # shown in docs/dates.md, resolved against EXAMPLE_DAY
     triggers: tuple[str, ...] = ()  # lower-case words one of which every match holds: a cheap pre-check
     said: bool = False  # the resolver also reads the days named earlier in the conversation (``Said``)
+    counts_from_next: bool = False  # the day after the phrase is what it counts from ("the Sunday after the 5th")
 
 
 EXAMPLE_DAY = date(2023, 5, 1)  # a Monday: the day every documented example is said on
@@ -80,7 +81,7 @@ _DATE_AFTER = re.compile(
 _DATE_INSIDE = re.compile(r"(?:,|，)?\s?(?:around |约|weekend of |week of )?\d{4}\b[-\d]*[)）]")
 _YEAR = re.compile(r"(?<![\d.-])(?:19|20)\d{2}(?!\d)|\b\d{1,2}[./]\d{1,2}[./](?:19|20)?\d{2}\b")
 _CODE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]+`", re.S)
-_SENTENCE_END = re.compile(r"[.!?;。！？；\n]")
+_SENTENCE_END = re.compile(r"[.!?;。！？；\n\U0001F300-\U0001FAFF\u2600-\u27BF]")  # (an emoji ends one too: "hire 🙄 they")
 _FUTURE_CUE = re.compile(r"\b(?:will|shall|gonna|going\s+to|let's|let’s|plan(?:s|ning)?|next|tomorrow|"
                          r"upcoming|coming|see\s+you)\b|\w['’]ll\b", re.I)
 # "-ed" words are past tense, except those that plan ahead ("scheduled", "booked") or are not verbs.
@@ -175,7 +176,8 @@ def _apply(rule: Rule, text: str, anchor: date, said: Said) -> str:
         said = {**said, **weekdays_said(text, weekends=True)}
 
     def repl(m: re.Match[str]) -> str:
-        if _DATE_AFTER.match(text, m.end()) or any(a <= m.start() < b or a < m.end() <= b for a, b in code) \
+        if not rule.counts_from_next and _DATE_AFTER.match(text, m.end()) or any(
+                a <= m.start() < b or a < m.end() <= b for a, b in code) \
                 or inside(m) and _DATE_INSIDE.match(text, m.end()):
             return m.group(0)
         try:
@@ -347,12 +349,16 @@ def _clause_around(m: re.Match[str]) -> str:
     return text[begin:min(ends, default=m.end() + 200)]
 
 
-def _en_ordinal(m: re.Match[str], anchor: date) -> str | None:
-    """"the 21st": that day of this month if it is still ahead, else of next month (past tense: the reverse)."""
+def _en_ordinal(m: re.Match[str], anchor: date, said: Said | None = None) -> str | None:
+    """"the 21st": the 21st the conversation already named by its weekday; else that day of this month if it is
+    still ahead, else of next month (past tense: the reverse)."""
     if _after_weekday(m) or _OTHER_YEAR.search(_sentence_around(m)):
         return None  # ("Last year we sold out by the 15th": of a month a year ago, which one is unsaid)
     day, past = int(m.group(1)), _past_tense(m)
     named = {_month_index(w) for w in re.findall(_MONTH_NAMES, _sentence_around(m))} - {None}
+    known = [d for k, d in (said or {}).items() if k < 7 and d.day == day and -7 <= (d - anchor).days <= _SAID_DAYS]
+    if known and not named:  # "Saturday the 5th (5 December)" … "the evening sessions on the 5th are cancelled"
+        return _day(known[-1])
     # The clause's own tense: "three things: how the 14th went, the December session" asks about a 14th gone by,
     # not December's.
     text, clause = m.string, _clause_around(m)
@@ -402,9 +408,11 @@ def _en_bare_weekday(m: re.Match[str], anchor: date, said: Said) -> str | None:
     message just gave; in a plan, the coming one; gone by, the most recent one. Else which week is meant is
     anyone's guess: as written. ("in three days (2026-06-12), Friday" names its day already; "Black Friday",
     "every Monday" are no day.)"""
+    # ("the Sunday" is the one the chat or its message just gave: "from the 30th (30 Nov), back on the Thursday")
+    the = bool(re.search(r"(?i)\bthe\s+$", m.string[max(0, m.start() - 5):m.start()]))
     if _NOT_A_DAY_BEFORE.search(m.string, max(0, m.start() - 12), m.start()) and not _MOVED_TO.search(
-            m.string, max(0, m.start() - 20), m.start()):  # ("moved to Saturday" is a day; "Monday to Friday" is not)
-        return None
+            m.string, max(0, m.start() - 20), m.start()) and not the:  # ("moved to Saturday" is a day; "Monday to
+        return None  # Friday" is not)
     target = _EN_WEEKDAYS.index(m.group(1).lower())
     if (before := _NOTE_BEFORE.search(m.string, max(0, m.start() - 20), m.start())) and \
             (day := _written_day(before.group(1))) and day.weekday() == target:
@@ -424,6 +432,8 @@ def _en_bare_weekday(m: re.Match[str], anchor: date, said: Said) -> str | None:
     if found and (0 <= ahead <= _SAID_DAYS or past and -_SAID_DAYS <= ahead < 0
                   or -7 <= ahead < 0 and not _FUTURE_CUE.search(sentence)):
         return _day(found)
+    if the:
+        return None  # ("the Sunday Times", "on the Monday of each month": no day the chat gave)
     # A plan made for it ("Can we meet Monday?", "Monday works", "booked the bleed for Saturday"): the coming one,
     # as "on Monday" is (said on a Monday, today or a week later: as written).
     booked = re.search(r"(?i)\bfor\s+$", m.string[max(0, m.start() - 5):m.start()])
@@ -731,14 +741,15 @@ RULES: tuple[Rule, ...] = (
          examples=("Saturday 25th", "Thursday the 23rd", "this Thursday, the 26th", "on Friday the 13th", "Sat 6th"),
          triggers=("st", "nd", "rd", "th")),
     Rule("the <ordinal> (a day of the month)",
-         "that day of this month if still ahead (today included), else of next month; past tense: the reverse; "
-         "in a sentence that names one month, that month's",
+         "the day of that number the conversation named by its weekday (“Saturday the 5th” … “the sessions on the 5th "
+         "are cancelled”); else that day of this month if still ahead (today included), else of next month; past "
+         "tense: the reverse; in a sentence that names one month, that month's",
          re.compile(r"\bthe\s+(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of|century|centuries|floor|time|place|"
                     r"grade|row|round|edition|anniversary|birthday|percentile|street|avenue|generation|"
                     r"version|time|day|week|month|year|one|item|step|chapter|page|line|attempt|try)\b)"
                     r"(?!\s*[（(]\d{4})", re.I), _en_ordinal,
          examples=("on the 21st", "the 3rd", "the 28th", "I move in January, start date is the 11th"),
-         triggers=("st", "nd", "rd", "th")),
+         triggers=("st", "nd", "rd", "th"), said=True),
     Rule("last / this / next week, weekend, month, year",
          "the calendar week (named by its Monday), weekend (by its Saturday), month or year",
          re.compile(r"\b(last|this|next)\s+(weekend|week|month|year)\b", re.I), _en_period,
@@ -758,10 +769,13 @@ RULES: tuple[Rule, ...] = (
          re.compile(r"\b" + _EN_N + r"\s+" + _EN_UNIT + r"\s+from\s+(?:now|today)\b", re.I), _en_in,
          examples=("two weeks from now",), triggers=("from now", "from today")),
     Rule("the <weekday> after <a day or weekend>", "the first such weekday after the day or weekend the phrase names",
-         re.compile(r"\bthe\s+(" + "|".join(_EN_WEEKDAYS) + r")\s+after\b(?=\s+(?:next|this|that)\s+"
-                    r"(?:weekend|week)\s*[(（](?:weekend of |week of )?(\d{4}-\d{2}-\d{2})[)）])", re.I),
-         lambda m, a: _weekday_after(m), examples=("the Friday after next weekend (weekend of 2023-05-06)",),
-         triggers=("after",)),
+         re.compile(r"\bthe\s+(" + "|".join(_EN_WEEKDAYS) + r")\s+after\b(?=\s+(?:(?:next|this|that)\s+"
+                    r"(?:weekend|week)|(?:the\s+)?\d{1,2}(?:st|nd|rd|th)|(?:" + "|".join(_EN_WEEKDAYS) + r")"
+                    r"(?:\s+the\s+\d{1,2}(?:st|nd|rd|th))?)\s*[(（](?:weekend of |week of )?(\d{4}-\d{2}-\d{2})[)）])",
+                    re.I),
+         lambda m, a: _weekday_after(m), examples=("the Friday after next weekend (weekend of 2023-05-06)",
+                                                   "the Sunday after the 5th (2023-05-05)"),
+         triggers=("after",), counts_from_next=True),
     Rule("the weekend after, the <weekday> after", "after the latest day the conversation gave, within a month "
          "ahead (“Sunday 29th … the weekend after?”); a bare weekday in the next message is in that weekend; no day "
          "given: as written",

@@ -2195,3 +2195,32 @@ def test_an_items_bold_label_heads_no_description() -> None:
             role="assistant"),
     ]).description
     assert "Repainting (£200)." not in description and "Cleaning (£250)." not in description
+
+
+FRIENDSMAS = [
+    say("ok Friendsmas planning time 🎄 who's in", "Imogen", when=_at(20, 18, 41)),
+    say("me obviously", "Dev", when=_at(20, 18, 43)),
+    say("idea: ice skating at Castle Green and then dinner at Bramble & Fig. Saturday the 5th?", "Imogen",
+        when=_at(20, 18, 46)),
+    say("5th works", "Dev", when=_at(20, 18, 47)),
+    say("rink has a 5pm slot, £14.50 each. then Bramble & Fig at 7:30, set menu for £32", "Imogen",
+        when=_at(20, 18, 51)),
+    say("booked both! 5pm skating, 7:30 dinner, table for 3", "Imogen", when=_at(20, 18, 58)),
+    say("yes but no socks this time Callum", "Dev", when=_at(20, 19, 1)),
+    say("the socks were ICONIC", "Callum", when=_at(20, 19, 1)),
+    say("ugh. the rink just emailed: the evening sessions on the 5th are cancelled, private hire 🙄 they can move us "
+        "to the Sunday at 3pm", "Imogen", when=_at(21, 10, 17)),
+    say("yes, mine it is. I'll make mulled wine", "Dev", when=_at(21, 10, 36)),
+    say("I've cancelled Bramble & Fig and moved the rink booking, same price", "Imogen", when=_at(21, 10, 40)),
+    say("so: Sunday 3pm at Castle Green, then Dev's", "Imogen", when=_at(21, 10, 50)),
+]
+
+
+def test_what_a_cancellation_undid_is_left_out_and_a_groups_teasing_too() -> None:
+    result = card(FRIENDSMAS)
+    text = text_of(result)
+    assert "7:30" not in text and "5pm" not in text  # the cancelled evening's times
+    assert "Sunday (6 December 2026) 3pm at Castle Green" in text
+    assert "ICONIC" not in text
+    assert result.name == "friendsmas-plans"
+    assert "decided to mine" not in result.description

@@ -490,3 +490,25 @@ def test_a_week_on_friday_and_a_weekday_ordinal_before_its_month() -> None:
     assert resolve_relative("see you a week tomorrow", saturday) == "see you a week tomorrow (2026-11-29)"
     assert resolve_relative("Yep, Friday 4th December.", saturday) == "Yep, Friday 4th December (2026)."
     assert resolve_relative("on Friday", saturday) == "on Friday (2026-11-27)"  # without "a week": the coming one
+
+
+def test_the_5th_the_sunday_after_it_and_the_thursday_follow_the_days_the_chat_gave() -> None:
+    said: dict[int, date] = {}
+    friday, saturday = datetime(2026, 11, 20, 18, 0), datetime(2026, 11, 21, 10, 0)
+    assert ground("dinner at Bramble & Fig. Saturday the 5th?", friday, said=said) == \
+        "dinner at Bramble & Fig. Saturday the 5th (2026-12-05)?"
+    # "the Thursday" after a day its message gave is the one after it.
+    assert ground("I'm in Dublin from the 30th, back on the Thursday. so", friday, said=said) == \
+        "I'm in Dublin from the 30th (2026-11-30), back on the Thursday (2026-12-03). so"
+    # "the 5th" the chat named by its weekday is that day, whatever tense ("are cancelled") says; an emoji ends the
+    # sentence, so "they can move us" is no past.
+    assert ground("the sessions on the 5th are cancelled, private hire 🙄 they can move us to the Sunday at 3pm",
+                  saturday, said=said) == ("the sessions on the 5th (2026-12-05) are cancelled, private hire 🙄 they can "
+                                           "move us to the Sunday (2026-12-06) at 3pm")
+    assert ground("no the Sunday after the 5th", saturday, said=said) == \
+        "no the Sunday after (2026-12-06) the 5th (2026-12-05)"
+    assert ground("skate at 3 on the Sunday, then Dev's", saturday, said=said) == \
+        "skate at 3 on the Sunday (2026-12-06), then Dev's"
+    # With no day given, "the Sunday" and "the 5th" read as before.
+    assert ground("I read it in the Sunday paper", saturday, said={}) == "I read it in the Sunday paper"
+    assert ground("see you on the 5th", saturday, said={}) == "see you on the 5th (2026-12-05)"
