@@ -768,6 +768,8 @@ def _quip(sentence: str) -> bool:
 
 
 _LAUGHING = re.compile(r"(?i)\b(?:lol|lmao|rofl|haha+|hehe+)\b|[\U0001F602\U0001F923\U0001F606]")
+_ASIDE = re.compile(r"(?im)^\W*(?:(?:also|ok|oh|and|btw)\W+)?(?:unrelated|one more thing|another (?:quick )?question|"
+                    r"different question|side question|random question|off topic|separate question)\b")
 _PLANNING = re.compile(r"(?i)\W*(?:(?:ok(?:ay)?|right|so|hey|hi|hello|alright)\W+)*((?!(?:the|some|our|my|a)\b)[\w'’-]+"
                        r"(?: [\w'’-]+)?) planning(?: time| chat| thread)?\b")
 _VOTE_CALL = re.compile(r"(?i)\b(?:(?:shall|should|can|could) we (?:have a )?vote|let'?s vote|time to vote|"
@@ -1715,9 +1717,12 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
     context, ask, asker = request_
     people = _unique([t.who for t in turns if t.speaker and t.speaker not in _ROLES[lang].values()])
     dated = any(m.time is not None for m in request.messages)
-    points = [p for p in _points([s for s in picked if s.kind == "decision"] +
-                                 [s for s in picked if s.kind != "decision"], turns, lang)
-              if _norm(p.text) not in (_norm(ask), _norm(context))]
+    # A side question asked once the main one was answered ("unrelated: should I index lower(email)?") gets its
+    # answer in the body; the description tells the main thread first.
+    aside = next((i for i, t in enumerate(turns) if i and t.role == "user" and not t.speaker and _ASIDE.search(t.text)),
+                 len(turns))
+    ordered = sorted(picked, key=lambda s: (s.kind != "decision", s.msg >= aside and s.role == "assistant"))
+    points = [p for p in _points(ordered, turns, lang) if _norm(p.text) not in (_norm(ask), _norm(context))]
     # The ask said again with the error it pasted ("… nothing changed in the yaml: `RequestError …`") is the ask.
     fuller = [p for p in points if ask and len(ask) > 20 and _norm(p.text).startswith(_norm(ask).rstrip(" .!?:"))]
     if fuller:

@@ -326,13 +326,15 @@ _INDIRECT_ASK = re.compile(r"(?:^|,\s*|\b(?:and|but|so)\s+)(?:so,? )?(?:i'?m|i a
 _PROBLEM = re.compile(r"(?i)(?:my|our)\b.*\b(?:keeps?|fails?|failing|crash(?:es|ing)?|freez(?:es|ing)|hangs|lags|throws?|stopped|"
                       r"won't|doesn't|isn't|broke|"
                       r"can't|cannot|couldn't|"
-                      r"(?:is|are) (?:wrong|off|broken|empty|missing|stuck|slow))\b|(?:i'?m getting|i get|i keep getting|"
+                      r"(?:is|are|has got|have got|has gotten|has become|got|gets|became) (?:really |very |so |super )?"
+                      r"(?:wrong|off|broken|empty|missing|stuck|slow|slower|sluggish))\b|(?:i'?m getting|i get|i keep getting|"
                       r"i'?m seeing|i see|getting)\b[^.?!]*\b(?:error|exception|warning|panic|traceback|segfault|"
                       r"failure)s?\b|[^.?!]*\b(?:fails|crashes|panics|won't (?:compile|build|start)|doesn't (?:compile|"
-                      r"build|start))\b")
+                      r"build|start)|(?:has got|has gotten|got|has become|became|is|are)\s+(?:really |very |so |super )?(?:slow|slower|sluggish))\b")
 # How it turned out, in the user's words: "zero errors", "that fixed it", "April is now 18,236.50, matches the till".
 _OUTCOME = re.compile(r"\b(?:i(?:'ve| have)? (?:just |already )?(?:booked|ordered|bought|scheduled)|works? now|(?:that|it|this) (?:worked|works|fixed it|did it|did the trick)|(?:it|that|this) (?:runs|compiles|builds|passes|loads)(?=[!.,;:]|\s*$|\s+(?:but|and)\b)|fixed|solved|no (?:more )?errors?|"
                       r"zero errors|\d+ (?:passed|errors?|failed)|no longer|went from|down to|up to|dropped to|(?:is|are) (?:all )?gone|went away|"
+                      r"\d[\d,.]*\s*(?:ms|s|sec|seconds|min|minutes|%|mb|gb)?\s*(?:→|->)\s*\d|[×x] faster|times faster|"
                       r"(?:is|are) now|now (?:matches|shows|works)|matches|that confirms|(?:compiles|builds|runs|passes|"
                       r"loads|starts) (?:now|fine|again)|(?:build|it|everything) is (?:clean|green)|all green)\b", re.I)
 # An answer's verdict ("Basically: solar yes, battery no for now"): what the advice comes to.

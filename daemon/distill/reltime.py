@@ -678,6 +678,10 @@ class _Named:
 
 
 _EN_DAY = "(" + "|".join(_EN_WEEKDAYS) + r")\b(?!['’]?s\b)(?!\s+(?:next|this)\s+week\b)"  # "on Mondays" is a habit
+# A weekday's event, "Thursday's release", "Friday's match": that day's, the coming one (gone by: the last one).
+_EN_DAY_EVENT = ("(" + "|".join(_EN_WEEKDAYS) + r")['’]s\s+(?:release|launch|meeting|call|standup|stand-up|demo|"
+                 r"game|match|class|lesson|session|party|dinner|deadline|deploy|deployment|review|interview|exam|"
+                 r"test|show|gig|service|appointment|rehearsal|concert|flight|trip|event|sprint|board|retro)s?\b(?!\s*[(（][^)）]*\d)")
 _ZH_N = r"(?P<n>\d{1,3}|[一二两三四五六七八九]?十[一二三四五六七八九]?|[一二两三四五六七八九]|几|好几|数)"
 _ZH_TRIGGERS = ("天", "周", "星期", "礼拜", "月", "年", "晚", "日")
 
@@ -787,6 +791,10 @@ RULES: tuple[Rule, ...] = (
          re.compile(r"\b(?:(?P<pre>in)\s+)?" + _EN_N + r"\s+weekends?(?P<post>\s+(?:later|from\s+now))?\b",
                     re.I), _weekends,
          examples=("two weekends later", "in two weekends", "a weekend later"), triggers=("weekend",)),
+    Rule("<weekday>'s <event>", "the coming one (today excluded); in the past tense the most recent one",
+         re.compile(r"\b" + _EN_DAY_EVENT, re.I), lambda m, a: _day(d) if (d := on_weekday(
+             a, _EN_WEEKDAYS.index(m.group(1).lower()), _past_tense(m))) else None,
+         examples=("shipping it with Thursday's release", "Friday's match was brutal"), triggers=("'s", "’s")),
     Rule("<weekday> alone",
          "the day the conversation gave that weekday, by name (“next Friday (22 May)” … “the dinner is Friday”) "
          "or the same message in a weekend (“this weekend? Saturday ideally”), within a month; else, in a plan (“can we "

@@ -2224,3 +2224,18 @@ def test_what_a_cancellation_undid_is_left_out_and_a_groups_teasing_too() -> Non
     assert "ICONIC" not in text
     assert result.name == "friendsmas-plans"
     assert "decided to mine" not in result.description
+
+
+def test_a_slow_page_is_the_problem_its_timing_the_outcome_and_a_side_question_comes_last() -> None:
+    result = card([
+        say("The manifest page in Quayside has got really slow, 2+ seconds per load. Can you help?"),
+        say("The plan shows a Parallel Seq Scan over 4.2M rows. Rewrite the filter as a half-open range on "
+            "departure_at and add an index CONCURRENTLY.", role="assistant"),
+        say("2310 ms → 0.4 ms after the range rewrite. unrelated: should I index lower(email) too?"),
+        say("Run EXPLAIN ANALYZE on a real search first; add it only if it is a Seq Scan.", role="assistant"),
+    ])
+    description = result.description
+    assert description.startswith("The manifest page in Quayside has got")
+    assert "2310 ms → 0.4 ms" in description
+    assert "EXPLAIN ANALYZE on a real search" not in description  # the side question's answer is in the body
+    assert "EXPLAIN ANALYZE on a real search" in result.body

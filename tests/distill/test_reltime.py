@@ -512,3 +512,12 @@ def test_the_5th_the_sunday_after_it_and_the_thursday_follow_the_days_the_chat_g
     # With no day given, "the Sunday" and "the 5th" read as before.
     assert ground("I read it in the Sunday paper", saturday, said={}) == "I read it in the Sunday paper"
     assert ground("see you on the 5th", saturday, said={}) == "see you on the 5th (2026-12-05)"
+
+
+def test_a_weekdays_event_is_the_coming_one_and_its_date_follows_the_event() -> None:
+    tuesday = D(2026, 11, 17)
+    assert resolve_relative("shipping it with Thursday's release.", tuesday) == \
+        "shipping it with Thursday's release (2026-11-19)."
+    assert resolve_relative("Friday's match was brutal", tuesday) == "Friday's match (2026-11-13) was brutal"
+    assert resolve_relative("on Mondays I swim", tuesday) == "on Mondays I swim"  # a habit
+    assert resolve_relative("Thursday's release (19 Nov) is fine", tuesday) == "Thursday's release (19 Nov 2026) is fine"
