@@ -42,6 +42,7 @@ Said = dict[int, date]  # weekday (Monday 0) → the day a message of the conver
 # A Said key beside the weekdays: the Saturday of the weekend a message just asked about relative to another day
 # ("the weekend after?"), which a bare weekday in the next message means ("yes! Saturday morning"), and only there.
 _ASKED_WEEKEND = 7
+_COUNTED_AFTER = 8  # and the day a "the Friday after" counted to, which the same phrase said again means
 
 
 @dataclass(frozen=True)
@@ -121,6 +122,8 @@ def ground(text: str, time: datetime | None, timezone: tzinfo | None = None, sai
         said.update({k: d for k, d in weekdays_said(grounded).items() if d not in weekend.values()})
         if after := _AFTER_NOTE.search(grounded):
             said[_ASKED_WEEKEND] = date.fromisoformat(after.group(1))
+        if counted := _COUNTED_NOTE.search(grounded):
+            said[_COUNTED_AFTER] = date.fromisoformat(counted.group(1))
     return grounded
 
 
@@ -136,6 +139,10 @@ def weekdays_said(text: str, weekends: bool = False) -> dict[int, date]:
                 out[day.weekday()] = day
         elif weekends and (saturday := _written_day(m.group(3))) and saturday < date.max:
             out.update({5: saturday, 6: saturday + timedelta(days=1)})
+    # A day of the month the text names ("The 12th (2026-12-12)?") is its weekday's day too, unless one is named.
+    for m in _ORDINAL_SAID.finditer(text):
+        if (day := _written_day(m.group(1))) and day.weekday() not in out:
+            out[day.weekday()] = day
     return out
 
 
@@ -325,6 +332,7 @@ def _month_day(anchor: date, month: int, day: int, past: bool) -> date | None:
 
 _WEEKDAY_SAID = re.compile(r"(?i)\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b[^()\n]{0,16}?"
                            r"[(（](\d{4}-\d{2}-\d{2})[)）]|[(（]weekend of (\d{4}-\d{2}-\d{2})[)）]")
+_ORDINAL_SAID = re.compile(r"(?i)\b\d{1,2}(?:st|nd|rd|th)\s*[(（](\d{4}-\d{2}-\d{2})[)）]")
 _JUST_PAST_DAYS = 45
 _WEEKDAY_BEFORE = re.compile(r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)"
                              r"\.?[,\s]*(?:the\s+)?$", re.I)  # "Saturday 13 February", "Sat 13 Feb"
@@ -357,6 +365,9 @@ def _en_ordinal(m: re.Match[str], anchor: date, said: Said | None = None) -> str
     day, past = int(m.group(1)), _past_tense(m)
     named = {_month_index(w) for w in re.findall(_MONTH_NAMES, _sentence_around(m))} - {None}
     known = [d for k, d in (said or {}).items() if k < 7 and d.day == day and -7 <= (d - anchor).days <= _SAID_DAYS]
+    gone_by = past and not re.search(r"(?i)\b(?:is|are|'s|'re)\s+(?:\w+ly\s+)?\w+ed\b", _clause_around(m))
+    known = [d for d in known if not gone_by or d <= anchor]  # ("The jar got £87 on the 14th": gone by; "the
+    # sessions on the 5th are cancelled" says what the 5th now is)
     if known and not named:  # "Saturday the 5th (5 December)" … "the evening sessions on the 5th are cancelled"
         return _day(known[-1])
     # The clause's own tense: "three things: how the 14th went, the December session" asks about a 14th gone by,
@@ -430,9 +441,16 @@ def _en_bare_weekday(m: re.Match[str], anchor: date, said: Said) -> str | None:
     ahead = found is not None and (found - anchor).days
     # (A day just gone that the chat gave is meant again, tense or not: "It was Tuesday (24 Nov), right?" — "Tuesday.")
     if found and (0 <= ahead <= _SAID_DAYS or past and -_SAID_DAYS <= ahead < 0
-                  or -7 <= ahead < 0 and not _FUTURE_CUE.search(sentence)):
+                  or -7 <= ahead < 0 and not _FUTURE_CUE.search(sentence) and not the):
         return _day(found)
     if the:
+        if near and near[-1].weekday() == target and not past:
+            return _day(near[-1])  # "in two weeks (2 December), on the Wednesday": that day
+        # "the Friday" of a weekend the chat named ("The 12th (a Saturday)?" … "I'll get the train on the Friday")
+        weekend = [d for k, d in said.items() if k in (5, 6) and 0 <= (d - anchor).days <= _SAID_DAYS]
+        if weekend and target in (4, 5, 6) and not past:
+            saturday = max(weekend) - timedelta(days=max(weekend).weekday() - 5)
+            return _day(saturday + timedelta(days=target - 5))
         return None  # ("the Sunday Times", "on the Monday of each month": no day the chat gave)
     # A plan made for it ("Can we meet Monday?", "Monday works", "booked the bleed for Saturday"): the coming one,
     # as "on Monday" is (said on a Monday, today or a week later: as written).
@@ -461,6 +479,7 @@ _WEEKDAY_UNNOTED = re.compile(r"(?i)\b(" + "|".join(_EN_WEEKDAYS) + r")\b(?!\s*[
 _NOTE_BEFORE = re.compile(r"[(（](\d{4}-\d{2}-\d{2})[)）][,\s]*$")
 
 
+_COUNTED_NOTE = re.compile(r"(?i)\bthe\s+(?:" + "|".join(_EN_WEEKDAYS) + r")\s+after\s*[(（](\d{4}-\d{2}-\d{2})[)）]")
 _AFTER_NOTE = re.compile(r"(?i)\bthe\s+weekend\s+after\s*[(（]weekend of (\d{4}-\d{2}-\d{2})[)）]")
 
 
@@ -477,13 +496,17 @@ def _after_said(m: re.Match[str], anchor: date, said: Said) -> str | None:
     ("Sunday 29th (2026-11-29), 1pm" … "the Christmas tree the weekend after?": the weekend of 5 December).
     No day given: after what is anyone's guess, as written."""
     later = set(weekdays_said(m.string[m.end():], weekends=True).values())  # ("the weekend after. Saturday the 19th?")
+    target = None if m.group(1).lower() == "weekend" else _EN_WEEKDAYS.index(m.group(1).lower())
+    # (Said again, "so the Friday after, two nights", it is the Friday the chat already counted, not one more.)
+    if target is not None and (again := said.get(_COUNTED_AFTER)) and again.weekday() == target and \
+            0 <= (again - anchor).days <= _SAID_DAYS:
+        return _day(again)
     days = [d for k, d in said.items() if k < 7 and 0 <= (d - anchor).days <= _SAID_DAYS and d not in later]
     if not days:
         return None
     base = max(days)
-    if m.group(1).lower() == "weekend":
+    if target is None:
         return _weekend(base + timedelta(days=(5 - base.weekday()) % 7 or 7 if base.weekday() != 6 else 6))
-    target = _EN_WEEKDAYS.index(m.group(1).lower())
     return _day(base + timedelta(days=(target - base.weekday()) % 7 or 7))
 
 

@@ -521,3 +521,25 @@ def test_a_weekdays_event_is_the_coming_one_and_its_date_follows_the_event() -> 
     assert resolve_relative("Friday's match was brutal", tuesday) == "Friday's match (2026-11-13) was brutal"
     assert resolve_relative("on Mondays I swim", tuesday) == "on Mondays I swim"  # a habit
     assert resolve_relative("Thursday's release (19 Nov) is fine", tuesday) == "Thursday's release (19 Nov 2026) is fine"
+
+
+def test_a_named_day_of_the_month_gives_its_weekend_and_the_friday_after_said_again_is_the_same_friday() -> None:
+    said: dict[int, date] = {}
+    friday = datetime(2026, 11, 27, 18, 0)
+    ground("What are you doing the weekend after next?", friday, said=said)
+    ground("The 12th?", friday, said=said)  # a Saturday, named by its day of the month
+    assert ground("the Saturday ceilidh is sold out", friday, said=said) == \
+        "the Saturday (2026-12-12) ceilidh is sold out"
+    assert ground("I'll get the train on the Friday after work", friday, said=said) == \
+        "I'll get the train on the Friday (2026-12-11) after work"
+    said = {}
+    thursday = datetime(2026, 11, 26, 19, 0)
+    ground("wait next weekend as in the 5th? that's Carys's wedding", thursday, said=said)
+    assert ground("what about the Friday after then?", thursday, said=said) == \
+        "what about the Friday after (2026-12-11) then?"
+    assert ground("so the Friday after, two nights?", thursday, said=said) == \
+        "so the Friday after (2026-12-11), two nights?"
+    # A day of the month gone by stays gone by; one said as cancelled is the named one.
+    said = {0: D(2026, 12, 14)}
+    assert ground("The jar got £87 on the 14th, so we're fine", datetime(2026, 11, 24, 9, 0), said=said) == \
+        "The jar got £87 on the 14th (2026-11-14), so we're fine"
