@@ -770,8 +770,8 @@ def _quip(sentence: str) -> bool:
 _LAUGHING = re.compile(r"(?i)\b(?:lol|lmao|rofl|haha+|hehe+)\b|[\U0001F602\U0001F923\U0001F606]")
 _ASIDE = re.compile(r"(?im)^\W*(?:(?:also|ok|oh|and|btw)\W+)?(?:unrelated|one more thing|another (?:quick )?question|"
                     r"different question|side question|random question|off topic|separate question)\b")
-_PLANNING = re.compile(r"(?i)\W*(?:(?:ok(?:ay)?|right|so|hey|hi|hello|alright)\W+)*((?!(?:the|some|our|my|a)\b)[\w'’-]+"
-                       r"(?: [\w'’-]+)?) planning(?: time| chat| thread)?\b")
+_PLANNING = re.compile(r"(?i)(?:^|[.,:;!?]\s+)\W*(?:(?:ok(?:ay)?|right|so|hey|hi|hello|alright)\W+)*"
+                       r"((?!(?:the|some|our|my|a|start|we|let'?s)\b)[\w'’-]+(?: [\w'’-]+)?) planning(?: time| chat| thread)?\b")
 _VOTE_CALL = re.compile(r"(?i)\b(?:(?:shall|should|can|could) we (?:have a )?vote|let'?s vote|time to vote|"
                         r"vote on it|all in favou?r)\b[^.!?\n]*[?.!:]\s*")
 _TALLY = re.compile(r"(?i)\b(?:\d+|one|two|three|four|five|six|seven|eight|nine) (?:to|vs\.?|-) (?:\d+|nil|none|one|two|three|"
@@ -802,6 +802,12 @@ def _with_votes(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
             continue
         if asked and _CONSENT.search(asked[-1]) and all(_ASSENT.match(t.text) for t in others):
             proposed = [k for k, s in enumerate(out) if s.msg == i and not _is_question(s.text)]
+            if not proposed and len(asked) > 1 and (options := [k for k, s in enumerate(out) if s.msg == i and
+                                                                _norm(s.text) == _norm(asked[-2])]):
+                # "Saturday the 12th then? Everyone ok with that?" — yes, yes: the question before was the proposal
+                k = options[0]
+                out[k] = replace(out[k], text=re.sub(r"(?i)\s+then\b|[?？]+$", "", out[k].text).rstrip(" ,") + ".")
+                proposed = [k]
         elif _WORKS_FOR_US.match(turns[i + 1].text) and turns[i + 1].speaker != turn.speaker:
             # "I'd suggest £15 a year per space" — "£15 works": agreed
             proposed = [k for k, s in enumerate(out) if s.msg == i and _SUGGEST.match(s.text)]
@@ -822,11 +828,14 @@ def _with_votes(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
         out = [replace(s, kind="sentiment") if s.msg in (i, i + 1) and s.text.startswith("“") and
                _CONSENT.search(s.text.split("” — ")[0].lstrip("“")) else s for s in out]
     for k, stmt in enumerate(out):
-        if not (_SETTLED.match(stmt.text) or stmt.kind == "decision") or not _TALLY.search(stmt.text):
+        if not (_SETTLED.match(stmt.text) or stmt.kind == "decision" or re.search(
+                r"(?i)\b(?:we'?re|we are|we'?ll|we will) (?:\w+ing|go(?:ing)? ahead|do(?:ing)? it)\b", stmt.text)) \
+                or not _TALLY.search(stmt.text):
             continue
         for j in range(stmt.msg - 1, max(-1, stmt.msg - 8), -1):
             if call := _VOTE_CALL.search(turns[j].text):
-                motion = _sentences(turns[j].text[call.end():])[:1]
+                motion = [re.sub(r"(?i),?\s*(?:yes or no|for or against|all in favou?r)\W*$", ".", m)
+                          for m in _sentences(turns[j].text[call.end():])[:1]]
                 if not motion or len(motion[0].split()) < 3:
                     break
                 text = f"Decision ({_TALLY.search(stmt.text).group(0)}): {motion[0][:1].lower()}{motion[0][1:]}"
@@ -1020,7 +1029,7 @@ _CHANGE = re.compile(r"(?i)\b(?:instead|moved?|move it|rebook(?:ed)?|re-?schedul
                      r"change of plans?|swap(?:ped)?)\b")
 _CANCELLED = re.compile(r"(?:\b(?:cancell?ed|scrapped|dropped)\s+(?:the\s+)?([A-Z][\w'’]*(?:\s+(?:&|and)\s+[A-Z][\w'’]*|"
                         r"\s+[A-Z][\w'’]*){0,3})"
-                        r"|\b(?:are|is|was|were|got|been)\s+(?:all\s+)?cancell?ed\b())")
+                        r"|\b(?:are|is|was|were|got|been)\s+(?:all\s+)?(?:cancell?ed|sold out|fully booked|booked up)\b())")
 _CLOCK = re.compile(r"(?i)\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}[:.]\d{2}\b")
 _NOTED_DAY = re.compile(r"[(（]([^()（）]*\d{4}[^()（）]*)[)）]")
 _DAY_WORDS = frozenset(w for w in "monday tuesday wednesday thursday friday saturday sunday january february march "
@@ -1046,8 +1055,9 @@ def _superseded(candidates: list[_Stmt], turns: list[_Turn]) -> set[int]:
         for earlier in candidates:
             if earlier.msg >= later.msg or earlier.code or not earlier.speaker:
                 continue
-            if what and what in earlier.text or day and earlier.msg >= first and _CLOCK.search(earlier.text):
-                gone.add(earlier.pos)
+            if what and what in earlier.text or day and earlier.msg >= first and (_CLOCK.search(earlier.text) or (
+                    day.group(1) in earlier.text and (earlier.tokens & later.tokens) - _DAY_WORDS)):
+                gone.add(earlier.pos)  # (or it named that day and what was cancelled: "tickets for the ceilidh…")
     for later, days, words in dated:
         if not any(_CHANGE.search(t.text) for t in turns[max(0, later.msg - 4):later.msg + 1]):
             continue
@@ -1728,7 +1738,7 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
     if fuller:
         ask, points = fuller[0].text, [p for p in points if p is not fuller[0]]
     # A meeting's agenda says what it was about: "One item tonight: the Eastgate Community Choir winter concert."
-    agenda = [m.group(1).strip() for t in turns[:2] if t.speaker and (m := _AGENDA.search(t.text) or
+    agenda = [_EMOJI.sub("", m.group(1)).strip() for t in turns[:2] if t.speaker and (m := _AGENDA.search(t.text) or
                                                                      _TALK_ABOUT.search(t.text) or
                                                                      _ABOUT_OCCASION.search(t.text))]
     # The occasion the chat opens on names it: "… got back to me about mum's 60th" is mums-60th.
@@ -1736,7 +1746,7 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
                      and (m := _ABOUT_OCCASION.search(t.text)) and 2 <= len(m.group(1).split()) <= 5), "")
     # ("ok Friendsmas planning time 🎄 who's in": friendsmas-plans)
     planning = next((m.group(1) for t in turns[:1] if t.speaker and len(people) > 1 and lang == "en"
-                     and (m := _PLANNING.match(t.text))), "")
+                     and (m := _PLANNING.search(t.text))), "")
     occasion = occasion or (f"{planning} plans" if planning else "")
     description = notes.describe(points, context=context, request=ask, verdict=_verdict(ask, turns, lang),
                                  asker=asker if people else "",

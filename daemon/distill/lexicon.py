@@ -223,7 +223,7 @@ _FILLER_PHRASE = re.compile(r"\b(?:mystery solved|there it is|cracks me up|(?:is
                             r"(?:busy|crazy|wild) (?:week|few days|day|month) since we (?:last )?(?:talked|spoke|chatted)|"
                             r"(?:haven'?t|have not) (?:talked|spoken|chatted) in (?:a while|a few days|ages|forever)|"
                             r"(?:won'?t|will not|never) give up|staying positive|keep pushing|keep (?:you|ya) in the loop|"
-                            r"time flies|you always say|that'?s (?:the|my|our) \w+ i know|see you (?:on )?(?:the \d+(?:st|nd|rd|th)|then|there)(?:\s*[(（][^)）]*[)）])?[\s!.x]*$|(?:won'?t|will not|never) (?:quit|stop|let you down)|keep going|hanging in there|"
+                            r"time flies|you always say|that'?s (?:the|my|our) \w+ i know|see you (?:on )?(?:the \d+(?:st|nd|rd|th)|then|there)(?:\s*[(（][^)）]*[)）])?[\s!.x]*$|(?:won'?t|will not|never) (?:quit|stop|let you down)|(?:won'?t|will not|not going to|not gonna) die on (?:this|that) hill|keep going|hanging in there|"
                             r"never saw (?:this|that|it) coming|wanted to check in|keep working hard|crossing my fingers|"
                             r"fingers crossed|(?:crazy|wild|lots of|a lot of) (?:stuff|things)(?:'s| has| have)? (?:been )?"
                             r"happen(?:ing|ed)|quite a ride|can'?t imagine (?:my )?life without|"

@@ -2239,3 +2239,43 @@ def test_a_slow_page_is_the_problem_its_timing_the_outcome_and_a_side_question_c
     assert "2310 ms → 0.4 ms" in description
     assert "EXPLAIN ANALYZE on a real search" not in description  # the side question's answer is in the body
     assert "EXPLAIN ANALYZE on a real search" in result.body
+
+
+WINTER_FAIR = [
+    say("Right, shall we start? Brookfield Primary PTA, winter fair planning. Three things tonight: the date, card "
+        "payments, and the bouncy castle question 😅", "Harriet", when=_at(23, 19, 0)),
+    say("Hi all, I'll take the minutes", "Sunita", when=_at(23, 19, 1)),
+    say("Date first. The hall is free on Friday 11 December after school or on Saturday 12 December, 11 to 2.",
+        "Harriet", when=_at(23, 19, 2)),
+    say("Friday's no good, the nativity dress rehearsal is in the hall that afternoon", "Lotte", when=_at(23, 19, 3)),
+    say("Saturday the 12th then? Everyone ok with that?", "Harriet", when=_at(23, 19, 4)),
+    say("yes", "Kwame", when=_at(23, 19, 4)),
+    say("yes from me", "Sunita", when=_at(23, 19, 4)),
+    say("A SumUp Air reader is £29, 1.69% per transaction, no monthly fee.", "Kwame", when=_at(23, 19, 6)),
+    say("Let's vote. Buy the SumUp reader, yes or no?", "Harriet", when=_at(23, 19, 8)),
+    say("yes", "Sunita", when=_at(23, 19, 8)),
+    say("no, but I won't die on this hill", "Ewan", when=_at(23, 19, 9)),
+    say("and I'm a yes, so 4 to 1, we're buying it. Kwame, can you order it?", "Harriet", when=_at(23, 19, 9)),
+    say("yep, I'll order it by Friday", "Kwame", when=_at(23, 19, 10)),
+]
+
+
+def test_a_meetings_agreed_question_and_its_vote_by_show_of_hands_are_its_decisions() -> None:
+    result = card(WINTER_FAIR)
+    decisions = _section(result.body, "Decisions")
+    assert "Agreed: Saturday the 12th (12 December 2026)." in decisions
+    assert "Decision (4 to 1): buy the SumUp reader." in decisions
+    assert result.name == "winter-fair-plans"
+    assert "😅" not in result.description and "die on this hill" not in text_of(result)
+
+
+def test_a_sold_out_event_takes_the_plan_for_it_out() -> None:
+    chat = [say("What are you doing the weekend after next?", "Jun", when=_at(27, 18)),
+            say("The 12th? Nothing! I'll get us tickets for the ceilidh at the Assembly Rooms on the Saturday night",
+                "Beatriz", when=_at(27, 18, 5)),
+            say("Checked the Assembly Rooms site: the Saturday ceilidh is sold out. There's a Sunday afternoon one, "
+                "2 to 5?", "Beatriz", when=_at(27, 18, 20)),
+            say("yes, Sunday works", "Jun", when=_at(27, 18, 21))]
+    text = text_of(card(chat))
+    assert "I'll get us tickets for the ceilidh" not in text
+    assert "sold out" in text

@@ -172,6 +172,16 @@ KNOWN_GAPS = {
         "waiting list",  # why the hangar was dropped (a two-year list): said by another before; budget
     },
     "review12_personal_plans_mums_60th_messages.json": {"Marek"},  # the afternoon off for the nativity: budget
+    # --- review 13 (written 2026-12-01 by a reviewer before any card was produced; 18 of 259 checks failed on the
+    # first run, 93.1 %; the general causes were fixed, these remain) ---
+    "review13_coding_postgres_index_claude.json": {"Alembic"},  # the migration's autocommit block: budget
+    "review13_help_flight_cancellation_chatgpt.json": {"SK2417"},  # the flight number: budget
+    "review13_long_catch_up_engagement_locomo.json": {"Clevedon", "Edinburgh"},  # the lifeboat station, the city: budget
+    "review13_meeting_winter_fair_messages.json": {
+        # "I'll order it by Friday (27 November 2026) so we have time to test it before the fair" is the order's
+        # deadline; the check reads any line with "fair" and "Friday" as the rejected Friday fair
+        "(?mi)^(?=[^\\n]*\\bfair\\b)(?=[^\\n]*(2026-12-11|\\b11 dec|dec(ember)? 11\\b|11th|friday))(?![^\\n]*(not\\b|n't|rehearsal|nativity|reject|instead|rather|over\\b|vs|versus|cake|drop|donation|2026-12-12|12 dec|dec(ember)? 12|12th|saturday|ruled out|no good))[^\\n]*$",
+    },
 }
 
 
