@@ -204,7 +204,8 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
         dwelt[q.text] = p.text.count(" “")
         converted.append(q)
     points = converted
-    fit = [p for p in points if (_substantial(p) or _outcome(p)) and (p.kind != "procedure" or _advice(p) and "`" in p.text)
+    fit = [p for p in points if (_substantial(p) or _outcome(p) or _big_news(p, people))
+           and (p.kind != "procedure" or _advice(p) and "`" in p.text)
            and not p.text.startswith("`")
            and not p.text.rstrip().endswith(("?", "？"))  # a question is not what happened
            and not re.search(r"\\(?:int|frac|sum|\(|\[)|\$\$", p.text)  # nor is a formula, in one line of prose
@@ -234,7 +235,8 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
         # (And one that says whom it is about before one that says "him": "I pick him up on Saturday".)
         # (And one that stands alone before one that leans on what was said: "I'm working from home that day anyway".)
         # (And news before a memory of long ago: "Growing up, I saw…".)
-        news.sort(key=lambda p: (p.kind != "decision", bool(re.search(r"(?i)\b(?:that day|anyway|growing up|as a kid|"
+        news.sort(key=lambda p: (p.kind != "decision", not _big_news(p, True),
+                                 bool(re.search(r"(?i)\b(?:that day|anyway|growing up|as a kid|"
                                                                       r"when i was (?:a|little|young)|used to)\b", p.text)),
                                  bool(_PROMISE.search(p.text)),
                                  bool(re.search(r"\b(?:him|her|them|he|she|it)\b", p.text)), not _NAMED.search(p.text),
@@ -243,6 +245,19 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
         spread = [p for i, p in enumerate(fit) if p.kind == "decision" or p.who not in {q.who for q in fit[:i]}]
         fit = spread + [p for p in fit if p not in spread]
     return fit[:count]
+
+
+def _big_news(point: Point, people: bool) -> bool:
+    """Between people, news said in a few words and an exclamation: "We got engaged!!", "I passed!"."""
+    return people and bool(_LIFE_EVENT.match(point.text)) and point.text.rstrip().endswith("!") \
+        and len(point.text.split()) >= 2
+
+
+_LIFE_EVENT = re.compile(r"(?i)(?:i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|officially\s+|actually\s+)?(?:got|passed|won|bought|"
+                         r"adopted|graduated|moved|quit|finished|started|booked|became|signed|sold|opened|launched|"
+                         r"published|proposed|eloped)\b|(?:i'?m|i am|we'?re|we are)\s+(?:now\s+|finally\s+|officially\s+)?"
+                         r"(?:engaged|pregnant|married|expecting|moving|an? (?:auntie|aunt|uncle|dad|mum|mom|homeowners?|"
+                         r"grandma|grandpa|godmother|godfather))\b")
 
 
 def _plain_math(text: str) -> str:

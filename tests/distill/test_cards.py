@@ -2279,3 +2279,15 @@ def test_a_sold_out_event_takes_the_plan_for_it_out() -> None:
     text = text_of(card(chat))
     assert "I'll get us tickets for the ceilidh" not in text
     assert "sold out" in text
+
+
+def test_big_news_said_in_a_few_words_leads_a_catch_up() -> None:
+    from daemon.distill.describe import Point, highlights
+    points = [Point("Marisol", "Rosa and I finally booked Iceland for April, five nights in Reykjavik.", "fact", "user"),
+              Point("Marisol", "I got the job!", "fact", "user"),
+              Point("Kwame", "I got back from Japan on Wednesday, ten days in Kyoto and Osaka.", "fact", "user")]
+    assert highlights(points, 2, people=True)[0].text == "I got the job!"
+    # A feeling said with an exclamation is no news.
+    feeling = [Point("Melanie", "I'm carving out some me-time each day!", "fact", "user"),
+               Point("Melanie", "I ran a charity race for mental health last Saturday, 5k in 31 minutes.", "fact", "user")]
+    assert highlights(feeling, 1, people=True)[0].text.startswith("I ran a charity race")
