@@ -572,4 +572,7 @@ def _clip(text: str, limit: int) -> str:
     if len(text) <= limit:
         return text
     cut = text[:limit].rsplit(" ", 1)[0] if " " in text[:limit] else text[:limit]
+    if _CJK_RE.search(text[:limit]):  # Chinese has no spaces: end on a clause's mark ("…送货，" not "…下午2")
+        mark = max(text.rfind(c, 0, limit) for c in "。！？；，、")
+        cut = text[:mark] if mark > limit * 0.6 else cut
     return cut.rstrip(",;:，、 ") + "…"

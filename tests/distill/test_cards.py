@@ -2291,3 +2291,9 @@ def test_big_news_said_in_a_few_words_leads_a_catch_up() -> None:
     feeling = [Point("Melanie", "I'm carving out some me-time each day!", "fact", "user"),
                Point("Melanie", "I ran a charity race for mental health last Saturday, 5k in 31 minutes.", "fact", "user")]
     assert highlights(feeling, 1, people=True)[0].text.startswith("I ran a charity race")
+
+
+def test_a_chinese_description_is_clipped_at_a_clause_mark() -> None:
+    from daemon.distill.describe import _clip
+    text = "用户请助手帮忙参谋一下给儿子买钢琴的事。那就这么定了：大后天去验琴，没问题就买U1，12000元。11月27日下午2点到4点送货"
+    assert _clip(text, 50) == "用户请助手帮忙参谋一下给儿子买钢琴的事。那就这么定了：大后天去验琴，没问题就买U1，12000元…"
