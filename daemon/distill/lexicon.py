@@ -324,6 +324,7 @@ _INDIRECT_ASK = re.compile(r"(?:^|,\s*|\b(?:and|but|so)\s+)(?:so,? )?(?:i'?m|i a
                            r"|\bwonder(?:ing)? (?:if|whether) (?:you|anyone) (?:could|can|would|might)\b", re.I)
 # The user's own problem, said in the present: "My flask app keeps throwing…", "my monthly report is wrong".
 _PROBLEM = re.compile(r"(?i)(?:my|our)\b.*\b(?:keeps?|fails?|failing|crash(?:es|ing)?|freez(?:es|ing)|hangs|lags|throws?|stopped|"
+                      r"(?:got|was|were|has been|have been) (?:cancell?ed|delayed|rejected|refused|denied|stolen|damaged)|"
                       r"won't|doesn't|isn't|broke|"
                       r"can't|cannot|couldn't|"
                       r"(?:is|are|has got|have got|has gotten|has become|got|gets|became) (?:really |very |so |super )?"
@@ -334,6 +335,7 @@ _PROBLEM = re.compile(r"(?i)(?:my|our)\b.*\b(?:keeps?|fails?|failing|crash(?:es|
 # How it turned out, in the user's words: "zero errors", "that fixed it", "April is now 18,236.50, matches the till".
 _OUTCOME = re.compile(r"\b(?:i(?:'ve| have)? (?:just |already )?(?:booked|ordered|bought|scheduled)|works? now|(?:that|it|this) (?:worked|works|fixed it|did it|did the trick)|(?:it|that|this) (?:runs|compiles|builds|passes|loads)(?=[!.,;:]|\s*$|\s+(?:but|and)\b)|fixed|solved|no (?:more )?errors?|"
                       r"zero errors|\d+ (?:passed|errors?|failed)|no longer|went from|down to|up to|dropped to|(?:is|are) (?:all )?gone|went away|"
+                      r"(?<=\b)(?:we|i) (?:took|accepted) the|^accepted (?:it|the|their)|"
                       r"\d[\d,.]*\s*(?:ms|s|sec|seconds|min|minutes|%|mb|gb)?\s*(?:→|->)\s*\d|[×x] faster|times faster|"
                       r"(?:is|are) now|now (?:matches|shows|works)|matches|that confirms|(?:compiles|builds|runs|passes|"
                       r"loads|starts) (?:now|fine|again)|(?:build|it|everything) is (?:clean|green)|all green)\b", re.I)

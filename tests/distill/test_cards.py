@@ -2297,3 +2297,15 @@ def test_a_chinese_description_is_clipped_at_a_clause_mark() -> None:
     from daemon.distill.describe import _clip
     text = "用户请助手帮忙参谋一下给儿子买钢琴的事。那就这么定了：大后天去验琴，没问题就买U1，12000元。11月27日下午2点到4点送货"
     assert _clip(text, 50) == "用户请助手帮忙参谋一下给儿子买钢琴的事。那就这么定了：大后天去验琴，没问题就买U1，12000元…"
+
+
+def test_a_cancelled_flight_is_the_problem_and_what_the_user_accepted_is_the_outcome() -> None:
+    description = card([
+        say("Our flight got cancelled last Saturday and I want to know what we're owed. Manchester to Faro."),
+        say("Under UK261 that is £350 per person, so £700 for the two of you, plus reasonable expenses.",
+            role="assistant"),
+        say("They offered £700 cash or a £900 voucher. Accepted the cash this morning, paid within 14 days."),
+        say("Good choice.", role="assistant"),
+    ]).description
+    assert description.startswith("The user's flight got cancelled last Saturday (6 May 2023)")
+    assert "Accepted the cash this morning (8 May 2023)" in description or "accepted the cash" in description
