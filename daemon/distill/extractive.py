@@ -170,7 +170,8 @@ _ABOUT_YOU = re.compile(r"(?i)^(?:(?:haha|lol|ok|so|and)[,.!]*\s+)*"
                         r"what'?s your (?:favou?rite|name)\b|how (?:are|is|was) (?:you|your)\b|you (?:like|too)\b)")
 _MEMORABLE = re.compile(r"(?i)\b(?:remember (?:that|this)|keep in mind|note that|for future reference|allergic|"
                         r"intolerant|vegetarian|vegan|my name is|call me|i live in|i work (?:at|as|for)|birthday|"
-                        r"married|engaged|pregnant|moving|new job|promoted|fired|laid off|graduat\w*|wedding|funeral|"
+                        r"married|engaged|pregnant|(?<!not )moving(?! from the (?:sofa|couch|bed))|new job|promoted|fired|laid off|graduat\w*|"
+                        r"wedding|funeral|"
                         r"diagnos\w*|hospital|surgery|exam|interview|passed away|broke up|divorce\w*)\b")
 _CALENDAR = frozenset(word.lower() for word in notes.MONTHS + notes.WEEKDAYS)
 _DENSE_SUBSTANCE = 0.72  # above this share (LoCoMo's 95th percentile) a chat is dense
@@ -1264,7 +1265,9 @@ def _idle(turns: list[_Turn], candidates: list[_Stmt]) -> bool:
         answer = set().union(*(_tokens(t.text) for t in turns if t.role == "assistant")) - _SMALL_TALK_EN
         idle = idle and not (any(_is_question(s) for s in user) and len(said) >= 2 and len(answer) >= 6)
     # ... unless the user said something to remember ("I'm allergic to peanuts", "I prefer tea").
-    return idle and not any(_MEMORABLE.search(s) or _classify(s, None) in ("preference", "decision") for s in user)
+    # ("I love it", said of a joke, is a reaction: no preference to remember)
+    return idle and not any(_MEMORABLE.search(s) or _classify(s, None) in ("preference", "decision")
+                            and not _LIKE_IT.match(s) for s in user)
 
 
 def _idle_talk(turns: list[_Turn], candidates: list[_Stmt]) -> bool:
@@ -1283,6 +1286,12 @@ def _idle_talk(turns: list[_Turn], candidates: list[_Stmt]) -> bool:
 _RIDDLE_REPLY = re.compile(r"(?i)\W*(?:go on|why|what|no idea|idk|i don'?t know|dunno|tell me|i give up|no\?*)\W*$")
 
 
+_LIKE_IT = re.compile(r"(?i)\W*(?:\w+[.!]\s*)?(?:i|we) (?:really |just )?(?:love|like|hate|adore|enjoy(?:ed)?|loved|liked) "
+                      r"(?:it|that|this|them|you)\b\W*$")
+_FUN_ASK = re.compile(r"(?i)\b(?:tell me|got|know|share|give me) (?:a|another|any|one more|your best) (?:good |bad |terrible )?"
+                      r"(?:joke|pun|riddle|fun fact)s?\b|\bmake me (?:laugh|smile)\b|\bcheer me up\b")
+
+
 def _chit_chat(turns: list[_Turn]) -> bool:
     """Short lines both ways, no name, and the only questions asked of the assistant are about itself
     ("do you like rain?"): weather and coffee, nothing to remember."""
@@ -1292,8 +1301,9 @@ def _chit_chat(turns: list[_Turn]) -> bool:
         if len(text.split()) > (20 if turn.role == "user" else 30) or names or _NUMBER.search(text) or \
                 re.search(r"\b[A-Z]{2,}\b|\w[_.]\w|`", text):  # a name, a number, an acronym or code: talk of things
             return False
-        if turn.role == "user" and any(_is_request(s) and not _ABOUT_YOU.match(s) for s in _sentences(turn.text)):
-            return False
+        if turn.role == "user" and any(_is_request(s) and not _ABOUT_YOU.match(s) and not _FUN_ASK.search(s)
+                                       for s in _sentences(turn.text)):
+            return False  # ("tell me a joke?" asks for fun, not for something to remember)
     return True
 
 

@@ -2309,3 +2309,16 @@ def test_a_cancelled_flight_is_the_problem_and_what_the_user_accepted_is_the_out
     ]).description
     assert description.startswith("The user's flight got cancelled last Saturday (6 May 2023)")
     assert "Accepted the cash this morning (8 May 2023)" in description or "accepted the cash" in description
+
+
+def test_asking_for_a_joke_and_loving_it_is_still_small_talk() -> None:
+    chat = [say("morning! it's absolutely chucking it down here"),
+            say("Morning! Sounds like a proper duvet-and-tea kind of Saturday. Are you staying in?", role="assistant"),
+            say("yep, not moving from the sofa lol. tell me a joke?"),
+            say("Why did the scarecrow win an award? Because he was outstanding in his field.", role="assistant"),
+            say("terrible. I love it"),
+            say("I aim to groan. Enjoy the cosy morning!", role="assistant"),
+            say("thanks, you too. bye!")]
+    assert isinstance(distill(chat), Skip)
+    # Moving house, or liking something named, is worth a card.
+    assert isinstance(distill(chat[:2] + [say("we're moving to Leeds in March, I love the Kirkstall flat")]), Card)
