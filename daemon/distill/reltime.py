@@ -43,6 +43,7 @@ Said = dict[int, date]  # weekday (Monday 0) → the day a message of the conver
 # ("the weekend after?"), which a bare weekday in the next message means ("yes! Saturday morning"), and only there.
 _ASKED_WEEKEND = 7
 _COUNTED_AFTER = 8  # and the day a "the Friday after" counted to, which the same phrase said again means
+_PLANNED_WEEKEND = 9  # and the Saturday of the last weekend to come the chat named
 
 
 @dataclass(frozen=True)
@@ -120,6 +121,11 @@ def ground(text: str, time: datetime | None, timezone: tzinfo | None = None, sai
     if said is not None:
         # (The answer's "Saturday (5 December)" does not become the chat's Saturday: a later one means the earlier.)
         said.update({k: d for k, d in weekdays_said(grounded).items() if d not in weekend.values()})
+        # A weekend the chat plans, "the weekend after next (weekend of 5 December)", is the one a later "Sunday
+        # morning" means when no Sunday to come was named.
+        for planned in _WEEKEND_NOTE.finditer(grounded):
+            if (saturday := _written_day(planned.group(1))) and saturday >= day:
+                said[_PLANNED_WEEKEND] = saturday
         if after := _AFTER_NOTE.search(grounded):
             said[_ASKED_WEEKEND] = date.fromisoformat(after.group(1))
         if counted := _COUNTED_NOTE.search(grounded):
@@ -434,10 +440,14 @@ def _en_bare_weekday(m: re.Match[str], anchor: date, said: Said) -> str | None:
     before = m.string[max(0, m.start() - 160):m.start()]
     near = [d for n in _NOTE_ANY.finditer(before) if (d := _written_day(n.group(1)))] + [
         d for w in _WEEKDAY_UNNOTED.finditer(before)
-        if (d := said.get(_EN_WEEKDAYS.index(w.group(1).lower()))) and 0 <= (d - anchor).days <= 7]
+        if (d := said.get(_EN_WEEKDAYS.index(w.group(1).lower()))) and 0 <= (d - anchor).days <= _SAID_DAYS]
     if near and 0 < (target - near[-1].weekday()) % 7 <= 3 and not past:
         return _day(near[-1] + timedelta(days=(target - near[-1].weekday()) % 7))
     found = said.get(target)
+    planned = said.get(_PLANNED_WEEKEND)
+    if target in (5, 6) and planned and 0 <= (planned - anchor).days <= _SAID_DAYS and (
+            found is None or found < anchor) and not past:
+        found = planned + timedelta(days=target - 5)  # ("Booked: Sunday morning we walk Pilot round the walls")
     ahead = found is not None and (found - anchor).days
     # (A day just gone that the chat gave is meant again, tense or not: "It was Tuesday (24 Nov), right?" — "Tuesday.")
     if found and (0 <= ahead <= _SAID_DAYS or past and -_SAID_DAYS <= ahead < 0
@@ -479,6 +489,7 @@ _WEEKDAY_UNNOTED = re.compile(r"(?i)\b(" + "|".join(_EN_WEEKDAYS) + r")\b(?!\s*[
 _NOTE_BEFORE = re.compile(r"[(（](\d{4}-\d{2}-\d{2})[)）][,\s]*$")
 
 
+_WEEKEND_NOTE = re.compile(r"[(（]weekend of (\d{4}-\d{2}-\d{2})[)）]")
 _COUNTED_NOTE = re.compile(r"(?i)\bthe\s+(?:" + "|".join(_EN_WEEKDAYS) + r")\s+after\s*[(（](\d{4}-\d{2}-\d{2})[)）]")
 _AFTER_NOTE = re.compile(r"(?i)\bthe\s+weekend\s+after\s*[(（]weekend of (\d{4}-\d{2}-\d{2})[)）]")
 

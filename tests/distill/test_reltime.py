@@ -368,13 +368,15 @@ def test_a_bare_weekday_is_the_day_an_earlier_message_gave_it() -> None:
     assert ground("Lea's dinner is next Friday, 7pm.", monday, said=said) == \
         "Lea's dinner is next Friday (2026-05-22), 7pm."
     assert said == {4: D(2026, 5, 22)}
-    # Later in the chat, "Friday" is that Friday, not this week's (which alone would stay as written).
+    # Later in the chat, "Friday" is that Friday, not this week's (which alone would stay as written), and the
+    # Saturday after it in the same message is the next day.
     assert ground("No, the dinner is Friday evening, we drive out Saturday.", monday, said=said) == \
-        "No, the dinner is Friday (2026-05-22) evening, we drive out Saturday."
+        "No, the dinner is Friday (2026-05-22) evening, we drive out Saturday (2026-05-23)."
     assert ground("The weekend after next is free.", monday, said=said) == \
         "The weekend after next (weekend of 2026-05-30) is free."
-    # A weekend names its Saturday only within its message: people count "the weekend after next" differently.
-    assert 5 not in said and ground("Pub dinner Saturday night?", monday, said=said) == "Pub dinner Saturday night?"
+    # A weekend names its Saturday only within its message: people count "the weekend after next" differently
+    # (a Saturday the chat named comes first; past that, the planned weekend's).
+    assert ground("Pub dinner Saturday night?", monday, said=said) == "Pub dinner Saturday (2026-05-23) night?"
     # Weeks later the Friday the chat gave is past: a plan's Friday is the coming one.
     assert ground("See you Friday.", datetime(2026, 6, 20, 9, 0), said=said) == "See you Friday (2026-06-26)."
     assert ground("Friday was fun.", datetime(2026, 6, 20, 9, 0), said={}) == "Friday (2026-06-19) was fun."
@@ -543,3 +545,20 @@ def test_a_named_day_of_the_month_gives_its_weekend_and_the_friday_after_said_ag
     said = {0: D(2026, 12, 14)}
     assert ground("The jar got £87 on the 14th, so we're fine", datetime(2026, 11, 24, 9, 0), said=said) == \
         "The jar got £87 on the 14th (2026-11-14), so we're fine"
+
+
+def test_a_planned_weekend_is_the_one_a_later_saturday_or_sunday_means_unless_the_chat_named_one_to_come() -> None:
+    sunday = datetime(2026, 11, 22, 11, 0)
+    said: dict[int, date] = {}
+    ground("We picked him up last Sunday from the Greyhound Trust.", sunday, said=said)
+    ground("York, the weekend after next?", sunday, said=said)
+    assert ground("two rooms at £95 each for the Saturday night", sunday, said=said) == \
+        "two rooms at £95 each for the Saturday (2026-12-05) night"
+    assert ground("Booked: Sunday morning we walk Pilot round the city walls", sunday, said=said) == \
+        "Booked: Sunday (2026-12-06) morning we walk Pilot round the city walls"
+    # A Saturday to come that the chat named by name comes first: the cake is for the 28th, not the tree weekend.
+    said = {5: D(2026, 11, 28), 6: D(2026, 11, 29)}
+    ground("and then the Christmas tree the weekend after?", datetime(2026, 11, 18, 19, 0), said=said)
+    ground("yes! Saturday morning, before it gets busy", datetime(2026, 11, 18, 19, 1), said=said)
+    assert ground("ordered the cake, pick up Saturday from 7:30", datetime(2026, 11, 19, 12, 0), said=said) == \
+        "ordered the cake, pick up Saturday (2026-11-28) from 7:30"
