@@ -1027,10 +1027,15 @@ def _with_options(candidates: list[_Stmt]) -> list[_Stmt]:
 
 _CHANGE = re.compile(r"(?i)\b(?:instead|moved?|move it|rebook(?:ed)?|re-?schedul\w*|cancel\w*|changed?|"
                      r"can'?t make|postpon\w*|push(?:ed)? (?:it )?back|brought (?:it )?forward|new plan|"
-                     r"change of plans?|swap(?:ped)?)\b")
+                     r"change of plans?|swap(?:ped)?)\b|改成|改到|改为|换到|推到|挪到|推迟|提前到")
 _CANCELLED = re.compile(r"(?:\b(?:cancell?ed|scrapped|dropped)\s+(?:the\s+)?([A-Z][\w'’]*(?:\s+(?:&|and)\s+[A-Z][\w'’]*|"
                         r"\s+[A-Z][\w'’]*){0,3})"
-                        r"|\b(?:are|is|was|were|got|been)\s+(?:all\s+)?(?:cancell?ed|sold out|fully booked|booked up)\b())")
+                        # "Cancelling the council booking now": what was booked with the council
+                        r"|(?i:\bcancel(?:l?ing|l?ed)?\s+(?:the\s+|our\s+|my\s+)?([a-z]{4,})\s+(?:booking|reservation|order|"
+                        r"collection|appointment|tickets?)\b)"
+                        r"|\b(?:are|is|was|were|got|been)\s+(?:all\s+)?(?:cancell?ed|sold out|fully booked|booked up)\b()"
+                        r"|\bcan'?t (?:do|make) (?:\w+ ){0,2}?\w+day\b[^.!?]{0,30}?\b(?:any ?more|after all)\b()"
+                        r"|\b(?:is|was) (?:off|called off)\b())")
 _CLOCK = re.compile(r"(?i)\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}[:.]\d{2}\b")
 _NOTED_DAY = re.compile(r"[(（]([^()（）]*\d{4}[^()（）]*)[)）]")
 _DAY_WORDS = frozenset(w for w in "monday tuesday wednesday thursday friday saturday sunday january february march "
@@ -1043,7 +1048,8 @@ def _superseded(candidates: list[_Stmt], turns: list[_Turn]) -> set[int]:
     "what about Sunday lunch instead?" … "done! Sunday 29th (29 November), 1pm, table for 8". The later one
     says what holds; the earlier one, said as the plan, would mislead."""
     dated = [(s, set(_NOTED_DAY.findall(s.text)), s.tokens - _DAY_WORDS - {t for t in s.tokens if _is_time(t)})
-             for s in candidates if not s.code and s.speaker and _NOTED_DAY.search(s.text)]  # (people's plans)
+             for s in candidates if not s.code and (s.speaker or s.kind == "decision")
+             and _NOTED_DAY.search(s.text)]  # (people's plans, and dated decisions: "那就约下周二" … "改成下周三")
     gone: set[int] = set()
     # "I've cancelled Bramble & Fig" … "the evening sessions on the 5th (5 December) are cancelled": what was said of
     # the cancelled place, or with a time for the cancelled day since that day was first said, no longer holds.
@@ -1060,8 +1066,9 @@ def _superseded(candidates: list[_Stmt], turns: list[_Turn]) -> set[int]:
                     day.group(1) in earlier.text and (earlier.tokens & later.tokens) - _DAY_WORDS)):
                 gone.add(earlier.pos)  # (or it named that day and what was cancelled: "tickets for the ceilidh…")
     for later, days, words in dated:
-        if not any(_CHANGE.search(t.text) for t in turns[max(0, later.msg - 4):later.msg + 1]):
-            continue
+        if not any(_CHANGE.search(t.text) for t in turns[max(0, later.msg - 4):later.msg + 1]) or \
+                not later.speaker and later.role != "user":
+            continue  # (in a help chat, the user changes the plan)
         for earlier, before, said in dated:
             if earlier.msg < later.msg and not before & days and len(said & words) >= 2 and \
                     not any(_CHANGE.search(t.text) for t in turns[earlier.msg:earlier.msg + 1]):

@@ -653,6 +653,14 @@ def _zh_fixed(m: re.Match[str], anchor: date) -> str:
     return _day(anchor + timedelta(days=offsets[m.group(0)]))
 
 
+def _zh_month_end(m: re.Match[str], anchor: date) -> str:
+    """"月底": the last day of this month; "下个月底": of next month."""
+    first = date(anchor.year + (anchor.month == 12), anchor.month % 12 + 1, 1)  # the first of next month
+    if (m.group(1) or "").startswith("下"):
+        first = date(first.year + (first.month == 12), first.month % 12 + 1, 1)
+    return _day(first - timedelta(days=1))
+
+
 def _zh_shift(word: str) -> int:
     if word.startswith("下下"):
         return 2
@@ -841,6 +849,9 @@ RULES: tuple[Rule, ...] = (
          _en_bare_weekday,
          examples=("this weekend if you can help? Saturday ideally", "see you Saturday", "Saturday was fun"),
          triggers=("day",), said=True),
+    Rule("月底 / 本月底 / 这个月底 / 下个月底", "the last day of this month (下个月底: of next month)",
+         re.compile(r"(?<![年\d])(本|这个?|下个?)?月底"), _zh_month_end, True, examples=("月底", "下个月底"),
+         triggers=("月底",)),
     Rule("下下周X", "the weekday two calendar weeks on",
          re.compile(r"(下下)(个)?(?:周|星期|礼拜)([一二三四五六日天])(?!气)"), _zh_weekday, True,
          examples=("下下周三",), triggers=("下下",)),
@@ -850,7 +861,7 @@ RULES: tuple[Rule, ...] = (
     # Lookaheads: "上周五" is a weekday (handled above); "这周围" means "around here".
     Rule("上周 / 下周 / 下下周 / 周末 / 上个月 / 下个月",
          "the previous / next / this calendar week (by its Monday), weekend (by its Saturday) or month",
-         re.compile(r"(?:下下|上|下|这|本)(?:个)?(?:周末|周|星期|礼拜|月)(?![一二三四五六日天围边期到全])"),
+         re.compile(r"(?:下下|上|下|这|本)(?:个)?(?:周末|周|星期|礼拜|月)(?![一二三四五六日天围边期到全底])"),
          _zh_period, True, examples=("下周", "上周", "下下周", "这周末", "下个月", "上个月"), triggers=_ZH_TRIGGERS),
     Rule("N天后 / N天前 / N周后 / N个月前 …", "counted from the anchor day; 几 is “约”",
          # (满3个月后 is an age reached, 最后一针后2–3周 counts from another day: neither is from today)

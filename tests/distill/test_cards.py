@@ -2322,3 +2322,26 @@ def test_asking_for_a_joke_and_loving_it_is_still_small_talk() -> None:
     assert isinstance(distill(chat), Skip)
     # Moving house, or liking something named, is worth a card.
     assert isinstance(distill(chat[:2] + [say("we're moving to Leeds in March, I love the Kirkstall flat")]), Card)
+
+
+def test_a_day_that_can_no_longer_be_done_and_a_cancelled_booking_take_their_plans_out() -> None:
+    chat = [say("The seller said Saturday morning works for her", "Nadia", when=_at(18, 18)),
+            say("I'll get the van from Sami at 9:30 then", "Tariq", when=_at(18, 18, 5)),
+            say("I'll book the council bulky waste collection for the old sofa, it's £27", "Nadia", when=_at(18, 18, 6)),
+            say("Bad: she can't do Saturday any more, she's away for the weekend. She can do tomorrow at 7pm",
+                "Nadia", when=_at(19, 12)),
+            say("We'll take the old one to the tip the day after. Cancelling the council booking now", "Nadia",
+                when=_at(19, 12, 5))]
+    text = text_of(card(chat))
+    assert "9:30" not in text and "I'll book the council" not in text
+    assert "tomorrow (20 November 2026) at 7pm" in text
+
+
+def test_a_dated_choice_the_user_then_changes_is_left_out() -> None:
+    chat = [say("空调装哪天好？下单以后最早下周二能装。"),
+            say("那就约下周二。", role="assistant"),
+            say("啊不行，下周二我妈要去医院复查膝盖，家里没人。那就改成下周三上午吧。"),
+            say("没问题，安装改到下周三上午。", role="assistant")]
+    result = card(chat)
+    decisions = _section(result.body, "决定")
+    assert "下周三（2023-05-17）" in decisions and "那就约下周二" not in result.body

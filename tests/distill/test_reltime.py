@@ -562,3 +562,11 @@ def test_a_planned_weekend_is_the_one_a_later_saturday_or_sunday_means_unless_th
     ground("yes! Saturday morning, before it gets busy", datetime(2026, 11, 18, 19, 1), said=said)
     assert ground("ordered the cake, pick up Saturday from 7:30", datetime(2026, 11, 19, 12, 0), said=said) == \
         "ordered the cake, pick up Saturday (2026-11-28) from 7:30"
+
+
+def test_chinese_month_end() -> None:
+    monday = D(2026, 11, 16)
+    assert resolve_relative("国补说是月底截止", monday) == "国补说是月底（2026-11-30）截止"
+    assert resolve_relative("下个月底之前交", monday) == "下个月底（2026-12-31）之前交"
+    assert resolve_relative("下个月去", monday) == "下个月（2026-12）去"
+    assert resolve_relative("2026年月底", monday) == "2026年月底"
