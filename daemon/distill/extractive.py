@@ -743,7 +743,7 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                 output = turn.role == "user" and bool(erring)
                 if output and code not in seen_code:  # its first line says which error: "`cargo build` fails:
                     seen_code.add(code)  # `error[E0499]: cannot borrow …`"
-                    first = erring[0].strip()[:_MAX_ERROR_LINE]
+                    first = erring[0].strip(" \t│┃|")[:_MAX_ERROR_LINE]  # (Terraform boxes it: "│ Error: …")
                     first = f"`` {first} ``" if "`" in first else f"`{first}`"
                     lead = _EMOJI.sub("", lead).strip()  # ("… now I get a different one 🙃")
                     said = f"{lead.rstrip(' :：')}: {first}" if lead else first
@@ -775,7 +775,7 @@ _PLANNING = re.compile(r"(?i)(?:^|[.,:;!?]\s+)\W*(?:(?:ok(?:ay)?|right|so|hey|hi
                        r"((?!(?:the|some|our|my|a|start|we|let'?s)\b)[\w'’-]+(?: [\w'’-]+)?) planning(?: time| chat| thread)?\b")
 _VOTE_CALL = re.compile(r"(?i)\b(?:(?:shall|should|can|could) we (?:have a )?vote|let'?s vote|time to vote|"
                         r"vote on it|all in favou?r)\b[^.!?\n]*[?.!:]\s*")
-_TALLY = re.compile(r"(?i)\b(?:\d+|one|two|three|four|five|six|seven|eight|nine) (?:to|vs\.?|-) (?:\d+|nil|none|one|two|three|"
+_TALLY = re.compile(r"(?i)\b(?:\d+|one|two|three|four|five|six|seven|eight|nine) (?:votes? )?(?:to|vs\.?|-) (?:\d+|nil|none|one|two|three|"
                     r"four|five|six|seven|eight|nine)\b|\bunanimous(?:ly)?\b|\bcarried\b")
 
 
@@ -837,9 +837,12 @@ def _with_votes(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
             if call := _VOTE_CALL.search(turns[j].text):
                 motion = [re.sub(r"(?i),?\s*(?:yes or no|for or against|all in favou?r)\W*$", ".", m)
                           for m in _sentences(turns[j].text[call.end():])[:1]]
-                if not motion or len(motion[0].split()) < 3:
-                    break
-                text = f"Decision ({_TALLY.search(stmt.text).group(0)}): {motion[0][:1].lower()}{motion[0][1:]}"
+                if not motion or len(motion[0].split()) < 3 or _is_question(motion[0]):
+                    break  # ("Let's vote, one each. Muppet Christmas Carol?": the result names the choice itself)
+                lower = bool(_IMPERATIVE.match(motion[0]) or _ADVISING.match(motion[0])
+                             or re.match(r"(?i)(?:the|a|an|we|our)\b", motion[0]))
+                text = f"Decision ({_TALLY.search(stmt.text).group(0)}): " + (
+                    motion[0][:1].lower() + motion[0][1:] if lower else motion[0])
                 out[k] = replace(stmt, text=text, kind="decision", tokens=stmt.tokens | _tokens(motion[0]))
                 out = [s if s.msg != j or _norm(s.text) != _norm(motion[0]) else replace(s, kind="sentiment")
                        for s in out]
@@ -969,7 +972,7 @@ _NEAR = 40  # statements back that a follow-up's answer looks for the news it as
 _KIN_NAMED = re.compile(r"(?i:\bmy\s+(?:partner|wife|husband|girlfriend|boyfriend|son|daughter|sister|brother|mum|mom|"
                         r"dad|friend|colleague|boss|fianc[ée]e?|flatmate|roommate)),?\s+([A-Z][a-z]+)\b")
 _MAX_ERROR_LINE = 160
-_ERROR_OUTPUT = re.compile(r"\s*(?:(?:[\w$]+\.)*\w*(?:Error|Exception)\b(?: \[\w+\])?[:(]|Traceback \(most recent call last\)|error(?:\[E\d+\])?:|"
+_ERROR_OUTPUT = re.compile(r"[\s│┃|]*(?:(?:[\w$]+\.)*\w*(?:Error|Exception)\b(?: \[\w+\])?[:(]|Traceback \(most recent call last\)|error(?:\[E\d+\])?:|"
                            r"FAIL(?:ED)?\b|panic:|fatal:|Segmentation fault)")
 _YES_NO = re.compile(r"(?i)\W*(?:yes|yeah|yep|yup|no|nope|nah)\b")
 _GOING_TO = re.compile(r"(?i)\b(?:i'?m|i am|we'?re|we are) (?:going to|gonna)\b")

@@ -307,7 +307,7 @@ _FILLER_START = re.compile(r"^(?:i'?m |i am |i'?d be |i would be )?(?:so |very |
                            r"^(?:i hope (?:this|that|it) helps)|^(?:thanks?|thank you) (?:so much )?for\b|^kudos\b|"
                            r"\bdon'?t hesitate to (?:ask|reach out)|\bif you have any (?:more |other |further )?"
                            r"questions\b|\bfeel free to (?:ask|reach out|let me know)|^(?:my )?apologies\b|^sorry\b|"
-                           r"^i apologi[sz]e\b|^let me\b|^(?:\d+|two|five|ten|a few|a couple of) (?:mins?|minutes|secs?|seconds)\b[^.!?]*$|^(?:this|that|it)(?: one)? (?:trips|catches|bites) (?:up )?(?:everybody|everyone|"
+                           r"^i apologi[sz]e\b|^let me\b|^(?:brb|one sec|hang on|back in (?:a |\d+ )?(?:sec|min|mins|minutes?))\b|^(?:\d+|two|five|ten|a few|a couple of) (?:mins?|minutes|secs?|seconds)\b[^.!?]*$|^(?:this|that|it)(?: one)? (?:trips|catches|bites) (?:up )?(?:everybody|everyone|"
                            r"a lot of people|most people|many people)(?: (?:up|out))?\W*$|^(?:this|that) is a (?:classic|common) "
                            r"(?:gotcha|mistake|pitfall|trap)\W*$|^it (?:all )?depends\b|\bshould give you (?:a|an|some) (?:general |good |rough |better )?"
                            r"(?:idea|sense|overview|starting point)\b|\bthere (?:may|might|could) be other ways\b|"
@@ -368,8 +368,8 @@ _INTENSIFIER = re.compile(r"(?:^|(?<=\s))(?:really|super|totally|so so|pretty mu
 # ---- between people: news, answers, agreements (moved from extractive) ----
 
 # Settled in a few words: "£14 it is.", "Melitta it is!", "Ok, no gluten-free." (not "That's what it is").
-_SETTLED = re.compile(r"(?i)(?:(?:[^,.!?]{1,20},\s+)?(?!(?:what|that|this|it|there|here|so)\b)(?![\d:.]+(?:ish|pm|am)?\s)(?:[^\s.!?]+\s+){0,2}[^\s.!?]+"
-                      r"\s+it is|(?:(?:ok(?:ay)?|right|fine|"
+_SETTLED = re.compile(r"(?i)(?:(?:[^,.!?]{1,20},\s+)?(?!(?:what|that|this|it|there|here|so)\b)(?![\d:.]+(?:ish|pm|am)?\s)(?:[^\s.!?]+\s+){0,3}[^\s.!?]+"
+                      r"\s+it is(?:,?\s*(?:\d+|one|two|three|four|five)\s+(?:votes?\s+)?to\s+[^.!?]{1,20})?|(?:(?:ok(?:ay)?|right|fine|"
                       r"alright),?\s+)?no\s+(?!(?:way|problem|prob|probs|worries|idea|clue|rush|thanks|biggie|doubts?|kidding|"
                       r"chance|need|joke|pressure|stress|sweat|big deal|one|more|longer)\b)[\w-]+(?: this (?:year|time))?"
                       # "好，就定B了！", "那就选海豚吧"

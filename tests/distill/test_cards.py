@@ -2345,3 +2345,22 @@ def test_a_dated_choice_the_user_then_changes_is_left_out() -> None:
     result = card(chat)
     decisions = _section(result.body, "决定")
     assert "下周三（2023-05-17）" in decisions and "那就约下周二" not in result.body
+
+
+def test_a_settled_choice_with_its_tally_is_a_decision() -> None:
+    chat = [say("Let's vote, one each. Muppet Christmas Carol?", "Odile", when=_at(17, 19)),
+            say("me", "Farah", when=_at(17, 19, 1)), say("me too", "Keisha", when=_at(17, 19, 1)),
+            say("Elf?", "Odile", when=_at(17, 19, 2)), say("me, alone in my tights", "Niall", when=_at(17, 19, 2)),
+            say("The Muppet Christmas Carol it is, 3 votes to 1 to 1. Mince pies at the interval as usual.", "Odile",
+                when=_at(17, 19, 3))]
+    assert "The Muppet Christmas Carol it is, 3 votes to 1 to 1." in _section(card(chat).body, "Decisions")
+
+
+def test_a_boxed_error_names_the_problem_and_brb_is_talk() -> None:
+    body = card([
+        say("morning! Terraform question. `terraform plan` fails:\n\n```\n╷\n│ Error: Invalid for_each argument\n│\n"
+            "│   on acm.tf line 12\n╵\n```\n\nBrb, coffee first"),
+        say("Key the records by `dvo.domain_name`: domain names are known at plan time.", role="assistant"),
+    ]).body
+    assert "`terraform plan` fails: `Error: Invalid for_each argument`" in body
+    assert "coffee" not in body
