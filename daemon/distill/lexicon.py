@@ -204,6 +204,8 @@ _NARRATION = re.compile(
     r"full|final|fixed|modified|improved|refactored|quick|short|simple|example|summary|overview|breakdown|"
     r"version|code|script|graph|result|results|output|steps|plan|list|recipe|itinerary|schedule|guide|draft|"
     r"what i (?:found|did|changed))\b"
+    # "Now the hook and the dialog.": what comes next, said in passing
+    r"|^(?:now|next|then|and now)[,:]?\s+(?:the|on to|onto|for the)(?:\s+[\w'’-]+){1,4}[.!]?$"
     # "Tell me the options and roughly how much data you use, and I'll put numbers on them": asks for input
     r"|^(?:just )?(?:tell me|send me|share|paste|give me)\b[^.?!]*\band (?:i'll|i will|i can)\b",
     re.I)

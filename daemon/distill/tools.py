@@ -220,6 +220,8 @@ def _outcome(result: Mapping[str, Any]) -> tuple[str, bool]:
     if isinstance(content, list):
         content = "\n".join(str(p.get("text", "")) for p in content if isinstance(p, Mapping))
     lines = [line.strip() for line in str(content or "").splitlines() if line.strip()]
+    if not lines or lines == ["(No content)"]:  # Claude Code's word for a command that printed nothing
+        return ("", bool(result.get("is_error"))) if result.get("is_error") else ("no output", False)
     failed = bool(result.get("is_error"))
     telling = [line for line in lines if _OUTCOME.search(line) and len(line) <= 160]
     # Test runners print their verdict last; errors say the most on their last line.

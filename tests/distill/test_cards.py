@@ -2364,3 +2364,13 @@ def test_a_boxed_error_names_the_problem_and_brb_is_talk() -> None:
     ]).body
     assert "`terraform plan` fails: `Error: Invalid for_each argument`" in body
     assert "coffee" not in body
+
+
+def test_a_command_that_printed_nothing_says_so_and_next_step_narration_is_left_out() -> None:
+    from daemon.distill.tools import _outcome
+    assert _outcome({"content": "(No content)"}) == ("no output", False)
+    assert _outcome({"content": ""}) == ("no output", False)
+    assert _outcome({"content": "Tests  92 passed (92)"}) == ("Tests  92 passed (92)", False)
+    from daemon.distill.extractive import _is_filler
+    assert _is_filler("Now the hook and the dialog.", frozenset())
+    assert not _is_filler("Now the dialog traps focus and Escape closes it.", frozenset())
