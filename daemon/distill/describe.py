@@ -152,7 +152,9 @@ def name(focus: list[str], texts: list[str], names: frozenset[str], kinds: Count
     found = [p for p in ranked(counted, 6) if not p[:1].isdigit() and p.lower() not in _NO_SUBJECT][:4]
     if any(focus) and lang == "en":  # Chinese phrases need recurrence to be words: the whole conversation
         recurrence = Counter({word: n for word, n in counted[0].items() if " " not in word})
-        asked = [p for p in topics(focus, names, k=8) if not p[:1].isdigit()]  # "120M tokens" is an amount
+        asked = [p for p in topics(focus, names, k=8) if not p[:1].isdigit()  # "120M tokens" is an amount
+                 and p.lower() not in _NO_SUBJECT  # ("back to work": no subject)
+                 and not re.fullmatch(r"(?i)(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?|she'll|he'll|they'll", p)]
         said = " ".join(focus).lower()  # on a tie, what the ask names first ("dog saliva is anti bacterial")
         asked.sort(key=lambda p: said.find(p.lower()) % (len(said) + 1))
         if asked:
@@ -338,7 +340,7 @@ def _outcome(point: Point) -> bool:
 
 
 _NO_SUBJECT = frozenset("time times thing things way ways lot lots day days people stuff week weeks year years "
-                        "today tonight moment bit".split())
+                        "today tonight moment bit back work help".split())
 _NOT_A_HEAD = frozenset("yet still interesting considering really hard good great so just even also very pretty "
                         "best nice".split())  # "yet stayed optimistic" is no subject
 _VAGUE = re.compile(r"\b(?:positive|impact|journey|passion|happiness|joy|strength|moments?|hard work|dedication|"

@@ -1782,8 +1782,10 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
     if ask and _tokens(ask) - _GENERIC_WORK:
         # A request names the card from its own words and the conversation's opening, so that a card
         # distilled in two steps (a crash, a hook between turns) gets the name the whole would get.
-        focus = [context, ask]
-        texts = [context, ask] + [t.text for t in turns[:1]]
+        # ("I've got three options and my head hurts, can you help me work out…": the lead-in names nothing)
+        asked = re.sub(r"(?i)^[^?]{0,120}?,\s*(?=(?:can|could|would|will) you\b)", "", ask)
+        focus = [context, asked]
+        texts = [context, asked] + [t.text for t in turns[:1]]
     else:
         # Else what the description leads with, ranked by what recurs (decisions count twice).
         # Between people the lead is one speaker's news: the name comes from what recurs in the whole talk.

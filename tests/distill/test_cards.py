@@ -2374,3 +2374,15 @@ def test_a_command_that_printed_nothing_says_so_and_next_step_narration_is_left_
     from daemon.distill.extractive import _is_filler
     assert _is_filler("Now the hook and the dialog.", frozenset())
     assert not _is_filler("Now the dialog traps focus and Escape closes it.", frozenset())
+
+
+def test_a_help_chat_is_named_by_its_subject_not_by_how_the_user_feels_or_which_weekdays() -> None:
+    name = card([
+        say("hi! I'm going back to work in January, 3 days a week (Mon, Tue, Thu), and I need childcare for my "
+            "daughter Maisie. I've got three options and my head hurts, can you help me work out what each one "
+            "really costs per year?"),
+        say("Sure. Nursery: £68 a day, 3 days = £204 a week. Childminder: £55 a day. Nanny share: £12 an hour.",
+            role="assistant"),
+        say("ok the childminder it is, childcare sorted"),
+    ]).name
+    assert "childcare" in name and "head" not in name and "mon" not in name.split("-")
