@@ -335,6 +335,8 @@ def _outcome(point: Point) -> bool:
     # (Or what they will do now, with its day: "I'll ring Worcester on Monday (30 November 2026) about the guarantee".)
     if re.search(r"(?i)\bbut\b", point.text):
         return False  # ("the tagline error is gone but now I get a different one": a new problem)
+    if re.match(r"(?=[^:]*(?:[\"“]|[A-Z]\w*\s+(?!I\b)[A-Z]))[\w\s\"'“”&.-]{3,40}:\s", point.text):
+        return False  # (an option's specs, 'Lumen Energy "Fix & Go 12": fixed for 12 months…', is no outcome)
     return point.role == "user" and point.answered and (bool(_OUTCOME.search(point.text)) or bool(
         re.match(r"(?i)i(?:'ll| will|'m \w+ing| am \w+ing)\b", point.text)) and bool(_DATED.search(point.text)))
 
@@ -440,6 +442,9 @@ def _as_note(point: Point, lang: str, named: bool, other: str = "", after: str =
                                                          text, re.I)):
         # "Ran the import…, zero errors." → "The user ran the import…"; "Lost my job" → "Jon lost their job"
         return third_person(f"{point.who} {text[:1].lower()}{text[1:]}", point.who)
+    if point.who and not named and (m := re.match(r"We(?:'ve| have) got |We have (?=an? )", text)):
+        rest = third_person(text[m.end():], "they")
+        return f"{point.who} has {rest[:1].lower()}{rest[1:]}"  # "We've got a used Kia Niro EV."
     if point.who and not named and (m := re.match(r"We(?:'re| are) ", text)):  # "We're remortgaging."
         rest = third_person(text[m.end():], "they")
         text = f"{point.who} is {rest[:1].lower()}{rest[1:]}"

@@ -2386,3 +2386,16 @@ def test_a_help_chat_is_named_by_its_subject_not_by_how_the_user_feels_or_which_
         say("ok the childminder it is, childcare sorted"),
     ]).name
     assert "childcare" in name and "head" not in name and "mon" not in name.split("-")
+
+
+def test_we_have_got_reads_as_the_users_and_an_options_specs_are_no_outcome() -> None:
+    description = card([
+        say("We've got a used Kia Niro EV and a 7 kW charger. Which tariff is cheapest for us?"),
+        say("Send me the tariffs.", role="assistant"),
+        say('Lumen Energy "Fix & Go 12": fixed for 12 months, 23.4p/kWh, £50 exit fee. Ohm Home "NightDrive": 8.5p/kWh '
+            "00:30 to 05:30, 29.1p otherwise."),
+        say("NightDrive is £212 a year cheaper than the fix.", role="assistant"),
+        say("NightDrive it is! I'll set the car to charge 00:30 to 05:30."),
+    ]).description
+    assert description.startswith("The user has a used Kia Niro EV")
+    assert "Fix & Go 12" not in description
