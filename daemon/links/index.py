@@ -219,8 +219,8 @@ class NoteRow:
 
 class NoteStatus(NamedTuple):
     """A note's row without its line signature: what telling whether a file changed since it was
-    indexed needs. The signature (up to 3.6 KB a note) sits on overflow pages; a big folder move
-    asks about tens of thousands of notes, and reading their signatures was most of the cost."""
+    indexed needs. A big folder move asks about tens of thousands of notes (100,000 notes: about
+    70,000), and each signature (up to 3.6 KB) was read, decoded and dropped unused."""
 
     size: int
     mtime_ns: int
