@@ -220,7 +220,8 @@ class NoteRow:
 class NoteStatus(NamedTuple):
     """A note's row without its line signature: what telling whether a file changed since it was
     indexed needs. A big folder move asks about tens of thousands of notes (100,000 notes: about
-    70,000), and each signature (up to 3.6 KB) was read, decoded and dropped unused."""
+    70,000), and each signature (250 bytes on average in the generated vaults, up to 3.6 KB) was
+    read, decoded and dropped unused."""
 
     size: int
     mtime_ns: int
