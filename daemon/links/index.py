@@ -664,9 +664,7 @@ class Index:
         targets). Relative and dot-segment targets resolve only to the one path they name,
         so they change only from unresolved. Each rule is one seek in the indexes of
         migration 0007: the work does not grow with the links asking for the same name
-        (a vault full of cards of one name costs a handful of rows). The rules go to SQLite as
-        one statement (a ``UNION`` of one search each): a folder move asks for thousands of
-        paths, and five statements a path cost more than the rows they found. A superset is
+        (a vault full of cards of one name costs a handful of rows). A superset is
         harmless: the caller resolves each row again.
         """
         name = target_name(path)
@@ -691,8 +689,10 @@ class Index:
             (select + f"{folded} IN ({', '.join('?' * len(bare))}) AND source >= ? COLLATE NOCASE "
              "AND source < ? COLLATE NOCASE", (*bare, folder + "/", folder + "0")),
         ]
-        return self.db.execute(" UNION ".join(sql for sql, _ in queries),
-                               [arg for _, args in queries for arg in (name, *args)]).fetchall()
+        rows: dict[int, tuple[int, str, str, str, str | None]] = {}
+        for sql, args in queries:
+            rows.update((row[0], row) for row in self.db.execute(sql, (name, *args)))
+        return list(rows.values())
 
     def set_resolved(self, updates: Iterable[tuple[str | None, int]]) -> None:
         """Set links' resolutions ((resolved, rowid) pairs); a row already holding its value is not written.
