@@ -25,7 +25,7 @@ from typing import Any, Iterable, Iterator, Mapping, NamedTuple
 from daemon.vault import props
 from daemon.errors import VaultError
 from daemon.links.fulltext import SCOPES, SOURCE_LIMIT, SearchDoc, search_doc, source_path, source_text
-from daemon.links.index import Index, NoteRow
+from daemon.links.index import Index, NoteRow, NoteStatus
 from daemon.links.scan import Link, scan
 from daemon.links.resolve import PathIndex
 from daemon.vault.files import TEMP_MARK, Vault, Written
@@ -424,10 +424,10 @@ class Graph:
         kept = set(self.in_step(candidates))
         return kept - self.index.searchable(kept)
 
-    def in_step(self, paths: Iterable[str]) -> dict[str, NoteRow]:
+    def in_step(self, paths: Iterable[str]) -> dict[str, NoteStatus]:
         """The rows of those ``paths`` whose file still has the size and mtime its row was read at."""
-        kept: dict[str, NoteRow] = {}
-        for path, row in self.index.notes_at(paths).items():
+        kept: dict[str, NoteStatus] = {}
+        for path, row in self.index.statuses_at(paths).items():
             try:
                 st = os.stat(self.vault.abspath(path))
             except (OSError, VaultError):

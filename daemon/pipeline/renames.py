@@ -11,12 +11,12 @@ import json
 import logging
 import os
 from dataclasses import dataclass, replace
-from typing import Iterator
+from typing import Iterator, Mapping
 
 from daemon.errors import ConflictError, VaultError
 from daemon.links.graph import Changes
 from daemon.links.pairing import detect_moves
-from daemon.links.index import target_name
+from daemon.links.index import NoteStatus, target_name
 from daemon.links.plan import Relinked, Verdicts, after_moves, before_moves, may_change, plan_moves
 from daemon.links.scan import Link
 from daemon.links.moves import Actions
@@ -71,22 +71,23 @@ def plan_for_moves(ctx: Context,
     memo: Verdicts = {}  # links' verdicts, shared by the chunks (plan._verdict)
     for start in range(0, len(sources), CHUNK):
         snapshots: dict[str, Snapshot] = {}
-        for source in _worth_reading(ctx, sources[start:start + CHUNK], moves, names, before, after, memo):
+        chunk = sources[start:start + CHUNK]
+        rows = graph.index.statuses_at(chunk)
+        for source in _worth_reading(ctx, chunk, rows, moves, names, before, after, memo):
             try:
                 snapshot = ctx.vault.read(moves.get(source, source)) or ctx.vault.read(source)
             except VaultError:
                 continue  # not UTF-8: no links we could rewrite safely
             if snapshot is not None:
                 snapshots[source] = snapshot
-        rows = graph.index.notes_at(snapshots)
         changed = {p for p, s in snapshots.items() if p not in rows or rows[p].hash != s.digest}
         texts = {p: s.text for p, s in snapshots.items()}
         relinked: Relinked = {}
         yield plan_moves(texts, moves, before, changed, style, after, memo, relinked), snapshots, relinked
 
 
-def _worth_reading(ctx: Context, sources: list[str], moves: dict[str, str], names: set[str],
-                   before: PathIndex, after: PathIndex, memo: Verdicts | None = None) -> list[str]:
+def _worth_reading(ctx: Context, sources: list[str], rows: Mapping[str, NoteStatus], moves: dict[str, str],
+                   names: set[str], before: PathIndex, after: PathIndex, memo: Verdicts | None = None) -> list[str]:
     """The candidates that may need a rewrite: the others are not read (a big folder move's
     referrers mostly link by a name that still resolves).
 
@@ -94,10 +95,9 @@ def _worth_reading(ctx: Context, sources: list[str], moves: dict[str, str], name
     warm start trusts the same test), so its indexed links are its links. Only those asking
     for a moved file's name can resolve differently, unless the file itself moved (then its
     folder changed). Files that changed since indexed, and ``opaque`` ones (indexed without
-    their links), are always read.
+    their links), are always read. ``rows``: the index's rows of ``sources`` (those indexed).
     """
     graph, root = ctx.graph, str(ctx.vault.root)
-    rows = graph.index.notes_at(sources)
     trusted: set[str] = set()
     for source in sources:
         row = rows.get(source)
@@ -144,8 +144,9 @@ def _repair(ctx: Context, moves: dict[str, str]) -> MoveReport:
     known: list[Known] = []  # written, staying where they are: indexed from that text
     moved: list[Known] = []  # written, moved: indexed from that text once their rows have followed
     after = after_moves(before_moves(ctx.graph.paths, moves), moves)
+    inverse = {new: old for old, new in moves.items()}  # once, not once a chunk (100,000 notes: 343 chunks)
     for plan, snapshots, relinked in plan_for_moves(ctx, moves):
-        unread |= _write_chunk(ctx, plan, snapshots, moves, known, relinked, moved)
+        unread |= _write_chunk(ctx, plan, snapshots, moves, inverse, known, relinked, moved)
         rewritten.extend(plan)
         if len(known) >= INDEX_BATCH:
             ctx.graph.put_written(known, after)
@@ -158,7 +159,7 @@ def _repair(ctx: Context, moves: dict[str, str]) -> MoveReport:
 
 
 def _write_chunk(ctx: Context, plan: dict[str, str], snapshots: dict[str, Snapshot], moves: dict[str, str],
-                 known: list[Known], relinked: Relinked, moved: list[Known]) -> set[str]:
+                 inverse: dict[str, str], known: list[Known], relinked: Relinked, moved: list[Known]) -> set[str]:
     """Write one chunk's rewrites with one flush for all (``Vault.write_all``); returns the files left
     to read back into the index.
 
@@ -169,8 +170,8 @@ def _write_chunk(ctx: Context, plan: dict[str, str], snapshots: dict[str, Snapsh
     joins ``moved`` (up to MOVED_HELD of them, their texts held until then), to be indexed
     from the text written once its rows have followed; ``apply_moves`` reads the others. A
     file changed meanwhile is planned again from its fresh text, written alone, and read back.
+    ``inverse`` maps each move's destination to its source.
     """
-    inverse = {new: old for old, new in moves.items()}
     results = ctx.vault.write_all({t: (text, snapshots[inverse.get(t, t)].digest) for t, text in plan.items()})
     ours = [(done, plan[t], relinked.get(t)) for t, done in results.items()
             if isinstance(done, Written) and t not in inverse]

@@ -348,15 +348,16 @@ class Vault:
                 except VaultError as exc:
                     done[rel] = exc
             _sync([temp for _, temp, _, _ in staged.values()])
-            for rel, (target, temp, ours, status) in staged.items():
+            for rel, (target, temp, ours, status) in list(staged.items()):
                 try:
                     self._swap_in(rel, target, temp, writes[rel][1], ours, status.st_mode & 0o777)
                     done[rel] = Written(rel, ours, status.st_size, status.st_mtime_ns)
+                    del staged[rel]  # in place: no temp file left to remove
                 except VaultError as exc:
                     done[rel] = exc
         finally:
             for _, temp, _, _ in staged.values():
-                temp.unlink(missing_ok=True)  # the ones refused (or all, if interrupted)
+                temp.unlink(missing_ok=True)  # the ones refused (or all not yet in place, if interrupted)
         return {rel: done[rel] for rel in writes}
 
     def _swap_in(self, rel: str, target: Path, temp: Path, expect: str, ours: str, temp_mode: int) -> None:

@@ -9,7 +9,7 @@ import pytest
 
 from daemon.errors import MemvaultError
 from daemon.links.fulltext import SearchDoc
-from daemon.links.index import MIGRATIONS, Index, NoteRow, target_name
+from daemon.links.index import MIGRATIONS, Index, NoteRow, NoteStatus, target_name
 from daemon.links.scan import scan
 
 
@@ -219,6 +219,16 @@ def test_putting_many_notes_at_once_equals_putting_them_one_by_one() -> None:
         assert sorted(one.db.execute(query).fetchall(), key=repr) == sorted(many.db.execute(query).fetchall(), key=repr)
     assert many.note("p.md") == puts[2][0] and many.note("img.png") == puts[-1][0]
     assert [r.raw for r in many.links_from("p.md")] == ["[[t]]", "[[t]]", "[[x|y]]", "![[c]]"]
+
+
+def test_statuses_at_are_the_rows_without_their_signatures() -> None:
+    index = Index(":memory:")
+    with index.transaction():
+        index.put_notes([(NoteRow("a.md", 1, 2, "h1", None, "0a 0b"), []), (NoteRow("b.md", 3, 4, "h2", "s", "0c"), [])])
+    assert index.statuses_at(["a.md", "b.md", "gone.md"]) == {
+        path: NoteStatus(row.size, row.mtime_ns, row.hash, row.identity)
+        for path, row in index.notes_at(["a.md", "b.md"]).items()}
+    assert index.statuses_at([]) == {}
 
 
 def test_a_resolution_set_to_the_value_it_holds_writes_no_row() -> None:
