@@ -656,7 +656,9 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     worked = _capitalized(sentence.rstrip(".!"))
                     continue
                 decided, convinced = convinced and not _is_question(sentence), bool(_CONVINCED.match(raw.strip())) \
-                    and not _is_question(raw)  # ("let's do it tomorrow then?" proposes; it is not convinced)
+                    and not _is_question(raw) and (turn.role == "user" or bool(turn.speaker))
+                # ("let's do it tomorrow then?" proposes; it is not convinced; nor is the assistant's "Let's do it step
+                # by step.")
                 if steps or raw.rstrip().endswith((":", "：")) and _NEXT_STEPS.search(raw):
                     steps = True  # the list after "Next steps:" is what is next, item by item
                 if last and _PRONOUN_START.match(sentence) and out and out[-1].msg == i and out[-1].text == last \

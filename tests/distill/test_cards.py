@@ -2399,3 +2399,15 @@ def test_we_have_got_reads_as_the_users_and_an_options_specs_are_no_outcome() ->
     ]).description
     assert description.startswith("The user has a used Kia Niro EV")
     assert "Fix & Go 12" not in description
+
+
+def test_the_assistants_lets_do_it_step_by_step_decides_nothing() -> None:
+    result = card([say("Which tariff is cheapest? We use 3,100 kWh a year and will drive 8,000 miles."),
+                   say("Let's do it step by step. Car: 8,000 ÷ 3.6 ≈ 2,222 kWh a year. House: 3,100 kWh.",
+                       role="assistant")])
+    assert "## Decisions" not in result.body
+    # The user's own "let's do it" still decides what follows.
+    decided = card([say("Which tariff? NightDrive is £212 cheaper, you said."),
+                    say("Yes, NightDrive is £212 a year cheaper than the fix.", role="assistant"),
+                    say("ok let's do it. NightDrive from January, car charging at night only.")])
+    assert "NightDrive from January" in _section(decided.body, "Decisions")

@@ -198,7 +198,6 @@ KNOWN_GAPS = {
     "review14_meeting_community_cinema_messages.json": {"Harbour Lights"},  # the cinema's name: budget
     "review14_numbers_ev_tariff_sharegpt.json": {
         "ugh",  # the check matches "roughly", which the card rightly says
-        "variable",  # that the fourth tariff's price can change: budget
     },
     "review14_personal_plans_sofa_van_messages.json": {
         # Two figures changed in passing, not by a cancelled plan: back by 9pm (then overnight) and £180 (then £150)
