@@ -113,6 +113,7 @@ def describe(points: list[Point], *, context: str = "", request: str = "", verdi
 
 def _plain(text: str) -> str:
     """One line without Markdown emphasis: a property is plain text."""
+    text = re.sub(r"\s*[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+", "", text)  # (nor emoji: "…的事😣")
     return re.sub(r"\s+", " ", re.sub(r"\*\*(.+?)\*\*|__(.+?)__", r"\1\2", text)).strip()
 
 
@@ -149,7 +150,8 @@ def name(focus: list[str], texts: list[str], names: frozenset[str], kinds: Count
     """
     counted = phrase_counts(texts, names)
     # "16th", "3 nights" or "time" names nothing
-    found = [p for p in ranked(counted, 6) if not p[:1].isdigit() and p.lower() not in _NO_SUBJECT][:4]
+    found = [p for p in ranked(counted, 6) if not p[:1].isdigit() and p.lower() not in _NO_SUBJECT
+             and not re.fullmatch(r"\S+\s[a-z]{3,}ed", p)][:4]  # ("Lou refused": someone did something, no subject)
     if any(focus) and lang == "en":  # Chinese phrases need recurrence to be words: the whole conversation
         recurrence = Counter({word: n for word, n in counted[0].items() if " " not in word})
         asked = [p for p in topics(focus, names, k=8) if not p[:1].isdigit()  # "120M tokens" is an amount
@@ -565,7 +567,7 @@ def _third(verb: str) -> str:
 
 
 def _end(sentence: str, lang: str) -> str:
-    sentence = re.sub(r"!+(?=[”\"]?$)", ".", sentence.strip())
+    sentence = re.sub(r"!+(?=[”\"]?$)", ".", sentence.strip()).rstrip(":：")  # ("…wrapping it in `Expanded`:")
     if lang == "zh":
         return sentence if re.search(r"[。！？.!?”]$", sentence) else sentence + "。"
     return sentence if re.search(r"[.!?…]$|[.!?…][”\")]$", sentence) else sentence + "."

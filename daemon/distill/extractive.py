@@ -46,6 +46,7 @@ from daemon.distill.lexicon import (
     _COUNT,
     _DROPPED_I,
     _EVENT_RE,
+    _FEELING_EN,
     _FEELING_ZH,
     _FENCE_RE,
     _FILLER_PHRASE,
@@ -518,6 +519,8 @@ def _is_filler(sentence: str, names: frozenset[str], people: bool = False) -> bo
         return True  # "等一下，我查一下他的工资条": "let me check"
     if _SEND_LOVE.match(sentence):
         return True  # "Love to Sam and baby Mila", "Give Biscuit a scratch from me": a sign-off
+    if _FEELING_EN.fullmatch(_LEAD_FILLER.sub("", sentence).strip(" .!…")):
+        return True  # "My brain is fried", "So tired now"
     if (show := _SHOWING.match(sentence)) and len(_tokens(sentence[show.end():]) - names) < 2:
         return True  # "Check out this moment I snapped!": the photo is not in the card
     if _OUTCOME_NOTE.match(sentence) or _LINK_ONLY.match(sentence):
@@ -578,6 +581,7 @@ def _trim(sentence: str, names: frozenset[str]) -> str:
     clauses, seps = parts[0::2], parts[1::2]
     # (A clause naming an option by a letter or deciding is content: "we'll go with B")
     keep = [bool(_tokens(c) - names) and not _FEELING_ZH.fullmatch(c.strip(" 。！!…~～"))
+            and not _FEELING_EN.fullmatch(c.strip(" .!…"))
             or bool(re.search(r"\b(?!I\b)[A-Z0-9]\b", c) or _KIND_RE["decision"].search(c)) for c in clauses]
     if all(keep) or not any(keep):
         return sentence
@@ -1052,7 +1056,9 @@ def _superseded(candidates: list[_Stmt], turns: list[_Turn]) -> set[int]:
     """A dated plan a later message changed: "they can do next Saturday (28 November), 7pm, table for 8" …
     "what about Sunday lunch instead?" … "done! Sunday 29th (29 November), 1pm, table for 8". The later one
     says what holds; the earlier one, said as the plan, would mislead."""
-    dated = [(s, set(_NOTED_DAY.findall(s.text)), s.tokens - _DAY_WORDS - {t for t in s.tokens if _is_time(t)})
+    # (A day said as what no longer holds, "instead of next Thursday (3 December)", is not one the statement gives.)
+    dated = [(s, set(_NOTED_DAY.findall(re.sub(r"(?i)\binstead of\b[^.;!?]*|\bnot\b[^.;!?]*", "", s.text))),
+              s.tokens - _DAY_WORDS - {t for t in s.tokens if _is_time(t)})
              for s in candidates if not s.code and (s.speaker or s.kind == "decision")
              and _NOTED_DAY.search(s.text)]  # (people's plans, and dated decisions: "那就约下周二" … "改成下周三")
     gone: set[int] = set()

@@ -309,7 +309,7 @@ _FILLER_START = re.compile(r"^(?:i'?m |i am |i'?d be |i would be )?(?:so |very |
                            r"^(?:i hope (?:this|that|it) helps)|^(?:thanks?|thank you) (?:so much )?for\b|^kudos\b|"
                            r"\bdon'?t hesitate to (?:ask|reach out)|\bif you have any (?:more |other |further )?"
                            r"questions\b|\bfeel free to (?:ask|reach out|let me know)|^(?:my )?apologies\b|^sorry\b|"
-                           r"^i apologi[sz]e\b|^let me\b|^(?:brb|one sec|hang on|back in (?:a |\d+ )?(?:sec|min|mins|minutes?))\b|^(?:\d+|two|five|ten|a few|a couple of) (?:mins?|minutes|secs?|seconds)\b[^.!?]*$|^(?:this|that|it)(?: one)? (?:trips|catches|bites) (?:up )?(?:everybody|everyone|"
+                           r"^i apologi[sz]e\b|^let me\b|^(?:i'?m )?off (?:for|to) (?:a|my) (?:swim|run|walk|nap|shower|bath|lie-down)\b|^(?:brb|one sec|hang on|back in (?:a |\d+ )?(?:sec|min|mins|minutes?))\b|^(?:\d+|two|five|ten|a few|a couple of) (?:mins?|minutes|secs?|seconds)\b[^.!?]*$|^(?:this|that|it)(?: one)? (?:trips|catches|bites) (?:up )?(?:everybody|everyone|"
                            r"a lot of people|most people|many people)(?: (?:up|out))?\W*$|^(?:this|that) is a (?:classic|common) "
                            r"(?:gotcha|mistake|pitfall|trap)\W*$|^it (?:all )?depends\b|\bshould give you (?:a|an|some) (?:general |good |rough |better )?"
                            r"(?:idea|sense|overview|starting point)\b|\bthere (?:may|might|could) be other ways\b|"
@@ -398,6 +398,10 @@ _JUDGED = re.compile(r"(?i)(?:it|this|that)(?:'s| is| was| has been)\s+(?:so |re
                      r"a blast|a wild ride|a rollercoaster)\b")
 
 # "后天上午要考科目二了，有点紧张。": how the speaker feels about it, not what it is.
+# A clause that says only how the speaker feels: ", too tired now", "my brain is fried".
+_FEELING_EN = re.compile(r"(?i)(?:(?:i'?m|i am)\s+)?(?:too|so|really|very|pretty|totally)\s+(?:tired|knackered|exhausted|sleepy|"
+                         r"shattered|wiped)(?:\s+(?:now|today|tonight|to think))?|(?:my\s+)?brain(?:'s| is)\s+(?:fried|mush|"
+                         r"melting|dead|toast)")
 _FEELING_ZH = re.compile(r"(?:我)?(?:有点|有些|好|很|挺|特别|超|真的|还是)?(?:紧张|担心|焦虑|慌|害怕|激动|兴奋|开心|纠结|头疼|"
                          r"头大|崩溃|郁闷)(?:了|啊|呢|呀|死了)?")
 

@@ -89,6 +89,8 @@ _FUTURE_CUE = re.compile(r"\b(?:will|shall|gonna|going\s+to|let's|let’s|plan(?
 # "-ed" words are past tense, except those that plan ahead ("scheduled", "booked") or are not verbs.
 _NOT_PAST = r"(?!\w*eed\b|(?:schedul|plann|book|suppos|expect|need|interest|excit|hundr|sacr|wick)ed\b)"
 _PAST_CUE = re.compile(r"\b(?:was|were|did|had|went|got(?! (?:it|you|ya)\b)|came|saw|said|told|met|made|took|gave|left|born|died|"
+                       r"ran|won|lost|swam|drove|rode|flew|wrote|ate|drank|sang|began|sold|spent|heard|felt|slept|caught|"
+                       r"brought|fell|broke|forgot|threw|wore|chose|froze|shook|stole|woke|"
                        r"bought|ago|yesterday|last(?=\s+(?:week|weekend|month|year|night|time|summer|winter|spring|"
                        r"autumn|fall|\w+day)\b)|" + _NOT_PAST + r"\w{3,}ed)\b", re.I)  # ("last day at work" is no past)
 # Just before "in two months", what makes it how long something took: "three times", or a verb that says it
@@ -145,6 +147,15 @@ def weekdays_said(text: str, weekends: bool = False) -> dict[int, date]:
                 out[day.weekday()] = day
         elif weekends and (saturday := _written_day(m.group(3))) and saturday < date.max:
             out.update({5: saturday, 6: saturday + timedelta(days=1)})
+    # A weekday with its day and month, the year noted: "Saturday 5th December (2026)".
+    for m in _WEEKDAY_DATE_SAID.finditer(text):
+        month = _month_index(m.group(3))
+        try:
+            day = date(int(m.group(4)), month, int(m.group(2))) if month else None
+        except ValueError:
+            day = None
+        if day and day.weekday() == _EN_WEEKDAYS.index(m.group(1).lower()):
+            out[day.weekday()] = day
     # A day of the month the text names ("The 12th (2026-12-12)?") is its weekday's day too, unless one is named.
     for m in _ORDINAL_SAID.finditer(text):
         if (day := _written_day(m.group(1))) and day.weekday() not in out:
@@ -338,6 +349,8 @@ def _month_day(anchor: date, month: int, day: int, past: bool) -> date | None:
 
 _WEEKDAY_SAID = re.compile(r"(?i)\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)\b[^()\n]{0,16}?"
                            r"[(（](\d{4}-\d{2}-\d{2})[)）]|[(（]weekend of (\d{4}-\d{2}-\d{2})[)）]")
+_WEEKDAY_DATE_SAID = re.compile(r"(?i)\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday),?\s+(?:the\s+)?(\d{1,2})"
+                                r"(?:st|nd|rd|th)?\s+(?:of\s+)?([a-z]{3,9})\.?\s*[(（](\d{4})[)）]")
 _ORDINAL_SAID = re.compile(r"(?i)\b\d{1,2}(?:st|nd|rd|th)\s*[(（](\d{4}-\d{2}-\d{2})[)）]")
 _JUST_PAST_DAYS = 45
 _WEEKDAY_BEFORE = re.compile(r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)"
@@ -823,11 +836,13 @@ RULES: tuple[Rule, ...] = (
                                                    "the Sunday after the 5th (2023-05-05)"),
          triggers=("after",), counts_from_next=True),
     Rule("the weekend after, the <weekday> after", "after the latest day the conversation gave, within a month "
-         "ahead (“Sunday 29th … the weekend after?”); a bare weekday in the next message is in that weekend; no day "
-         "given: as written",
+         "ahead (“Sunday 29th … the weekend after?”, “the Monday after the gig”); a bare weekday in the next message "
+         "is in that weekend; no day given: as written",
          re.compile(r"\bthe\s+(weekend|" + "|".join(_EN_WEEKDAYS) + r")\s+after\b(?!\s*[(（])"
                     r"(?=\s*(?:[?.!,;:)]|$|\s+(?:then|too|instead|as well|again|maybe|perhaps|or|and|for|at|to|with|"
-                    r"when|so)\b))", re.I), _after_said,
+                    r"when|so)\b|\s+the\s+(?:gig|party|wedding|concert|show|match|game|race|trip|holiday|move|exam|op|"
+                    r"operation|surgery|launch|festival|event|dinner|funeral|christening|ceremony|reunion)\b))", re.I),
+         _after_said,
          examples=("the weekend after?",), triggers=("after",), said=True),
     Rule("N weekends later, in N weekends", "the Nth weekend to come; the coming weekend is the first",
          re.compile(r"\b(?:(?P<pre>in)\s+)?" + _EN_N + r"\s+weekends?(?P<post>\s+(?:later|from\s+now))?\b",

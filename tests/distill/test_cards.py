@@ -2411,3 +2411,24 @@ def test_the_assistants_lets_do_it_step_by_step_decides_nothing() -> None:
                     say("Yes, NightDrive is £212 a year cheaper than the fix.", role="assistant"),
                     say("ok let's do it. NightDrive from January, car charging at night only.")])
     assert "NightDrive from January" in _section(decided.body, "Decisions")
+
+
+def test_feelings_and_signing_off_for_a_swim_are_talk_and_descriptions_carry_no_emoji() -> None:
+    from daemon.distill.extractive import _is_filler, _trim
+    assert _is_filler("My brain is fried", frozenset())
+    assert _is_filler(_trim("Off for a swim now, water's 11 degrees", frozenset()), frozenset())
+    assert _trim("I'll do the Action Fraud report tomorrow, too tired now.", frozenset()) == \
+        "I'll do the Action Fraud report tomorrow."
+    description = card([say("想请你帮我理一理孩子牙齿矫正的事😣 女儿乐乐9岁，前牙地包天。"),
+                        say("地包天最好早治，公立医院的活动矫治器大约6500元。", role="assistant")]).description
+    assert "😣" not in description
+
+
+def test_instead_of_a_day_replaces_the_plan_for_it() -> None:
+    chat = [say("Gerald goes into the fridge next Thursday", "Bastian", when=_at(25, 18)),
+            say("aww sleep well Gerald", "Noor", when=_at(25, 18, 1)),
+            say("Wait, Lou texted: the vet had a cancellation, so he goes in the fridge tomorrow evening instead of "
+                "next Thursday", "Bastian", when=_at(25, 18, 30))]
+    body = card(chat).body
+    assert "Gerald goes into the fridge next Thursday" not in body
+    assert "tomorrow (26 November 2026) evening" in body

@@ -482,8 +482,11 @@ def test_the_weekend_after_is_after_the_latest_day_the_chat_gave_and_the_answers
         "I was thinking the weekend after (weekend of 2026-12-19). Saturday the 19th (2026-12-19)?"
     # No day given before, or one after something named: as written.
     assert ground("the weekend after works", wednesday, said={}) == "the weekend after works"
-    assert ground("the weekend after the wedding", wednesday, said={6: D(2026, 11, 29)}) == \
-        "the weekend after the wedding"
+    assert ground("the weekend after Dave's visit", wednesday, said={6: D(2026, 11, 29)}) == \
+        "the weekend after Dave's visit"
+    # After an event the chat is planning ("the gig", "the party"): after the latest day it gave.
+    assert ground("can we do the Monday after the gig instead?", wednesday, said={5: D(2026, 12, 5)}) == \
+        "can we do the Monday after (2026-12-07) the gig instead?"
 
 
 def test_a_week_on_friday_and_a_weekday_ordinal_before_its_month() -> None:
@@ -570,3 +573,20 @@ def test_chinese_month_end() -> None:
     assert resolve_relative("下个月底之前交", monday) == "下个月底（2026-12-31）之前交"
     assert resolve_relative("下个月去", monday) == "下个月（2026-12）去"
     assert resolve_relative("2026年月底", monday) == "2026年月底"
+
+
+def test_a_weekday_with_its_day_and_month_gives_that_weekend() -> None:
+    said: dict[int, date] = {}
+    ground("GLASS HARBOUR ADDED A LEEDS DATE. Saturday 5th December, O2 Academy", datetime(2026, 11, 23, 9, 0),
+           said=said)
+    assert said[5] == D(2026, 12, 5)
+    assert ground("There's a 10:15 on the Sunday that gets in at 11:08.", datetime(2026, 11, 24, 9, 0), said=said) == \
+        "There's a 10:15 on the Sunday (2026-12-06) that gets in at 11:08."
+
+
+def test_irregular_past_verbs_set_the_tense_and_a_hedge_does_not() -> None:
+    wednesday = D(2026, 11, 25)
+    assert resolve_relative("I ran a half marathon on Sunday!!", wednesday) == \
+        "I ran a half marathon on Sunday (2026-11-22)!!"
+    assert resolve_relative("I thought we could go this Saturday", wednesday) == \
+        "I thought we could go this Saturday (2026-11-28)"
