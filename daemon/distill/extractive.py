@@ -796,12 +796,20 @@ _ASSENT = re.compile(r"(?i)\W*(?:yes|yeah|yep|yup|sure|agreed|fine|fine by me|ok
                      r"happy with that|works for me|\+1)\b")
 
 
+_TALLY_FOR = re.compile(r"(?i)\W*(?:so,?\s+)?((?:\d+|one|two|three|four|five|six|seven|eight|nine) (?:votes? )?(?:to|vs\.?|-) "
+                        r"(?:\d+|nil|none|one|two|three|four|five|six|seven|eight|nine)(?: to \d+)?) (?:for|in favou?r of) "
+                        r"((?:the )?[\w'’&-]+(?: [\w'’&-]+){0,4})[.!]*$")
+
+
 def _with_votes(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
     """A vote's result carries what was voted on: "Shall we vote? Convert the bin store with Hallam, £2,600." …
     "So 4 to 1, the bin store it is." is one decision, "Decision (4 to 1): convert the bin store with Hallam,
     £2,600."; the motion, now inside it, is not kept again. And what everyone said yes to is decided: "I'd drop
     the hangar. Everyone ok with that?" — "Yes" — "yes" is "Drop the hangar — agreed."."""
     out = list(candidates)
+    for k, stmt in enumerate(out):
+        if tally_for := _TALLY_FOR.match(stmt.text):  # "4 to 1 for Oakfield.": the vote's result names its choice
+            out[k] = replace(stmt, text=f"Decision ({tally_for.group(1)}): {tally_for.group(2)}.", kind="decision")
     for i, turn in enumerate(turns[:-1]):
         asked = _questions(turn.text)
         others = [t for t in turns[i + 1:i + 3] if t.speaker != turn.speaker]

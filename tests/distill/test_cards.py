@@ -2432,3 +2432,11 @@ def test_instead_of_a_day_replaces_the_plan_for_it() -> None:
     body = card(chat).body
     assert "Gerald goes into the fridge next Thursday" not in body
     assert "tomorrow (26 November 2026) evening" in body
+
+
+def test_a_tally_for_an_option_is_the_meetings_decision() -> None:
+    chat = [say("Quick vote. Oakfield?", "Helen", when=_at(18, 19)),
+            say("Oakfield", "Tunde", when=_at(18, 19, 1)), say("Oakfield", "Gareth", when=_at(18, 19, 1)),
+            say("hall, on cost grounds", "Anjali", when=_at(18, 19, 2)),
+            say("4 to 1 for Oakfield. Tuesdays and Thursdays 6 to 7pm like now?", "Helen", when=_at(18, 19, 3))]
+    assert "Decision (4 to 1): Oakfield." in _section(card(chat).body, "Decisions")

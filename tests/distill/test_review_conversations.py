@@ -218,7 +218,7 @@ KNOWN_GAPS = {
     "review15_meeting_football_floodlights_messages.json": {
         # "Move training to Saturday mornings on the Rec" is one of the three options as Helen listed them
         "(?mi)^(?=[^\\n]*saturday)(?=[^\\n]*\\btrain(ing)?\\b)(?![^\\n]*(not\\b|n't|\\bno\\b|reject|ruled out|off the table|league|match|instead|\\bout\\b|clash|option|dropped))[^\\n]*$",
-        "20 kids", "2026-11-24", "Ferndale",  # why the hall was rejected, a deadline, the club's name: budget
+        "£1,584", "2026-11-24", "Ferndale",  # the pitch's cost for the winter, a deadline, the club's name: budget
     },
     "review15_numbers_printer_costs_sharegpt.json": {"£340.64"},  # one of four three-year totals: budget
     "review15_personal_plans_gig_leeds_messages.json": {
