@@ -333,7 +333,8 @@ _PROBLEM = re.compile(r"(?i)(?:my|our)\b.*\b(?:keeps?|fails?|failing|crash(?:es|
                       r"(?:wrong|off|broken|empty|missing|stuck|slow|slower|sluggish))\b|(?:i'?m getting|i get|i keep getting|"
                       r"i'?m seeing|i see|getting)\b[^.?!]*\b(?:error|exception|warning|panic|traceback|segfault|"
                       r"failure)s?\b|[^.?!]*\b(?:fails|crashes|panics|won't (?:compile|build|start)|doesn't (?:compile|"
-                      r"build|start)|(?:has got|has gotten|got|has become|became|is|are)\s+(?:really |very |so |super )?(?:slow|slower|sluggish))\b")
+                      r"build|start)|(?:has got|has gotten|got|has become|became|is|are)\s+(?:really |very |so |super )?(?:slow|slower|sluggish)|"
+                      r"goes blank|went blank|(?:is|are) blank)\b")
 # How it turned out, in the user's words: "zero errors", "that fixed it", "April is now 18,236.50, matches the till".
 _OUTCOME = re.compile(r"\b(?:i(?:'ve| have)? (?:just |already )?(?:booked|ordered|bought|scheduled)|works? now|(?:that|it|this) (?:worked|works|fixed it|did it|did the trick)|(?:it|that|this) (?:runs|compiles|builds|passes|loads)(?=[!.,;:]|\s*$|\s+(?:but|and)\b)|fixed|solved|no (?:more )?errors?|"
                       r"zero errors|\d+ (?:passed|errors?|failed)|no longer|went from|down to|up to|dropped to|(?:is|are) (?:all )?gone|went away|"

@@ -2440,3 +2440,13 @@ def test_a_tally_for_an_option_is_the_meetings_decision() -> None:
             say("hall, on cost grounds", "Anjali", when=_at(18, 19, 2)),
             say("4 to 1 for Oakfield. Tuesdays and Thursdays 6 to 7pm like now?", "Helen", when=_at(18, 19, 3))]
     assert "Decision (4 to 1): Oakfield." in _section(card(chat).body, "Decisions")
+
+
+def test_a_screen_that_goes_blank_is_the_problem_and_leads_the_description() -> None:
+    description = card([
+        say("Hi! I'm building a small Flutter app called Tidepool. As soon as I added the list the screen goes blank "
+            "and the console shows: Vertical viewport was given unbounded height."),
+        say("The fix is to wrap the ListView in `Expanded` so it takes the space left under the header.",
+            role="assistant"),
+        say("works now!")]).description
+    assert description.index("the screen goes blank") < description.index("The fix is to wrap the ListView")
