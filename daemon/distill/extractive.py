@@ -375,7 +375,7 @@ def _is_small_talk(text: str) -> bool:
     return all(w.strip("'") in _SMALL_TALK_EN for w in words)
 
 
-@lru_cache(maxsize=8192)
+@lru_cache(maxsize=32768)
 def _tokens(text: str) -> frozenset[str]:
     """Content words (lower-case, possessive 's dropped); Chinese runs as character bigrams."""
     out: set[str] = set()
@@ -384,7 +384,7 @@ def _tokens(text: str) -> frozenset[str]:
             run = "".join(" " if ch in _ZH_STOP_CHARS else ch for ch in word)
             out.update(p[i:i + 2] for p in run.split() for i in range(max(1, len(p) - 1)))
         elif word not in _STOP and word not in _FLUFF and (len(word) > 1 or word.isdigit()):
-            out.add(re.sub(r"['’]s$", "", word).replace("’", "'"))
+            out.add((word[:-2] if word.endswith(("'s", "’s")) else word).replace("’", "'"))
     return frozenset(out)
 
 
@@ -1611,11 +1611,12 @@ def _cost(stmt: _Stmt) -> int:
 def _restates(earlier: _Stmt, later: _Stmt) -> bool:
     """``later`` says what ``earlier`` said (four in five of its words, every number), by the same speaker."""
     left = earlier.tokens - later.tokens
-    if earlier.role == "user" and _OUTCOME.search(earlier.text):
-        return False  # "April is now 18,236.50, matches the till" is news, though its words were said before
-    return (earlier.speaker == later.speaker and earlier.role == later.role and earlier.kind != "decision"
+    if not (earlier.speaker == later.speaker and earlier.role == later.role and earlier.kind != "decision"
             and len(earlier.tokens) >= 3
-            and len(left) <= 0.2 * len(earlier.tokens) and not any(map(_NUMBER.search, left)))
+            and len(left) <= 0.2 * len(earlier.tokens) and not any(map(_NUMBER.search, left))):
+        return False
+    # ("April is now 18,236.50, matches the till" is news, though its words were said before)
+    return not (earlier.role == "user" and _OUTCOME.search(earlier.text))
 
 
 # ---- writing the card ---------------------------------------------------------
