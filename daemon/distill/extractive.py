@@ -780,7 +780,7 @@ _ASIDE = re.compile(r"(?im)^\W*(?:(?:also|ok|oh|and|btw)\W+)?(?:unrelated|one mo
 _PLANNING = re.compile(r"(?i)(?:^|[.,:;!?]\s+)\W*(?:(?:ok(?:ay)?|right|so|hey|hi|hello|alright)\W+)*"
                        r"((?!(?:the|some|our|my|a|start|we|let'?s)\b)[\w'’-]+(?: [\w'’-]+)?) planning(?: time| chat| thread)?\b")
 _VOTE_CALL = re.compile(r"(?i)\b(?:(?:shall|should|can|could) we (?:have a )?vote|let'?s vote|time to vote|"
-                        r"vote on it|all in favou?r)\b[^.!?\n]*[?.!:]\s*")
+                        r"vote on it|all in favou?r|vote,? please|please vote|show of hands|hands up)\b[^.!?\n]*[?.!:]?\s*")
 _TALLY = re.compile(r"(?i)\b(?:\d+|one|two|three|four|five|six|seven|eight|nine) (?:votes? )?(?:to|vs\.?|-) (?:\d+|nil|none|one|two|three|"
                     r"four|five|six|seven|eight|nine)\b|\bunanimous(?:ly)?\b|\bcarried\b")
 
@@ -844,13 +844,16 @@ def _with_votes(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
                _CONSENT.search(s.text.split("” — ")[0].lstrip("“")) else s for s in out]
     for k, stmt in enumerate(out):
         if not (_SETTLED.match(stmt.text) or stmt.kind == "decision" or re.search(
-                r"(?i)\b(?:we'?re|we are|we'?ll|we will) (?:\w+ing|go(?:ing)? ahead|do(?:ing)? it)\b", stmt.text)) \
-                or not _TALLY.search(stmt.text):
+                r"(?i)\b(?:we'?re|we are|we'?ll|we will) (?:\w+ing|go(?:ing)? ahead|do(?:ing)? it)\b|\bcarried\b",
+                stmt.text)) or not _TALLY.search(stmt.text):
             continue
         for j in range(stmt.msg - 1, max(-1, stmt.msg - 8), -1):
             if call := _VOTE_CALL.search(turns[j].text):
+                # (The motion after the call, or put before it: "Proposal: we switch to memoQ… Vote please.")
+                put = [m for m in _sentences(turns[j].text[:call.start()]) if re.match(r"(?i)(?:proposal|motion)\s*:", m)]
                 motion = [re.sub(r"(?i),?\s*(?:yes or no|for or against|all in favou?r)\W*$", ".", m)
-                          for m in _sentences(turns[j].text[call.end():])[:1]]
+                          for m in (put[-1:] and [re.sub(r"(?i)^(?:proposal|motion)\s*:\s*", "", put[-1])]
+                                    or _sentences(turns[j].text[call.end():])[:1])]
                 if not motion or len(motion[0].split()) < 3 or _is_question(motion[0]):
                     break  # ("Let's vote, one each. Muppet Christmas Carol?": the result names the choice itself)
                 lower = bool(_IMPERATIVE.match(motion[0]) or _ADVISING.match(motion[0])
@@ -858,8 +861,8 @@ def _with_votes(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
                 text = f"Decision ({_TALLY.search(stmt.text).group(0)}): " + (
                     motion[0][:1].lower() + motion[0][1:] if lower else motion[0])
                 out[k] = replace(stmt, text=text, kind="decision", tokens=stmt.tokens | _tokens(motion[0]))
-                out = [s if s.msg != j or _norm(s.text) != _norm(motion[0]) else replace(s, kind="sentiment")
-                       for s in out]
+                said = {_norm(motion[0]), _norm(put[-1])} if put else {_norm(motion[0])}
+                out = [s if s.msg != j or _norm(s.text) not in said else replace(s, kind="sentiment") for s in out]
                 break
     return out
 

@@ -2450,3 +2450,16 @@ def test_a_screen_that_goes_blank_is_the_problem_and_leads_the_description() -> 
             role="assistant"),
         say("works now!")]).description
     assert description.index("the screen goes blank") < description.index("The fix is to wrap the ListView")
+
+
+def test_a_motion_put_before_the_call_is_what_the_vote_carried_and_off_to_is_a_sign_off() -> None:
+    chat = [say("OK. Proposal: we switch to memoQ, 5 users, £2,700 a year, if the Kessler test passes. "
+                "If it fails, we renew Trados. Vote please.", "Agnieszka", when=_at(24, 10)),
+            say("for", "Chiara", when=_at(24, 10, 1)), say("for", "Birgit", when=_at(24, 10, 1)),
+            say("against, Trados works", "Hamid", when=_at(24, 10, 2)),
+            say("4 to 1, carried, with the test condition.", "Agnieszka", when=_at(24, 10, 3)),
+            say("off to find real coffee", "Mateus", when=_at(24, 10, 4))]
+    result = card(chat)
+    decisions = _section(result.body, "Decisions")
+    assert "Decision (4 to 1): we switch to memoQ, 5 users, £2,700 a year, if the Kessler test passes." in decisions
+    assert "Proposal:" not in result.body and "coffee" not in text_of(result)
