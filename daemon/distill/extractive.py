@@ -781,8 +781,9 @@ _PLANNING = re.compile(r"(?i)(?:^|[.,:;!?]\s+)\W*(?:(?:ok(?:ay)?|right|so|hey|hi
                        r"((?!(?:the|some|our|my|a|start|we|let'?s)\b)[\w'’-]+(?: [\w'’-]+)?) planning(?: time| chat| thread)?\b")
 _VOTE_CALL = re.compile(r"(?i)\b(?:(?:shall|should|can|could) we (?:have a )?vote|let'?s vote|time to vote|"
                         r"vote on it|all in favou?r|vote,? please|please vote|show of hands|hands up)\b[^.!?\n]*[?.!:]?\s*")
-_TALLY = re.compile(r"(?i)\b(?:\d+|one|two|three|four|five|six|seven|eight|nine) (?:votes? )?(?:to|vs\.?|-) (?:\d+|nil|none|one|two|three|"
-                    r"four|five|six|seven|eight|nine)\b|\bunanimous(?:ly)?\b|\bcarried\b")
+_VOTES = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine) (?:votes? )?(?:to|vs\.?|-) (?:\d+|nil|none|one|two|three|" \
+         r"four|five|six|seven|eight|nine)"  # "4 to 1", "three votes to one"
+_TALLY = re.compile(r"(?i)\b" + _VOTES + r"\b|\bunanimous(?:ly)?\b|\bcarried\b")
 
 
 _CONSENT = re.compile(r"(?i)(?:\b(?:every(?:one|body)|all|you all|y'?all) (?:ok|okay|happy|good|fine|agreed|on board)\b[^?]*"
@@ -796,8 +797,7 @@ _ASSENT = re.compile(r"(?i)\W*(?:yes|yeah|yep|yup|sure|agreed|fine|fine by me|ok
                      r"happy with that|works for me|\+1)\b")
 
 
-_TALLY_FOR = re.compile(r"(?i)\W*(?:so,?\s+)?((?:\d+|one|two|three|four|five|six|seven|eight|nine) (?:votes? )?(?:to|vs\.?|-) "
-                        r"(?:\d+|nil|none|one|two|three|four|five|six|seven|eight|nine)(?: to \d+)?) (?:for|in favou?r of) "
+_TALLY_FOR = re.compile(r"(?i)\W*(?:so,?\s+)?(" + _VOTES + r"(?: to \d+)?) (?:for|in favou?r of) "
                         r"((?:the )?[\w'’&-]+(?: [\w'’&-]+){0,4})[.!]*$")
 
 
