@@ -392,6 +392,8 @@ def _en_ordinal(m: re.Match[str], anchor: date, said: Said | None = None) -> str
     # The clause's own tense: "three things: how the 14th went, the December session" asks about a 14th gone by,
     # not December's.
     text, clause = m.string, _clause_around(m)
+    if past and re.search(r"(?i)\b(?:is|are|'s|'re)\b", clause) and not _PAST_CUE.search(clause.replace(m.group(0), " ")):
+        past = False  # "Esme checked, the 5th is full now": the clause says what the 5th is
     # ("In the fridge since the 15th": since a day gone by)
     if (_PAST_CUE.search(clause.replace(m.group(0), " ")) or re.search(r"(?i)\bsince\s+$", text[max(0, m.start() - 7):
                                                                                                m.start()])) \

@@ -590,3 +590,11 @@ def test_irregular_past_verbs_set_the_tense_and_a_hedge_does_not() -> None:
         "I ran a half marathon on Sunday (2026-11-22)!!"
     assert resolve_relative("I thought we could go this Saturday", wednesday) == \
         "I thought we could go this Saturday (2026-11-28)"
+
+
+def test_a_day_of_the_month_takes_the_present_of_its_own_clause() -> None:
+    thursday = D(2026, 11, 19)
+    assert resolve_relative("Esme checked, the 5th is full now.", thursday) == \
+        "Esme checked, the 5th (2026-12-05) is full now."
+    assert resolve_relative("we went on the 5th, it was great", thursday) == \
+        "we went on the 5th (2026-11-05), it was great"
