@@ -181,6 +181,10 @@ def name(focus: list[str], texts: list[str], names: frozenset[str], kinds: Count
         words.append(_NAME_SUFFIX[lang][top])
     while len(words) > 2 and re.fullmatch(r"[a-z]{3,}ed", words[-1]):
         words = words[:-1]  # "crumbling infrastructure affected": a name does not end on a verb
+    while len(words) > 1 and words[-1].lower() in _NOT_A_TAIL:
+        words = words[:-1]  # "wheatsheaf yet": nor on an adverb
+        if len(words) == 1 and not _CJK_RE.search(words[0]):
+            words.append(_NAME_SUFFIX[lang][max(kinds, key=lambda k: (kinds[k], k)) if kinds else "fact"])
     slug = slugify(" ".join(words))
     if not slug or slug in _NAME_SUFFIX[lang].values():
         return GENERIC_NAMES[lang == "zh"]
@@ -345,6 +349,7 @@ def _outcome(point: Point) -> bool:
 
 _NO_SUBJECT = frozenset("time times thing things way ways lot lots day days people stuff week weeks year years "
                         "today tonight moment bit back work help".split())
+_NOT_A_TAIL = frozenset("yet though anyway already still again too ever even just now then".split())
 _NOT_A_HEAD = frozenset("yet still interesting considering really hard good great so just even also very pretty "
                         "best nice".split())  # "yet stayed optimistic" is no subject
 _VAGUE = re.compile(r"\b(?:positive|impact|journey|passion|happiness|joy|strength|moments?|hard work|dedication|"

@@ -2463,3 +2463,11 @@ def test_a_motion_put_before_the_call_is_what_the_vote_carried_and_off_to_is_a_s
     decisions = _section(result.body, "Decisions")
     assert "Decision (4 to 1): we switch to memoQ, 5 users, £2,700 a year, if the Kessler test passes." in decisions
     assert "Proposal:" not in result.body and "coffee" not in text_of(result)
+
+
+def test_a_name_does_not_end_on_an_adverb() -> None:
+    from collections import Counter
+    from daemon.distill import describe
+    texts = ["did you ring the Wheatsheaf yet", "the Wheatsheaf yet again", "Wheatsheaf yet"]
+    name = describe.name([], texts, frozenset(), Counter(fact=2), "en")
+    assert not name.endswith("-yet") and name.startswith("wheatsheaf")
