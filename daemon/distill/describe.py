@@ -449,6 +449,10 @@ def _as_note(point: Point, lang: str, named: bool, other: str = "", after: str =
                                                          text, re.I)):
         # "Ran the import…, zero errors." → "The user ran the import…"; "Lost my job" → "Jon lost their job"
         return third_person(f"{point.who} {text[:1].lower()}{text[1:]}", point.who)
+    if point.who and not named and (m := re.match(r"We (need|want|have to|would like|'d like) ", text)):
+        verb = {"need": "needs", "want": "wants", "have to": "has to"}.get(m.group(1), "would like")
+        rest = re.sub(r"\b(?:we|us)\b", "they", re.sub(r"\bour\b", "their", text[m.end():]))
+        return f"{point.who} {verb} {rest}"  # "We need a better way to dry laundry this winter."
     if point.who and not named and (m := re.match(r"We(?:'ve| have) got |We have (?=an? )", text)):
         rest = third_person(text[m.end():], "they")
         return f"{point.who} has {rest[:1].lower()}{rest[1:]}"  # "We've got a used Kia Niro EV."

@@ -2398,6 +2398,9 @@ def test_we_have_got_reads_as_the_users_and_an_options_specs_are_no_outcome() ->
         say("NightDrive it is! I'll set the car to charge 00:30 to 05:30."),
     ]).description
     assert description.startswith("The user has a used Kia Niro EV")
+    needs = card([say("We need a better way to dry laundry this winter. Which dryer costs least over 5 winters?"),
+                  say("A heat-pump dryer: about £161 a year to run.", role="assistant")]).description
+    assert needs.startswith("The user needs a better way to dry laundry this winter.")
     assert "Fix & Go 12" not in description
 
 
