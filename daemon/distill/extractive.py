@@ -158,7 +158,7 @@ _GUESS_VERB = {"has": "have", "is": "am", "got": "got", "passed": "passed", "did
                "found": "found", "bought": "bought"}
 _THE_FIX = re.compile(r"(?i)(?:\*\*)?the (?:\w+ )?(?:fix|cause|culprit|problem is|solution|root cause)\b")
 _SEND_LOVE = re.compile(r"(?i)^(?:(?:lots of |much )?(?:love|hugs|hi|hello|greetings) to\b|say (?:hi|hello) to\b|"
-                        r"\w+ says (?:woof|meow|miaow|hi|hello|hey|thanks|thank you)\b|give "
+                        r"\w+ says (?:woof|meow|miaow|hi|hello|hey|thanks|thank you|goodnight|good night|night|bye)\b|give "
                         r"(?:my love to|\w+(?: \w+)? a (?:hug|scratch|kiss|pat|cuddle))\b|kiss \w+ for me\b)")
 _DATE_NOTE = re.compile(r"\s*[(（][^)）]*\d{4}[^)）]*[)）]")
 # Trailing laughter or an aside: "I'll ask my new boss haha", "Fixing bikes with one hand is not fun, trust me."
@@ -552,6 +552,8 @@ def _reaction(sentence: str, names: frozenset[str]) -> bool:
     """A reaction to what was said ("That's a busy few weeks."): talk, counted toward the budget, never picked."""
     if re.match(r"(?i)i bet\b", sentence) and not _specific(sentence) and not _is_question(sentence):
         return True  # "I bet the nerves and excitement are quite a rush!": a guess at the other's feeling
+    if re.fullmatch(r"(?i)(?:poor|lucky|bless|aww+|oh no|go),?\s+(?:little\s+|old\s+)?[A-Z][\w'’]*\W*", sentence):
+        return True  # "Poor Biscuit.", "Go Pickle!": a feeling about someone, no news
     if re.fullmatch(r"(?i)(?:classic|typical|peak|such an?|that'?s so)\s+(?:\w+\s+)?[\w'’]+\W*", sentence):
         return True  # "Classic Hanna.", "Typical Dad!" — a remark on what someone is like
     return bool(re.match(r"(?i)(?:that'?s|that sounds|sounds like|what a|how)\b", sentence)) and not \

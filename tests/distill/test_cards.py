@@ -2474,3 +2474,10 @@ def test_a_name_does_not_end_on_an_adverb() -> None:
     texts = ["did you ring the Wheatsheaf yet", "the Wheatsheaf yet again", "Wheatsheaf yet"]
     name = describe.name([], texts, frozenset(), Counter(fact=2), "en")
     assert not name.endswith("-yet") and name.startswith("wheatsheaf")
+
+
+def test_poor_biscuit_and_a_pet_saying_goodnight_are_talk() -> None:
+    from daemon.distill.extractive import _is_filler, _reaction
+    assert _reaction("Poor Biscuit.", frozenset())
+    assert not _reaction("Poor Biscuit had his surgery on the 26th.", frozenset())
+    assert _is_filler("Bruno says goodnight", frozenset())
