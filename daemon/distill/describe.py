@@ -389,7 +389,7 @@ def _ask(request: str, asker: str, lang: str, task: bool) -> str:
         if task or re.search(r"[？?吗呢]$|^(?:请|帮我|帮忙|能不能|能否|可以帮|麻烦|给我)", text):
             return f"{who}{'的任务' if task else '问'}：{text}"
         return text
-    lowered = text[:1].lower() + text[1:]
+    lowered = text if re.match(r"[A-Z][A-Z0-9_]", text) else text[:1].lower() + text[1:]  # ("GET /api/…" keeps case)
     # "I'm trying to get organised, can you recommend…": the lead-in is context, the ask is the rest.
     text = re.sub(r"(?i)^[^?]{0,120}?,\s*(?=(?:can|could|would|will) you\b)", "", text)
     if m := re.match(r"(?i)^(?:can|could|would|will) you (?:please )?help me (.+?)\??$", text):
@@ -437,7 +437,7 @@ def _as_note(point: Point, lang: str, named: bool, other: str = "", after: str =
                               r"at|about|on|into)\b", text):  # "Going for the Yaris." → "The user is going for…"
         return third_person(f"{point.who} is {text[:1].lower()}{text[1:]}", point.who)
     if point.who and point.kind == "decision" and point.role == "user" and _BARE_VERB.match(text) \
-            and not _SETTLED.match(text) \
+            and not _SETTLED.match(text) and not re.match(r"(?i)off\b", text) \
             and not re.match(r"(?i)(?:went|chose|picked|settled|opted|switched|decided|bought|booked|ordered)\b", text):
         # "Lease the e-bike, ride March to November…" → "The user decided to lease the e-bike, …"
         return f"{point.who} decided to {text[:1].lower()}{text[1:]}"

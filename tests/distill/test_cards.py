@@ -2481,3 +2481,9 @@ def test_poor_biscuit_and_a_pet_saying_goodnight_are_talk() -> None:
     assert _reaction("Poor Biscuit.", frozenset())
     assert not _reaction("Poor Biscuit had his surgery on the 26th.", frozenset())
     assert _is_filler("Bruno says goodnight", frozenset())
+
+
+def test_an_ask_starting_with_an_http_method_keeps_its_case() -> None:
+    from daemon.distill.describe import _ask
+    asked = _ask("GET /api/classes/{id} now blows up", "", "en", False)
+    assert "GET /api/classes/{id}" in asked and "gET" not in asked
