@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from datetime import date
 
 from daemon.distill.lexicon import (
@@ -40,6 +40,7 @@ class Point:
     kind: str
     role: str = ""
     answered: bool = False  # said after the other side had answered (a user's outcome comes then, not before)
+    at: int = 0  # where in the conversation it was said
 
 
 def when(day: date) -> str:
@@ -194,6 +195,27 @@ def name(focus: list[str], texts: list[str], names: frozenset[str], kinds: Count
 GENERIC_NAMES = ("conversation-notes", "对话记录")  # when nothing in a conversation names it
 
 
+_STATE_NEWS = {"engaged": "engagement", "married": "wedding", "pregnant": "baby news", "expecting": "baby news",
+               "promoted": "promotion", "graduated": "graduation", "retired": "retirement", "eloped": "elopement"}
+_NEWS_VERB = re.compile(r"(?i)(?:i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|officially\s+|actually\s+)?"
+                        r"(?:(?:got|am|'m|are|'re|have been|'ve been)\s+)?(?P<state>" + "|".join(_STATE_NEWS) + r")\b"
+                        r"|(?:i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|officially\s+|actually\s+)?"
+                        r"(?:got into|got|passed|won|bought|adopted|opened|launched|published|signed with)\s+"
+                        r"(?:(?:the|a|an|my|our|first|new|own)\s+)*(?P<thing>[a-z][\w'’&-]*(?:\s+[a-z][\w'’&-]*){0,2}?)"
+                        r"(?=\s*(?:[.!?,;:(]|$|\s(?:at|on|in|for|from|with|last|this|yesterday|today|after|and|so|-)\b))")
+
+
+def news_name(point: Point) -> str:
+    """A catch-up led by big news is named by whose news and what: "We got engaged!!" (Beatriz) is
+    beatriz-engagement, "I got the job!" (Arjun) arjun-new-job, "I passed my driving test!" elif-driving-test."""
+    if not (_big_news(point, True) and point.who and (m := _NEWS_VERB.match(point.text))):
+        return ""
+    thing = _STATE_NEWS[m.group("state").lower()] if m.group("state") else m.group("thing")
+    if thing.lower() in {"job", "it", "them", "one", "that", "this", "there", "back", "home", "here"}:
+        thing = "new job" if thing.lower() == "job" else ""
+    return slugify(f"{point.who} {thing}") if thing else ""
+
+
 # ---- pieces ------------------------------------------------------------------------
 
 def highlights(points: list[Point], count: int, people: bool = False) -> list[Point]:
@@ -208,7 +230,7 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
     dwelt: dict[str, int] = {}
     converted = []
     for p in points:
-        q = Point(p.who, _plain_math(_got(p.text) if people else p.text), p.kind, p.role, p.answered)
+        q = replace(p, text=_plain_math(_got(p.text) if people else p.text))
         dwelt[q.text] = p.text.count(" “")
         converted.append(q)
     points = converted
@@ -235,7 +257,7 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
         dated = [p for p in fit if p.kind == "state" and _DATED.search(p.text) and not _PROMISE.search(p.text)]
         # (News about "it" says what only beside the sentence that names it: "I first watched it 3 years ago".)
         # (A promise with its day is news too: "I'll pick up the van the day after tomorrow (20 November 2026)".)
-        news = [p for p in own if p.kind == "decision" or (_EVENT_RE.search(p.text) or _DROPPED_I.match(p.text)
+        news = [p for p in own if p.kind == "decision" or (_EVENT_RE.search(p.text) or _DROPPED_I.match(p.text) or _big_news(p, True)
                                                             or _PROMISE.search(p.text) and _DATED.search(p.text))
                 and not re.search(r"\b(?:it|them)\b", p.text)]
         news = _unique(news + dated)
@@ -243,7 +265,8 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
         # (And one that says whom it is about before one that says "him": "I pick him up on Saturday".)
         # (And one that stands alone before one that leans on what was said: "I'm working from home that day anyway".)
         # (And news before a memory of long ago: "Growing up, I saw…".)
-        news.sort(key=lambda p: (p.kind != "decision", not _big_news(p, True),
+        # (Big news in the order it was told: a friend opens with the biggest, "We got engaged!!".)
+        news.sort(key=lambda p: (p.kind != "decision", not _big_news(p, True), p.at if _big_news(p, True) else 0,
                                  bool(re.search(r"(?i)\b(?:that day|anyway|growing up|as a kid|"
                                                                       r"when i was (?:a|little|young)|used to)\b", p.text)),
                                  bool(_PROMISE.search(p.text)),

@@ -1673,7 +1673,7 @@ def _points(stmts: list[_Stmt], turns: list[_Turn], lang: str = "en") -> list[no
     who = {t.speaker: t.who for t in turns if t.speaker}
     first = next((i for i, t in enumerate(turns) if t.role == "assistant"), len(turns))
     return [notes.Point(who.get(s.speaker, s.speaker) if s.speaker else _WHO[lang].get(s.role, ""), _inline(s), s.kind,
-                        s.role, s.msg > first) for s in stmts if s.text]
+                        s.role, s.msg > first, s.pos) for s in stmts if s.text]
 
 
 def _inline(stmt: _Stmt) -> str:
@@ -1823,8 +1823,11 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
         texts = [s.text for s, n in zip(chosen, happened) for _ in range(1 + (s.kind == "decision") + 2 * n)] \
             + [t.text for t in turns]
     said = [t.text for t in turns]
+    # A catch-up led by big news is named by it ("We got engaged!!" from Beatriz: beatriz-engagement).
+    news = notes.news_name(next(iter(notes.highlights(points, 1, people=True)), notes.Point("", "", ""))) \
+        if len(people) > 1 and not ask and not agenda and lang == "en" else ""
     subject = notes.name_from_title(request.title, lang, said) or slugify(re.sub(r"['’]s\b", "s", occasion)) or \
-        notes.name(focus, texts, names, kinds, lang)
+        news or notes.name(focus, texts, names, kinds, lang)
     if subject in notes.GENERIC_NAMES:  # the ask named nothing ("sort out the next few weeks"): what recurs does
         subject = notes.name([], said, names, kinds, lang)
     return Card(subject, description, _body(_blocks(chosen, lang, work), lang))

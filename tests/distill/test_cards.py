@@ -2293,6 +2293,33 @@ def test_big_news_said_in_a_few_words_leads_a_catch_up() -> None:
     assert highlights(feeling, 1, people=True)[0].text.startswith("I ran a charity race")
 
 
+def test_big_news_leads_in_the_order_it_was_told_and_names_a_catch_up_by_whose_news() -> None:
+    from daemon.distill.describe import Point, highlights, news_name
+    # Points come ranked by weight; the news a friend opened with still leads.
+    told = [Point("Beatriz", "I'm an auntie x2!!", "fact", "user", at=30),
+            Point("Beatriz", "We got engaged!!", "fact", "user", at=2)]
+    assert highlights(told, 1, people=True)[0].text == "We got engaged!!"
+    assert highlights(list(reversed(told)), 1, people=True)[0].text == "We got engaged!!"
+    assert news_name(Point("Beatriz", "We got engaged!!", "fact")) == "beatriz-engagement"
+    assert news_name(Point("Arjun", "I got the job!", "fact")) == "arjun-new-job"
+    assert news_name(Point("Elif", "I passed my driving test!", "fact")) == "elif-driving-test"
+    assert news_name(Point("John", "I got an endorsement with a popular beverage company!", "fact")) == "john-endorsement"
+    # Not big news (no exclamation), nothing named ("got it!"), or nobody to name: the name is left to what recurs.
+    assert news_name(Point("Elif", "I passed my driving test last week.", "fact")) == ""
+    assert news_name(Point("Elif", "I got it!", "fact")) == ""
+    assert news_name(Point("", "We got engaged!", "fact")) == ""
+    result = card([say("BEA. Why is there a ring emoji on Instagram", "Jun"),
+                   say("I was going to tell you tonight!! We got engaged!!", "Beatriz"),
+                   say("NO. When?? How??", "Jun"),
+                   say("Last Saturday, on Calton Hill at sunrise. He said he wanted photos of the fog.", "Beatriz"),
+                   say("I'm crying. Also I passed my crew assessment at the lifeboat station on Wednesday!", "Jun"),
+                   say("The Christmas market in Edinburgh is on the 12th, come up for it!", "Beatriz"),
+                   say("The Christmas market! Yes. I'll get the train on the Friday after work.", "Jun"),
+                   say("And I'm an auntie x2!! Duarte and Carla had the twins on the 9th.", "Beatriz")])
+    assert result.name == "beatriz-engagement", result.name
+    assert result.description.startswith("Beatriz: We got engaged."), result.description
+
+
 def test_a_chinese_description_is_clipped_at_a_clause_mark() -> None:
     from daemon.distill.describe import _clip
     text = "用户请助手帮忙参谋一下给儿子买钢琴的事。那就这么定了：大后天去验琴，没问题就买U1，12000元。11月27日下午2点到4点送货"
