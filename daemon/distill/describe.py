@@ -152,7 +152,7 @@ def name(focus: list[str], texts: list[str], names: frozenset[str], kinds: Count
     counted = phrase_counts(texts, names)
     # "16th", "3 nights" or "time" names nothing
     found = [p for p in ranked(counted, 6) if not p[:1].isdigit() and p.lower() not in _NO_SUBJECT
-             and not re.fullmatch(r"\S+\s[a-z]{3,}ed", p)][:4]  # ("Lou refused": someone did something, no subject)
+             and not re.fullmatch(r"(?:\S+\s)?[a-z]{4,}(?<!e)ed", p)][:4]  # ("Lou refused": someone did something)
     if any(focus) and lang == "en":  # Chinese phrases need recurrence to be words: the whole conversation
         recurrence = Counter({word: n for word, n in counted[0].items() if " " not in word})
         asked = [p for p in topics(focus, names, k=8) if not p[:1].isdigit()  # "120M tokens" is an amount
@@ -169,7 +169,8 @@ def name(focus: list[str], texts: list[str], names: frozenset[str], kinds: Count
         counts = counted[0]
         top = words[0].lower()
         phrases = [p for p in counts if " " in p and counts[p] > 1 and not p[:1].isdigit()
-                   and not _VAGUE.search(p) and p.split()[0] not in _NOT_A_HEAD]
+                   and not _VAGUE.search(p) and p.split()[0] not in _NOT_A_HEAD
+                   and not re.fullmatch(r"\S+\s[a-z]{3,}ed", counted[1][p])]  # ("Lou refused": no subject)
         # (Holding the recurring word, or said three times: a chosen statement is counted twice.)
         phrases = [p for p in phrases if top in p.split()] or [p for p in phrases if counts[p] > 2]
         if phrases:

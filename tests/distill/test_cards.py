@@ -1222,6 +1222,10 @@ def test_a_name_holds_no_third_person_verb() -> None:
     from daemon.distill import describe
     texts = ["splitting a bill between 3 people gives shares of 33.33", "the bill gives shares that lose a cent"]
     assert "gives" not in describe.name(texts, texts, frozenset(), Counter(fact=2), "en")
+    # Nor a past verb, after a person's name or on its own ("Lou refused" is something someone did).
+    said = ["Lou refused the tea.", "Lou refused it again, classic Lou.", "Lou is lovely, Lou says hi.",
+            "The canal froze near Heyford.", "Lou refused to come."]
+    assert "refused" not in describe.name([], said, frozenset({"noor"}), Counter(fact=3), "en")
 
 
 def test_a_description_gives_a_subjectless_plan_its_speaker_and_leaves_news_about_it_for_the_body() -> None:
