@@ -152,7 +152,7 @@ def name(focus: list[str], texts: list[str], names: frozenset[str], kinds: Count
     counted = phrase_counts(texts, names)
     # "16th", "3 nights" or "time" names nothing
     found = [p for p in ranked(counted, 6) if not p[:1].isdigit() and p.lower() not in _NO_SUBJECT
-             and not re.fullmatch(r"(?:\S+\s)?[a-z]{4,}(?<!e)ed", p)][:4]  # ("Lou refused": someone did something)
+             and not _deed(p)][:4]
     if any(focus) and lang == "en":  # Chinese phrases need recurrence to be words: the whole conversation
         recurrence = Counter({word: n for word, n in counted[0].items() if " " not in word})
         asked = [p for p in topics(focus, names, k=8) if not p[:1].isdigit()  # "120M tokens" is an amount
@@ -170,7 +170,7 @@ def name(focus: list[str], texts: list[str], names: frozenset[str], kinds: Count
         top = words[0].lower()
         phrases = [p for p in counts if " " in p and counts[p] > 1 and not p[:1].isdigit()
                    and not _VAGUE.search(p) and p.split()[0] not in _NOT_A_HEAD
-                   and not re.fullmatch(r"\S+\s[a-z]{3,}ed", counted[1][p])]  # ("Lou refused": no subject)
+                   and not _deed(counted[1][p])]
         # (Holding the recurring word, or said three times: a chosen statement is counted twice.)
         phrases = [p for p in phrases if top in p.split()] or [p for p in phrases if counts[p] > 2]
         if phrases:
@@ -194,6 +194,11 @@ def name(focus: list[str], texts: list[str], names: frozenset[str], kinds: Count
 
 
 GENERIC_NAMES = ("conversation-notes", "对话记录")  # when nothing in a conversation names it
+
+
+def _deed(phrase: str) -> bool:
+    """Something someone did names no subject: "Lou refused", "visited home", "worked hard", "ate yummy food"."""
+    return bool(re.fullmatch(r"\S+\s[a-z]{3,}ed|[a-z]{4,}(?<!e)ed", phrase) or _DID.match(phrase + " "))
 
 
 _STATE_NEWS = {"engaged": "engagement", "married": "wedding", "pregnant": "baby news", "expecting": "baby news",
@@ -514,6 +519,9 @@ _AS_IS = frozenset("""can could should would will must might may had did went wa
 gave told felt left kept thought bought brought met ran began knew heard lost won sent spent built wrote read
 taught caught sold held fell paid put set quit drove rode flew grew drew threw wore chose spoke broke forgot became
 used""".split())
+_DID = re.compile(r"(?:" + "|".join(sorted(_AS_IS - {"set", "read", "used", "can", "may", "must", "quit"})) +
+                  r"|(?:visit|fac|work|start|finish|tri|talk|play|watch|join|help|learn|lov|enjoy|want|need|decid|manag|"
+                  r"visit|travel|reach|receiv|show|seem|turn|wish|hop|look|walk|stay|agre)ed|done|helps|brings|makes|gets)\s")
 _IRREGULAR = {"have": "has", "do": "does", "go": "goes", "am": "is", "be": "is"}
 
 

@@ -22,6 +22,7 @@ from daemon.distill.lexicon import (
     _ZH_CUE_WORDS,
 )
 
+_CONTRACTION = re.compile(r"(?i)\w(?:n['’]t|['’](?:ve|re|ll|d|m))\b")
 _INLINE_CODE = re.compile(r"`[^`\n]*`")
 # A grounded date note, "(7 May 2023)", "(week of 1 May 2023)", "（2024-03-18）": the date is not a topic.
 _DATE_NOTE = re.compile(r"[(（](?:around |约|weekend of |week of )?[^()（）]{0,20}\d{4}[^()（）]{0,6}[)）]")
@@ -71,7 +72,8 @@ def _runs(chunk: str) -> list[str]:
     """Runs of content words: a stopword or a bare number ends a run."""
     runs, run = [], []
     for word in chunk.split():
-        if word.lower().strip("-'’") in _PHRASE_STOP_WORDS or word.isdigit():
+        # (A contraction ends a run too: "office haven't" is no phrase.)
+        if word.lower().strip("-'’") in _PHRASE_STOP_WORDS or word.isdigit() or _CONTRACTION.search(word):
             if run:
                 runs.append(" ".join(run))
             run = []

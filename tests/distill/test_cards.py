@@ -1226,6 +1226,17 @@ def test_a_name_holds_no_third_person_verb() -> None:
     said = ["Lou refused the tea.", "Lou refused it again, classic Lou.", "Lou is lovely, Lou says hi.",
             "The canal froze near Heyford.", "Lou refused to come."]
     assert "refused" not in describe.name([], said, frozenset({"noor"}), Counter(fact=3), "en")
+    # Nor a deed ("visited home", "worked hard"), nor half a contraction ("office haven't" was office-haven-t).
+    deeds = ["I visited home last week.", "We visited home again.", "I worked hard on the garden.",
+             "Worked hard all summer.", "The garden looks great now.", "The garden party is on Sunday."]
+    assert describe.name([], deeds, frozenset(), Counter(fact=3), "en") == "garden-party"
+    from daemon.distill.phrases import phrase_counts
+    counts = phrase_counts(["The office haven't called.", "My office haven't replied, the office manager is away."],
+                           frozenset())[0]
+    assert not any("haven" in key for key in counts) and counts["office manager"] == 1
+    # A past participle before its noun is a subject: "canned food" stays.
+    assert describe.name([], ["We collected canned food.", "More canned food came in.", "Canned food drive done."],
+                         frozenset(), Counter(fact=3), "en") == "canned-food"
 
 
 def test_a_description_gives_a_subjectless_plan_its_speaker_and_leaves_news_about_it_for_the_body() -> None:
