@@ -2335,6 +2335,16 @@ def test_big_news_leads_in_the_order_it_was_told_and_names_a_catch_up_by_whose_n
     assert result.description.startswith("Beatriz: We got engaged."), result.description
 
 
+def test_what_someone_is_wearing_or_sitting_in_right_now_is_small_talk_news_under_way_is_not() -> None:
+    chat = [("hiya Ana!", "Theo"), ("Theo!! hello", "Ana"), ("how's things?", "Theo"),
+            ("good, bit sleepy. you?", "Ana"), ("same. is it boiling where you are", "Theo"),
+            ("so hot. I'm sitting in front of the fan like a melted ice lolly", "Ana"), ("a melted lolly 😂", "Theo"),
+            ("anyway just saying hi", "Ana"), ("aw, nice of you. speak soon x", "Theo"), ("bye!! x", "Ana")]
+    assert isinstance(distill([say(text, name) for text, name in chat]), Skip)
+    news = chat[:5] + [("so hot. I'm moving to Leeds in March, found a flat in Chapel Allerton", "Ana")] + chat[6:]
+    assert "moving to Leeds" in card([say(text, name) for text, name in news]).body
+
+
 def test_a_chinese_description_is_clipped_at_a_clause_mark() -> None:
     from daemon.distill.describe import _clip
     text = "用户请助手帮忙参谋一下给儿子买钢琴的事。那就这么定了：大后天去验琴，没问题就买U1，12000元。11月27日下午2点到4点送货"
