@@ -272,7 +272,8 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
         # (And one that stands alone before one that leans on what was said: "I'm working from home that day anyway".)
         # (And news before a memory of long ago: "Growing up, I saw…".)
         # (Big news in the order it was told: a friend opens with the biggest, "We got engaged!!".)
-        news.sort(key=lambda p: (p.kind != "decision", not _big_news(p, True), p.at if _big_news(p, True) else 0,
+        # (A vote's result, "Decision (5 to 0): …", before what was decided on the way to it.)
+        news.sort(key=lambda p: (p.kind != "decision", not p.text.startswith("Decision ("), not _big_news(p, True), p.at if _big_news(p, True) else 0,
                                  bool(re.search(r"(?i)\b(?:that day|anyway|growing up|as a kid|"
                                                                       r"when i was (?:a|little|young)|used to)\b", p.text)),
                                  bool(_PROMISE.search(p.text)),

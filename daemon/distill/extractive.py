@@ -784,7 +784,12 @@ _PLANNING = re.compile(r"(?i)(?:^|[.,:;!?]\s+)\W*(?:(?:ok(?:ay)?|right|so|hey|hi
 _VOTE_CALL = re.compile(r"(?i)\b(?:(?:shall|should|can|could) we (?:have a )?vote|let'?s vote|time to vote|"
                         r"vote on it|all in favou?r|vote,? please|please vote|show of hands|hands up)\b[^.!?\n]*[?.!:]?\s*")
 _VOTES = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine) (?:votes? )?(?:to|vs\.?|-) (?:\d+|nil|none|one|two|three|" \
-         r"four|five|six|seven|eight|nine)"  # "4 to 1", "three votes to one"
+         r"four|five|six|seven|eight|nine)" \
+         r"|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|all) (?:votes? )?(?:for|in favou?r),? " \
+         r"(?:\d+|none|nil|nobody|no one|zero|one|two|three|four|five|six|seven|eight|nine) against"
+# ("4 to 1", "three votes to one", "Five for, none against")
+# "Proposal: …", "So, the motion as amended: …"
+_MOTION = re.compile(r"(?i)^(?:so,?\s+)?(?:the\s+)?(?:proposal|motion)(?:\s+as amended)?\s*:\s*")
 _TALLY = re.compile(r"(?i)\b" + _VOTES + r"\b|\bunanimous(?:ly)?\b|\bcarried\b")
 
 
@@ -852,15 +857,17 @@ def _with_votes(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
         for j in range(stmt.msg - 1, max(-1, stmt.msg - 8), -1):
             if call := _VOTE_CALL.search(turns[j].text):
                 # (The motion after the call, or put before it: "Proposal: we switch to memoQ… Vote please.")
-                put = [m for m in _sentences(turns[j].text[:call.start()]) if re.match(r"(?i)(?:proposal|motion)\s*:", m)]
+                put = [m for m in _sentences(turns[j].text[:call.start()]) if _MOTION.match(m)]
                 motion = [re.sub(r"(?i),?\s*(?:yes or no|for or against|all in favou?r)\W*$", ".", m)
-                          for m in (put[-1:] and [re.sub(r"(?i)^(?:proposal|motion)\s*:\s*", "", put[-1])]
+                          for m in (put[-1:] and [_MOTION.sub("", put[-1])]
                                     or _sentences(turns[j].text[call.end():])[:1])]
                 if not motion or len(motion[0].split()) < 3 or _is_question(motion[0]):
                     break  # ("Let's vote, one each. Muppet Christmas Carol?": the result names the choice itself)
                 lower = bool(_IMPERATIVE.match(motion[0]) or _ADVISING.match(motion[0])
                              or re.match(r"(?i)(?:the|a|an|we|our)\b", motion[0]))
-                text = f"Decision ({_TALLY.search(stmt.text).group(0)}): " + (
+                # (The count, when the message gives one: "Five for, none against, no abstentions. Motion carried.")
+                count = re.search(r"(?i)\b(?:" + _VOTES + r")\b", turns[stmt.msg].text) or _TALLY.search(stmt.text)
+                text = f"Decision ({count.group(0)[:1].lower() + count.group(0)[1:]}): " + (
                     motion[0][:1].lower() + motion[0][1:] if lower else motion[0])
                 out[k] = replace(stmt, text=text, kind="decision", tokens=stmt.tokens | _tokens(motion[0]))
                 said = {_norm(motion[0]), _norm(put[-1])} if put else {_norm(motion[0])}

@@ -85,7 +85,9 @@ _YEAR = re.compile(r"(?<![\d.-])(?:19|20)\d{2}(?!\d)|\b\d{1,2}[./]\d{1,2}[./](?:
 _CODE = re.compile(r"```.*?(?:```|\Z)|`[^`\n]+`", re.S)
 _SENTENCE_END = re.compile(r"[.!?;。！？；\n\U0001F300-\U0001FAFF\u2600-\u27BF]")  # (an emoji ends one too: "hire 🙄 they")
 _FUTURE_CUE = re.compile(r"\b(?:will|shall|gonna|going\s+to|let's|let’s|plan(?:s|ning)?|next|tomorrow|"
-                         r"upcoming|coming|see\s+you)\b|\w['’]ll\b", re.I)
+                         r"upcoming|coming|see\s+you)\b|\w['’]ll\b"
+                         # ("We don't order until the council has decided on 6 January": a perfect still to come)
+                         r"|\b(?:until|till|once|as soon as|by the time)\s+(?:[\w'’-]+\s+){0,5}(?:has|have)\s+\w+", re.I)
 # "-ed" words are past tense, except those that plan ahead ("scheduled", "booked") or are not verbs.
 _NOT_PAST = r"(?!\w*eed\b|(?:schedul|plann|book|suppos|expect|need|interest|excit|hundr|sacr|wick)ed\b)"
 _PAST_CUE = re.compile(r"\b(?:was|were|did|had|went|got(?! (?:it|you|ya)\b)|came|saw|said|told|met|made|took|gave|left|born|died|"

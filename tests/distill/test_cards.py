@@ -2108,6 +2108,26 @@ def test_a_meeting_keeps_its_vote_with_the_motion_what_all_agreed_and_leaves_ban
     assert "AGM on 9 December (2026)" in text  # "Cyclehoop told us" is another clause's past
 
 
+def test_a_vote_counted_for_and_against_carries_the_motion_as_amended() -> None:
+    chat = [say("Aled, do you want to put it as a motion?", "Harriet", when=_at(25, 19, 0)),
+            say("Yes. I propose we buy a defib for the front wall of the hall, up to £1,980 from reserves.", "Aled",
+                when=_at(25, 19, 1)),
+            say("Can I propose an amendment? No order until the parish grant decision.", "Olumide", when=_at(25, 19, 2)),
+            say("happy to accept that", "Aled", when=_at(25, 19, 3)),
+            say("So, the motion as amended: buy the defib, budget up to £1,980, no order until the grant decision. "
+                "All in favour?", "Harriet", when=_at(25, 19, 4)),
+            say("for", "Aled", when=_at(25, 19, 5)), say("for", "Olumide", when=_at(25, 19, 5)),
+            say("And I'm for. Three for, none against, no abstentions. Motion carried.", "Harriet", when=_at(25, 19, 6))]
+    result = card(chat)
+    decisions = _section(result.body, "Decisions")
+    assert "Decision (three for, none against): buy the defib, budget up to £1,980, no order until the grant " \
+           "decision." in decisions, decisions
+    assert result.description.startswith("Decision (three for, none against)"), result.description  # the headline
+    # Without a count, the result says how it went.
+    uncounted = chat[:-1] + [say("Motion carried.", "Harriet", when=_at(25, 19, 6))]
+    assert "Decision (carried): buy the defib" in _section(card(uncounted).body, "Decisions")
+
+
 def test_without_a_yes_from_the_others_a_proposal_stays_a_proposal() -> None:
     chat = [say("I'd drop the hangar. Everyone ok with that?", "Oluwaseun"),
             say("Not sure, the hangar is cheap", "Margit"),

@@ -592,6 +592,17 @@ def test_irregular_past_verbs_set_the_tense_and_a_hedge_does_not() -> None:
         "I thought we could go this Saturday (2026-11-28)"
 
 
+def test_a_perfect_after_until_or_once_is_still_to_come() -> None:
+    wednesday = D(2026, 12, 2)
+    assert resolve_relative("We don't order until the council has decided on the grant on 6 January.", wednesday) == \
+        "We don't order until the council has decided on the grant on 6 January (2027)."
+    assert resolve_relative("Once the vet has checked her on 3 January we can fly.", wednesday) == \
+        "Once the vet has checked her on 3 January (2027) we can fly."
+    # Without the "until", a perfect is past.
+    assert resolve_relative("The council has decided on the grant on 6 January.", wednesday) == \
+        "The council has decided on the grant on 6 January (2026)."
+
+
 def test_a_day_of_the_month_takes_the_present_of_its_own_clause() -> None:
     thursday = D(2026, 11, 19)
     assert resolve_relative("Esme checked, the 5th is full now.", thursday) == \
