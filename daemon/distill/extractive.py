@@ -104,7 +104,7 @@ from daemon.distill.lexicon import (
     _ZH_STOP_CHARS,
 )
 from daemon.distill.phrases import slugify
-from daemon.distill.reltime import ground
+from daemon.distill.reltime import anchor_day, ground, numbered_weekend
 from daemon.distill.tools import ToolCall, calls_in, strip_tool_lines, work_lines, work_summary
 from daemon.models import Card, DistillRequest, Message, Skip
 
@@ -288,6 +288,9 @@ def _turns(request: DistillRequest, lang: str) -> list[_Turn]:
     named = any(m.name.strip() and m.name.strip().casefold() != m.role.casefold() for m in request.messages)
     out = []
     said: dict[int, date] = {}  # "next Friday (22 May)" … "the dinner is Friday": the same Friday
+    first = next((m.time for m in request.messages if m.time), None)
+    if lang == "en" and first and any("after next" in m.text for m in request.messages):
+        said.update(numbered_weekend([m.text for m in request.messages], anchor_day(first, request.timezone)))
     for message in request.messages:
         text = _speech(message.text)
         if not text:
@@ -661,6 +664,12 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                         sentences) and _DATE_NOTE.search(sentences[at + 1])):  # (what was booked, with its day)
                     worked = _capitalized(sentence.rstrip(".!"))
                     continue
+                elif turn.speaker and _DEAL.match(sentence) and at + 1 < len(sentences) and \
+                        _DATE_NOTE.search(sentences[at + 1]) and _CLOCK.search(sentences[at + 1]):
+                    # "deal!! so sunday 13th, 4pm from Rafa's, leaving Kielder 10:30": the plan as it now stands
+                    worked = "Agreed"
+                    sentences[at + 1] = re.sub(r"(?i)^so,?\s+", "", sentences[at + 1])
+                    continue
                 decided, convinced = convinced and not _is_question(sentence), bool(_CONVINCED.match(raw.strip())) \
                     and not _is_question(raw) and (turn.role == "user" or bool(turn.speaker))
                 # ("let's do it tomorrow then?" proposes; it is not convinced; nor is the assistant's "Let's do it step
@@ -707,7 +716,8 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                         _advising(sentence):
                     previous = "advice"  # "Don't ignore it.", "You should appeal first": what to do, not a fact
                 if outcome:
-                    previous = "state"  # "That did it: …": how it turned out
+                    # "That did it: …": how it turned out; "Agreed: Sunday 13th, 4pm…": what was settled
+                    previous = "decision" if sentence.startswith("Agreed: ") else "state"
                 if agent and turn.role == "assistant" and previous != "decision" and _DONE.match(sentence):
                     previous = "work"  # an agent reporting a change it made: work done, not a fact
                 if skip and _norm(skip) in (_norm(sentence), _norm(raw)) or (len(skip) > 12 and _norm(skip) in _norm(raw)) \
@@ -1013,6 +1023,7 @@ _DAY_NAMED = re.compile(r"\b\d{1,2}(?:st|nd|rd|th)? (?:of )?(?:" + "|".join(note
 _WORKED = re.compile(r"(?i)(?:that|this|it)(?: finally)? (?:did it|did the trick|worked|fixed it|was it|"
                      r"(?:works|loads|runs|compiles|builds|passes|starts)(?: now| again| fine)?)[.!]*$")
 _BOOKED = re.compile(r"(?i)(?:all )?(?:done|booked|sorted)[.!]*$")  # "done! Sunday 29th, 1pm, table for 8"
+_DEAL = re.compile(r"(?i)(?:ok(?:ay)?\W+)?(?:deal|agreed|settled)[.!]*$")
 _CAPITAL = re.compile(r"\b[A-Z][a-z]{2,}\b")
 # A follow-up that asks only for the detail ("Who?", "Where?", "Which one?", "When do you fly?") or checks the news
 # ("You passed?!"), not for more news ("Anything else going on with you?", "What about you?").
@@ -1056,7 +1067,8 @@ def _with_options(candidates: list[_Stmt]) -> list[_Stmt]:
 
 _CHANGE = re.compile(r"(?i)\b(?:instead|moved?|move it|rebook(?:ed)?|re-?schedul\w*|cancel\w*|changed?|"
                      r"can'?t make|postpon\w*|push(?:ed)? (?:it )?back|brought (?:it )?forward|new plan|"
-                     r"change of plans?|swap(?:ped)?)\b|改成|改到|改为|换到|推到|挪到|推迟|提前到")
+                     r"change of plans?|swap(?:ped)?|(?:go|leave|set off|start|come back|meet) (?:a bit |an hour )?"
+                     r"(?:earlier|later))\b|改成|改到|改为|换到|推到|挪到|推迟|提前到")
 _CANCELLED = re.compile(r"(?:\b(?:cancell?ed|scrapped|dropped)\s+(?:the\s+)?([A-Z][\w'’]*(?:\s+(?:&|and)\s+[A-Z][\w'’]*|"
                         r"\s+[A-Z][\w'’]*){0,3})"
                         # "Cancelling the council booking now": what was booked with the council

@@ -404,7 +404,10 @@ _JUDGED = re.compile(r"(?i)(?:it|this|that)(?:'s| is| was| has been)\s+(?:so |re
 # A clause that says only how the speaker feels: ", too tired now", "my brain is fried".
 _FEELING_EN = re.compile(r"(?i)(?:(?:i'?m|i am)\s+)?(?:too|so|really|very|pretty|totally)\s+(?:tired|knackered|exhausted|sleepy|"
                          r"shattered|wiped)(?:\s+(?:now|today|tonight|to think))?|(?:my\s+)?brain(?:'s| is)\s+(?:fried|mush|"
-                         r"melting|dead|toast)")
+                         r"melting|dead|toast)"
+                         # ("…at 10:30 sharp, I'm serious": an insistence, no content)
+                         r"|(?:i'?m|i am)\s+(?:dead\s+|deadly\s+|totally\s+|so\s+)?(?:serious|not (?:joking|kidding))|no joke|"
+                         r"(?:and\s+)?i mean it")
 _FEELING_ZH = re.compile(r"(?:我)?(?:有点|有些|好|很|挺|特别|超|真的|还是)?(?:紧张|担心|焦虑|慌|害怕|激动|兴奋|开心|纠结|头疼|"
                          r"头大|崩溃|郁闷)(?:了|啊|呢|呀|死了)?")
 

@@ -44,6 +44,7 @@ Said = dict[int, date]  # weekday (Monday 0) → the day a message of the conver
 _ASKED_WEEKEND = 7
 _COUNTED_AFTER = 8  # and the day a "the Friday after" counted to, which the same phrase said again means
 _PLANNED_WEEKEND = 9  # and the Saturday of the last weekend to come the chat named
+_NUMBERED_WEEKEND = 10  # and the first weekend to come whose day the conversation gives by number ("the 13th")
 
 
 @dataclass(frozen=True)
@@ -135,6 +136,27 @@ def ground(text: str, time: datetime | None, timezone: tzinfo | None = None, sai
         if counted := _COUNTED_NOTE.search(grounded):
             said[_COUNTED_AFTER] = date.fromisoformat(counted.group(1))
     return grounded
+
+
+_ORDINAL_DAY = re.compile(r"(?i)\b(?:the\s+)?([1-9]|[12]\d|3[01])(?:st|nd|rd|th)\b(?!\s+(?:of\s+)?" + _MONTHS + r")")
+
+
+def numbered_weekend(texts: list[str], anchor: date) -> Said:
+    """The first weekend to come (within a month) whose Saturday or Sunday the texts give by its number alone,
+    "the 13th" (this month's, else next month's): the ``Said`` that tells which weekend "the weekend after next"
+    is. (A number with its month, "13 December", is another rule's.)"""
+    found = []
+    for text in texts:
+        for m in _ORDINAL_DAY.finditer(text):
+            number = int(m.group(1))
+            try:
+                day = anchor.replace(day=number) if number >= anchor.day else \
+                    (anchor.replace(day=1) + timedelta(days=32)).replace(day=number)
+            except ValueError:
+                continue
+            if day.weekday() >= 5 and 0 < (day - anchor).days <= _SAID_DAYS:
+                found.append(day - timedelta(days=day.weekday() - 5))
+    return {_NUMBERED_WEEKEND: min(found)} if found else {}
 
 
 def weekdays_said(text: str, weekends: bool = False) -> dict[int, date]:
@@ -600,10 +622,14 @@ def _en_period(m: re.Match[str], anchor: date) -> str:
     return f"{anchor.year + shift}"
 
 
-def _en_after_next(m: re.Match[str], anchor: date) -> str:
+def _en_after_next(m: re.Match[str], anchor: date, said: Said) -> str:
     unit = m.group(1).lower()
     if unit == "weekend":
-        return _weekend(_monday(anchor) + timedelta(days=5 + 14))
+        # People count "the weekend after next" both ways: two weekends on, or the one after the coming one.
+        # The conversation's own numbered days say which ("peak's the night of the 13th … saturday the 12th").
+        counted = _monday(anchor) + timedelta(days=5 + 14)
+        sooner = counted - timedelta(days=7)
+        return _weekend(sooner if said.get(_NUMBERED_WEEKEND) == sooner and sooner > anchor else counted)
     if unit == "week":
         return _week(_monday(anchor) + timedelta(days=14))
     if unit == "month":
@@ -764,10 +790,11 @@ RULES: tuple[Rule, ...] = (
          examples=("yesterday", "today", "tomorrow", "the day after tomorrow", "last night"),
          triggers=("yesterday", "today", "tomorrow", "night", "morning", "afternoon", "evening")),
     Rule("the week/weekend/month/year after next",
-         "two weeks (weekends, months, years) on from this one",
+         "two weeks (weekends, months, years) on from this one; the weekend after the coming one when the "
+         "conversation gives one of its days by number (“the 13th”)",
          re.compile(r"\bthe\s+(week|weekend|month|year)\s+after\s+next\b", re.I), _en_after_next,
          examples=("the week after next", "the weekend after next", "the month after next"),
-         triggers=("next",)),
+         triggers=("next",), said=True),
     Rule("next <weekday>", "that weekday of next week (see the matrix below)",
          re.compile(r"\b(next)\s+" + _EN_DAY, re.I), _en_weekday,
          examples=("next Tuesday", "next Monday", "next Sunday"), triggers=("next",)),

@@ -2128,6 +2128,28 @@ def test_a_vote_counted_for_and_against_carries_the_motion_as_amended() -> None:
     assert "Decision (carried): buy the defib" in _section(card(uncounted).body, "Decisions")
 
 
+def test_a_plan_restated_after_a_deal_is_the_decision_and_the_weekend_after_next_follows_the_chats_days() -> None:
+    chat = [say("meteor shower is the weekend after next. Kielder?", "Imogen", when=_at(30, 20, 0)),
+            say("in. isn't the peak sunday night", "Dev", when=_at(30, 20, 2)),
+            say("peak's the night of the 13th but saturday the 12th is as good", "Imogen", when=_at(30, 20, 3)),
+            say("saturday's all cloud. sunday is clear from 6pm", "Rafa", when=_at(30, 20, 9)),
+            say("we could go earlier and come back earlier? leave at 4", "Rafa", when=_at(30, 20, 11)),
+            say("ok fine, sunday the 13th. but we leave the car park at 10:30 sharp, I'm serious", "Dev",
+                when=_at(30, 20, 12)),
+            say("deal!! so sunday 13th, 4pm from Rafa's, leaving Kielder 10:30, Dev drives", "Imogen",
+                when=_at(30, 20, 13))]
+    result = card(chat)
+    assert "Agreed: Sunday 13th (13 December 2026), 4pm from Rafa's, leaving Kielder 10:30, Dev drives" in \
+        _section(result.body, "Decisions"), result.body
+    assert result.description.startswith("Agreed: Sunday 13th (13 December 2026), 4pm"), result.description
+    text = text_of(result)
+    assert "weekend of 12 December 2026" in text and "19 December" not in text and "20 December" not in text
+    assert "I'm serious" not in text and "10:30 sharp" in text
+    # "deal" with no day and time after it agrees to nothing in particular.
+    plain = card(chat[:-1] + [say("deal!! I'll bring soup, leek and potato", "Imogen", when=_at(30, 20, 13))])
+    assert "Agreed: I'll bring soup" not in text_of(plain)
+
+
 def test_without_a_yes_from_the_others_a_proposal_stays_a_proposal() -> None:
     chat = [say("I'd drop the hangar. Everyone ok with that?", "Oluwaseun"),
             say("Not sure, the hangar is cheap", "Margit"),

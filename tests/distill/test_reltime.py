@@ -592,6 +592,20 @@ def test_irregular_past_verbs_set_the_tense_and_a_hedge_does_not() -> None:
         "I thought we could go this Saturday (2026-11-28)"
 
 
+def test_the_weekend_after_next_is_the_one_the_conversations_numbered_days_give() -> None:
+    from daemon.distill.reltime import numbered_weekend
+    monday = D(2026, 11, 30)
+    # Alone: two weekends on from this one (the documented rule).
+    assert resolve_relative("the weekend after next", monday) == "the weekend after next (weekend of 2026-12-19)"
+    # The chat numbers a day of the sooner weekend ("the 13th", "saturday the 12th"): that is the one meant.
+    said = numbered_weekend(["peak is the weekend after next", "peak's the night of the 13th into the 14th"], monday)
+    assert resolve_relative("the weekend after next", monday, said) == "the weekend after next (weekend of 2026-12-12)"
+    # A numbered weekday that is no weekend (the 14th, a Monday) or the later weekend itself changes nothing.
+    for days in (["the 14th works"], ["the 19th?"], ["13 December"]):
+        assert resolve_relative("the weekend after next", monday, numbered_weekend(days, monday)) == \
+            "the weekend after next (weekend of 2026-12-19)", days
+
+
 def test_a_perfect_after_until_or_once_is_still_to_come() -> None:
     wednesday = D(2026, 12, 2)
     assert resolve_relative("We don't order until the council has decided on the grant on 6 January.", wednesday) == \
