@@ -136,6 +136,11 @@ def name_from_title(title: str, lang: str, texts: list[str]) -> str:
     words = title.split()
     if lang == "en" and len(words) > 6 and re.match(r"[\w.+#-]{1,20}: ", title):
         words = words[1:]  # "React: Maximum update depth exceeded in PlantTable": the part after the topic's label
+    if lang == "en" and len(words) > 6 and not re.search(r"[.?!]$", title) and (
+            head := re.split(r"(?i),\s+|\s+(?:in|for|with|on|after|when|from|using|via|during|while)\s+",
+                             " ".join(words))[0]) \
+            and 2 <= len(head.split()) <= 5:
+        words = head.split()  # "Rust E0502 borrow error in seed packet prune": what comes before its setting
     if lang == "en" and len(words) > 6:  # a first message used as a title: too long to be one
         return ""
     slug = slugify(" ".join(words[:6]))

@@ -163,7 +163,7 @@ _SEND_LOVE = re.compile(r"(?i)^(?:(?:lots of |much )?(?:love|hugs|hi|hello|greet
 _DATE_NOTE = re.compile(r"\s*[(（][^)）]*\d{4}[^)）]*[)）]")
 # Trailing laughter or an aside: "I'll ask my new boss haha", "Fixing bikes with one hand is not fun, trust me."
 _LAUGH = re.compile(r"(?i)(?:[\s,]+(?:ha(?:ha)+|lol|lmao|rofl|xd|hehe+)|,\s*(?:trust me|you know|i guess|honestly|"
-                    r"to be fair|tbh))(?=[\s.!?]*$)")
+                    r"to be fair|tbh))(?=[\s.!?]*$|\s*[)）,;])")  # (or before the parenthesis it ends: "ancient lol)")
 _OUTCOME_NOTE = re.compile(r"^(?:output|error|result)\s*:\s", re.I)
 _ABOUT_YOU = re.compile(r"(?i)^(?:(?:haha|lol|ok|so|and)[,.!]*\s+)*"
                         r"(?:(?:do|did|are|were|have|would|can) you (?:like|love|enjoy|"

@@ -481,6 +481,16 @@ def test_an_exports_own_title_names_the_card_unless_it_is_generic() -> None:
         named = ExtractiveDistiller().distill(DistillRequest("s1", date(2023, 5, 8), tuple(chat),
                                                              timezone=timezone.utc, title=generic))
         assert isinstance(named, Card) and named.name == card(chat).name and "chat" not in named.name
+    from daemon.distill.describe import name_from_title
+    said = [chat[0].text, chat[1].text]
+    # A long title names the card by what it says before its setting ("… in seed packet prune") or its comma.
+    assert name_from_title("SQLite database locked in flask app after background import thread", "en", said) == \
+        "sqlite-database-locked"
+    assert name_from_title("SQLite database locked, then WAL mode makes background imports fine", "en", said) == \
+        "sqlite-database-locked"
+    # A long title with no such head, or a sentence (a first message used as a title), names nothing.
+    assert name_from_title("my flask app keeps throwing database is locked since the import thread", "en", said) == ""
+    assert name_from_title("Why is my flask sqlite database locked in the background thread?", "en", said) == ""
 
 
 def test_an_assistant_message_cut_short_by_its_export_loses_only_its_broken_end() -> None:
@@ -2148,6 +2158,16 @@ def test_a_plan_restated_after_a_deal_is_the_decision_and_the_weekend_after_next
     # "deal" with no day and time after it agrees to nothing in particular.
     plain = card(chat[:-1] + [say("deal!! I'll bring soup, leek and potato", "Imogen", when=_at(30, 20, 13))])
     assert "Agreed: I'll bring soup" not in text_of(plain)
+
+
+def test_laughter_before_the_parenthesis_or_comma_it_ends_is_trimmed() -> None:
+    from daemon.distill.extractive import _trim
+    assert _trim("We have about 140 packets (half of them ancient lol).", frozenset()) == \
+        "We have about 140 packets (half of them ancient)."
+    assert _trim("The tomatoes went in haha, the beans go in next week.", frozenset()) == \
+        "The tomatoes went in, the beans go in next week."
+    # A word that only looks like laughter stays: "Lola" and "hahnium" are not "lol" and "haha".
+    assert _trim("We got Lola (the cat) a new bed.", frozenset()) == "We got Lola (the cat) a new bed."
 
 
 def test_without_a_yes_from_the_others_a_proposal_stays_a_proposal() -> None:
