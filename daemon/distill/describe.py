@@ -139,7 +139,8 @@ def name_from_title(title: str, lang: str, texts: list[str]) -> str:
     if lang == "en" and len(words) > 6 and not re.search(r"[.?!]$", title) and (
             head := re.split(r"(?i),\s+|\s+(?:in|for|with|on|after|when|from|using|via|during|while)\s+",
                              " ".join(words))[0]) \
-            and 2 <= len(head.split()) <= 5:
+            and 2 <= len(head.split()) <= 5 and not re.match(r"(?i)(?:i|i'm|my|we|our|you|can|could|how|why|what|"
+                                                            r"help|please|need)\b", head):
         words = head.split()  # "Rust E0502 borrow error in seed packet prune": what comes before its setting
     if lang == "en" and len(words) > 6:  # a first message used as a title: too long to be one
         return ""

@@ -297,9 +297,35 @@ def _turns(request: DistillRequest, lang: str) -> list[_Turn]:
             continue
         label = _label(message, lang)
         who = label if label not in _ROLES[lang].values() else _WHO[lang].get(message.role, label)
+        text = _apostrophes(text) if lang == "en" else text
         out.append(_Turn(message.role, label if named else "", who,
                          _once(_readable_dates(ground(text, message.time, request.timezone, said)))))
     return out
+
+
+_BARE_CONTRACTION = re.compile(r"\b(?:i(?P<i>m|ve)|(?P<not>dont|doesnt|didnt|isnt|wasnt|arent|werent|havent|hasnt|cant|"
+                               r"couldnt|wouldnt|shouldnt)|(?P<s>thats|theres|whats)|(?P<re>youre|theyre))\b",
+                               re.I)
+_CODE_SPAN = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.S)
+
+
+def _apostrophes(text: str) -> str:
+    """Contractions typed without their apostrophe read as written ("im writing", "I dont get it": "I'm writing",
+    "I don't get it"), code aside. ("Ill", "Id", "Well" and "IM" are words: only "im", "ive" and their like.)"""
+    def fix(m: re.Match[str]) -> str:
+        word = m.group(0)
+        if m.group("i"):
+            return word if word.isupper() else "I'" + m.group("i").lower()
+        if m.group("not"):
+            return word[:-1] + "'" + word[-1]  # "dont" → "don't"
+        return word[:-1] + "'s" if m.group("s") else word[:-2] + "'re"
+    if "`" not in text:
+        return _BARE_CONTRACTION.sub(fix, text)
+    parts, last = [], 0
+    for code in _CODE_SPAN.finditer(text):
+        parts += [_BARE_CONTRACTION.sub(fix, text[last:code.start()]), code.group(0)]
+        last = code.end()
+    return "".join(parts) + _BARE_CONTRACTION.sub(fix, text[last:])
 
 
 _CAPTION = re.compile(r"^[ \t]*\[(?:shares?|shared|sends?|sent|posts?|posted)\s+(?:an?\s+)?(?:image|photo|picture|pic)"
@@ -655,7 +681,12 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                 # ("And the money?" — "34k.", "To Rhys?" — "To Rhys.")
                 named_answer = opening and reply and bool(turn.speaker) and _short_answer(sentence) \
                     and _follow_up(_questions(turns[i - 1].text)[-1], sentence)
-                if worked:
+                if worked and (but := re.match(r"(?i)\W*(?:but|however|except|though|yet|only)\b,?\s*", raw)):
+                    # "ok it compiles 🎉 but `seedtin prune` says `removed 0 packets`": a new problem, not the outcome
+                    rest = _trim(raw[but.end():], names)
+                    sentence, raw, worked, outcome = f"{worked}, but {rest[:1].lower()}{rest[1:]}", f"{worked}, {raw}", \
+                        "", False
+                elif worked:
                     # "That did it. Ran it from scratch: … GET /health returns 200.": how it turned out
                     lower = not re.match(r"(?:I|[A-Z][a-z]+day|" + "|".join(notes.MONTHS) + r")\b", sentence)
                     sentence, raw, worked = f"{worked}: {sentence[:1].lower() if lower else sentence[:1]}{sentence[1:]}", \
@@ -1723,6 +1754,11 @@ def _request(turns: list[_Turn], calls: list[ToolCall]) -> tuple[str, str, str]:
             continue
         if calls:
             return "", said[0], turn.who
+        if not any(map(_is_request, said)) and (error := _pasted_error(turn.text)):
+            # "I want a `prune` command… getting this and I dont get it:" and the compiler's output: the error is
+            # what was asked about, the sentence that says what the user is making frames it
+            lead = [s for s in said if _specific(s) and not s.rstrip().endswith((":", "："))][:1]
+            return " ".join(_trim(s, frozenset()) for s in lead), f"I get {error}", turn.who
         if not any(map(_is_request, said)) and len(" ".join(said).split()) <= 12 and turn is not turns[-1]:
             continue  # "hi! quick money question that's been bugging me": the question comes next
         for i, sentence in enumerate(said):
@@ -1745,6 +1781,14 @@ def _request(turns: list[_Turn], calls: list[ToolCall]) -> tuple[str, str, str]:
                 return context, sentence, turn.who
         return "", "", ""
     return "", "", ""
+
+
+def _pasted_error(text: str) -> str:
+    """The first line of the error output a message pastes in a fence ("error[E0502]: cannot borrow …"), or ""."""
+    for fence in _FENCE_RE.finditer(text):
+        if erring := [line for line in fence.group(0).split("\n")[1:4] if _ERROR_OUTPUT.match(line)]:
+            return erring[0].strip(" \t│┃|")[:_MAX_ERROR_LINE]
+    return ""
 
 
 def _later_task(turns: list[_Turn], task: str) -> str:

@@ -813,7 +813,7 @@ def test_an_agent_told_only_to_continue_is_named_by_its_work_and_a_command_keeps
     started = card([say("mix phx.server doesnt seem to start"),
                     say("Port 4000 was taken by an old beam process; I stopped it and the server starts.",
                         role="assistant", blocks=(tool("Bash", command="mix phx.server"),))])
-    assert started.description.startswith("Task: mix phx.server doesnt seem to start")
+    assert started.description.startswith("Task: mix phx.server doesn't seem to start")  # (its apostrophe put back)
 
 
 def test_wondering_if_the_assistant_could_is_an_ask_and_an_answers_opening_cheer_is_left_out() -> None:
@@ -2168,6 +2168,35 @@ def test_laughter_before_the_parenthesis_or_comma_it_ends_is_trimmed() -> None:
         "The tomatoes went in, the beans go in next week."
     # A word that only looks like laughter stays: "Lola" and "hahnium" are not "lol" and "haha".
     assert _trim("We got Lola (the cat) a new bed.", frozenset()) == "We got Lola (the cat) a new bed."
+
+
+def test_pasted_compiler_output_is_the_ask_and_it_compiles_but_is_a_new_problem_not_the_outcome() -> None:
+    error = ("```\nerror[E0499]: cannot borrow `self.jobs` as mutable more than once at a time\n  --> src/queue.rs:12:9\n"
+             "```")
+    chat = [say("rust again. im building a tiny job queue called `tally` for our choir's rota. "
+                "getting this and I dont get it:\n\n" + error),
+            say("Two `&mut` borrows overlap: take the job out first with `pop_front`, then push.", role="assistant"),
+            say("ok it compiles 🎉 but the rota prints every job twice"),
+            say("You push the job back before printing; print first.", role="assistant"),
+            say("that was it, prints once now. thanks!")]
+    result = card(chat)
+    assert "The user gets error[E0499]: cannot borrow `self.jobs` as mutable more than once at a time." in \
+        result.description, result.description
+    assert result.description.startswith("The user is building a tiny job queue called `tally`"), result.description
+    text = text_of(result)
+    assert "It compiles: the rota" not in text and "It compiles, but the rota prints every job twice" in text
+    # An ask said in words stays the ask; the pasted error is then only evidence.
+    asked = card([say("rust again. why does this fail to compile?\n\n" + error)] + chat[1:])
+    assert "The user gets error" not in asked.description
+
+
+def test_contractions_typed_without_their_apostrophe_read_as_written_code_aside() -> None:
+    from daemon.distill.extractive import _apostrophes
+    assert _apostrophes("im stuck and I dont get it, thats weird") == "I'm stuck and I don't get it, that's weird"
+    assert _apostrophes("ive tried `dont_panic` and it cant find them, theyre gone") == \
+        "I've tried `dont_panic` and it can't find them, they're gone"
+    for word in ("Ill be there", "IM me later", "it lets me in", "Well done", "He wont budge"):
+        assert _apostrophes(word) == word
 
 
 def test_without_a_yes_from_the_others_a_proposal_stays_a_proposal() -> None:
