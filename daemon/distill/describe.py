@@ -89,7 +89,9 @@ def describe(points: list[Point], *, context: str = "", request: str = "", verdi
             advised = True  # "Switch to 1:2:2…" is said to the user
         elif lang == "en" and not people and point.kind == "decision" and point.role == "user" and note == point.text \
                 and not re.match(r"(?i)(?:the user|i|we|let'?s|going|decided|decision|agreed)\b", note):
-            if re.match(r"(?:The|A|An|This|That|These|Those|It|Its|Our|My|Both|All|No)\b", note):
+            # (Not an option's letter: "A with the £150 excess, £21.40 a month" decides for option A.)
+            if re.match(r"(?:The|A|An|This|That|These|Those|It|Its|Our|My|Both|All|No)\b", note) and \
+                    not re.match(r"A(?=\s+(?:with|and|or|it is|then|please|for (?:me|us))\b|[,:.)!]|$)", note):
                 note = note[:1].lower() + note[1:]  # ("Decided: the £2,400 goes into easy access now")
             note = f"Decided: {note}"  # "Melitta Caffeo Solo + frother, and the Friday café flat white stays."
         sentences.append(note)

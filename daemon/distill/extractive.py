@@ -162,6 +162,7 @@ _SEND_LOVE = re.compile(r"(?i)^(?:(?:lots of |much )?(?:love|hugs|hi|hello|greet
                         r"(?:my love to|\w+(?: \w+)? a (?:hug|scratch|kiss|pat|cuddle))\b|kiss \w+ for me\b)")
 _DATE_NOTE = re.compile(r"\s*[(（][^)）]*\d{4}[^)）]*[)）]")
 # Trailing laughter or an aside: "I'll ask my new boss haha", "Fixing bikes with one hand is not fun, trust me."
+_FEELING_TAIL = re.compile(r"(?i)\s+(?:and|but|so)\s+(?:" + _FEELING_EN.pattern.removeprefix("(?i)") + r")([.!?…]*)$")
 _LAUGH = re.compile(r"(?i)(?:[\s,]+(?:ha(?:ha)+|lol|lmao|rofl|xd|hehe+)|,\s*(?:trust me|you know|i guess|honestly|"
                     r"to be fair|tbh))(?=[\s.!?]*$|\s*[)）,;])")  # (or before the parenthesis it ends: "ancient lol)")
 _OUTCOME_NOTE = re.compile(r"^(?:output|error|result)\s*:\s", re.I)
@@ -604,6 +605,8 @@ def _trim(sentence: str, names: frozenset[str]) -> str:
         guessed = re.sub(r"^(I \w+(?: \w+)? )(?:his|her|their)\b", r"\1my", guessed)
     sentence = guessed
     sentence = _capitalized(_LEAD_FILLER.sub("", _INTENSIFIER.sub("", _EMOJI.sub("", _LAUGH.sub("", sentence))).strip()))
+    # ("…for my dog Biscuit and I'm drowning in quotes.": the feeling after "and" goes, the sentence's end stays)
+    sentence = _FEELING_TAIL.sub(lambda m: m.group(1), sentence)
     # "Femi, set the stock limit to 180": a task given to someone named is theirs ("Femi to set the stock limit…")
     if (told := re.match(r"([A-Z][a-z]+),\s+(?=[a-z])", sentence)) and told.group(1).lower() in names and \
             _IMPERATIVE.match(sentence[told.end():]) and not re.match(r"(?i)(?:let'?s|lets|help|tell)\b", sentence[told.end():]):

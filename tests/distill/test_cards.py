@@ -2199,6 +2199,21 @@ def test_contractions_typed_without_their_apostrophe_read_as_written_code_aside(
         assert _apostrophes(word) == word
 
 
+def test_overwhelm_after_and_is_trimmed_and_an_options_letter_keeps_its_capital() -> None:
+    from daemon.distill.extractive import _trim
+    assert _trim("I need pet insurance for my dog Biscuit and I'm drowning in quotes.", frozenset()) == \
+        "I need pet insurance for my dog Biscuit."
+    assert _trim("We leave the car park at 10:30 and I mean it!", frozenset()) == "We leave the car park at 10:30!"
+    # What follows "and" that says something stays.
+    assert _trim("I need pet insurance and I'm drowning in vet bills since her surgery.", frozenset()) == \
+        "I need pet insurance and I'm drowning in vet bills since her surgery."
+    from daemon.distill.describe import Point, describe
+    chosen = describe([Point("", "A with the £150 excess, £21.40 a month.", "decision", "user")])
+    assert "Decided: A with the £150 excess, £21.40 a month." in chosen, chosen
+    article = describe([Point("", "A quote with the £150 excess is the one.", "decision", "user")])
+    assert "Decided: a quote with the £150 excess is the one." in article, article
+
+
 def test_without_a_yes_from_the_others_a_proposal_stays_a_proposal() -> None:
     chat = [say("I'd drop the hangar. Everyone ok with that?", "Oluwaseun"),
             say("Not sure, the hangar is cheap", "Margit"),
