@@ -101,6 +101,8 @@ def describe(points: list[Point], *, context: str = "", request: str = "", verdi
     else:
         context = ""
         if len(people) > 1:
+            if len(topic.split()) > 8:  # ("Aled's proposal for a public-access defibrillator", not where it goes)
+                topic = re.split(r"\s+(?:on|at|in|from|to|by)\s+(?:the|a|an|our|their)\b", topic, maxsplit=1)[0]
             context = f"{_join(people)} talked" + (f" about {topic}" if topic else "") + \
                 (f" on {when(day)}" if day else "") + "."
         elif people:
@@ -281,7 +283,8 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
         # (And news before a memory of long ago: "Growing up, I saw…".)
         # (Big news in the order it was told: a friend opens with the biggest, "We got engaged!!".)
         # (A vote's result, "Decision (5 to 0): …", before what was decided on the way to it.)
-        news.sort(key=lambda p: (p.kind != "decision", not p.text.startswith("Decision ("), not _big_news(p, True), p.at if _big_news(p, True) else 0,
+        news.sort(key=lambda p: (p.kind != "decision", not p.text.startswith(("Decision (", "Carried")),
+                                 not _big_news(p, True), p.at if _big_news(p, True) else 0,
                                  bool(re.search(r"(?i)\b(?:that day|anyway|growing up|as a kid|"
                                                                       r"when i was (?:a|little|young)|used to)\b", p.text)),
                                  bool(_PROMISE.search(p.text)),

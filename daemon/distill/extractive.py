@@ -911,11 +911,20 @@ def _with_votes(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
                              or re.match(r"(?i)(?:the|a|an|we|our)\b", motion[0]))
                 # (The count, when the message gives one: "Five for, none against, no abstentions. Motion carried.")
                 count = re.search(r"(?i)\b(?:" + _VOTES + r")\b", turns[stmt.msg].text) or _TALLY.search(stmt.text)
-                text = f"Decision ({count.group(0)[:1].lower() + count.group(0)[1:]}): " + (
+                tally = count.group(0)[:1].lower() + count.group(0)[1:]
+                carried = re.search(r"(?i)\b(?:motion )?carried\b", turns[stmt.msg].text)  # the minutes' word for it
+                label = "Carried" if carried and tally == "carried" else \
+                    f"Carried ({tally})" if carried else f"Decision ({tally})"
+                text = f"{label}: " + (
                     motion[0][:1].lower() + motion[0][1:] if lower else motion[0])
                 out[k] = replace(stmt, text=text, kind="decision", tokens=stmt.tokens | _tokens(motion[0]))
-                said = {_norm(motion[0]), _norm(put[-1])} if put else {_norm(motion[0])}
-                out = [s if s.msg != j or _norm(s.text) not in said else replace(s, kind="sentiment") for s in out]
+                said = {_norm(m) for m in (motion[0], *put[-1:])}
+                said |= {_norm(_trim(m, frozenset())) for m in (motion[0], *put[-1:])}  # (as kept: "So, " gone)
+                # (What was decided on the way, an amendment the motion now holds, is not decided again.)
+                held = _tokens(motion[0]) - _DAY_WORDS
+                out = [s if not (s.msg == j and _norm(s.text) in said or j - 6 <= s.msg < j and s.kind == "decision"
+                                 and len((s.tokens - _DAY_WORDS) & held) >= 3) else replace(s, kind="sentiment")
+                       for s in out]
                 break
     return out
 
@@ -1846,7 +1855,8 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
     if fuller:
         ask, points = fuller[0].text, [p for p in points if p is not fuller[0]]
     # A meeting's agenda says what it was about: "One item tonight: the Eastgate Community Choir winter concert."
-    agenda = [_EMOJI.sub("", m.group(1)).strip() for t in turns[:2] if t.speaker and (m := _AGENDA.search(t.text) or
+    # (After the hellos: "Right, evening everyone…", "hi all", "evening", then "One main item tonight: …".)
+    agenda = [_EMOJI.sub("", m.group(1)).strip() for t in turns[:6] if t.speaker and (m := _AGENDA.search(t.text) or
                                                                      _TALK_ABOUT.search(t.text) or
                                                                      _ABOUT_OCCASION.search(t.text))]
     # The occasion the chat opens on names it: "… got back to me about mum's 60th" is mums-60th.

@@ -1213,6 +1213,13 @@ def test_a_meeting_is_named_by_its_one_agenda_item_and_agreed_colon_is_a_decisio
     assert "Agreed: £12, £8 concessions, under-16s free." in result.body.split("## Decisions", 1)[1].split("##")[0]
     chat[0] = say("Two things today: the v2.3 release and the winter concert.", "Ruth")
     assert "release" not in card(chat).name  # two items: what came of the talk names it
+    # After the hellos too; a long item is named in the description up to where it goes ("on the front wall…").
+    hellos = [say("Right, evening everyone, let's make a start.", "Ruth"), say("hi all", "Lars"), say("evening!", "Kofi"),
+              say("One main item tonight: Lars's proposal for a Yamaha piano for the stage at the hall on Vicarage Road.",
+                  "Ruth")]
+    result = card(hellos + chat[1:])
+    assert result.name == "yamaha-piano", result.name
+    assert "talked about Lars's proposal for a Yamaha piano for the stage on " in result.description, result.description
 
 
 def test_an_option_named_by_a_letter_is_kept_and_we_are_becomes_the_user_is() -> None:
@@ -2130,12 +2137,13 @@ def test_a_vote_counted_for_and_against_carries_the_motion_as_amended() -> None:
             say("And I'm for. Three for, none against, no abstentions. Motion carried.", "Harriet", when=_at(25, 19, 6))]
     result = card(chat)
     decisions = _section(result.body, "Decisions")
-    assert "Decision (three for, none against): buy the defib, budget up to £1,980, no order until the grant " \
-           "decision." in decisions, decisions
-    assert result.description.startswith("Decision (three for, none against)"), result.description  # the headline
+    assert "Carried (three for, none against): buy the defib, budget up to £1,980, no order until the grant " \
+           "decision." in decisions, decisions  # (in the minutes' words: the message says "Motion carried")
+    assert result.description.startswith("Carried (three for, none against)"), result.description  # the headline
+    assert "No order until the parish grant decision" not in decisions  # the amendment the motion now holds
     # Without a count, the result says how it went.
     uncounted = chat[:-1] + [say("Motion carried.", "Harriet", when=_at(25, 19, 6))]
-    assert "Decision (carried): buy the defib" in _section(card(uncounted).body, "Decisions")
+    assert "Carried: buy the defib" in _section(card(uncounted).body, "Decisions")
 
 
 def test_a_plan_restated_after_a_deal_is_the_decision_and_the_weekend_after_next_follows_the_chats_days() -> None:
@@ -2622,7 +2630,7 @@ def test_a_motion_put_before_the_call_is_what_the_vote_carried_and_off_to_is_a_s
             say("off to find real coffee", "Mateus", when=_at(24, 10, 4))]
     result = card(chat)
     decisions = _section(result.body, "Decisions")
-    assert "Decision (4 to 1): we switch to memoQ, 5 users, £2,700 a year, if the Kessler test passes." in decisions
+    assert "Carried (4 to 1): we switch to memoQ, 5 users, £2,700 a year, if the Kessler test passes." in decisions
     assert "Proposal:" not in result.body and "coffee" not in text_of(result)
 
 
