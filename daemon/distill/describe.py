@@ -167,7 +167,9 @@ def name(focus: list[str], texts: list[str], names: frozenset[str], kinds: Count
         recurrence = Counter({word: n for word, n in counted[0].items() if " " not in word})
         asked = [p for p in topics(focus, names, k=8) if not p[:1].isdigit()  # "120M tokens" is an amount
                  and p.lower() not in _NO_SUBJECT  # ("back to work": no subject)
-                 and not re.fullmatch(r"(?i)(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?|she'll|he'll|they'll", p)]
+                 and not re.fullmatch(r"(?i)(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?|she'll|he'll|they'll|"
+                                      r"agreed|decided|decision|done|booked|carried|drives|works", p)
+                 and not _deed(p)]  # ("leaving Kielder": a deed)
         said = " ".join(focus).lower()  # on a tie, what the ask names first ("dog saliva is anti bacterial")
         asked.sort(key=lambda p: said.find(p.lower()) % (len(said) + 1))
         if asked:
@@ -533,7 +535,8 @@ taught caught sold held fell paid put set quit drove rode flew grew drew threw w
 used""".split())
 _DID = re.compile(r"(?:" + "|".join(sorted(_AS_IS - {"set", "read", "used", "can", "may", "must", "quit"})) +
                   r"|(?:visit|fac|work|start|finish|tri|talk|play|watch|join|help|learn|lov|enjoy|want|need|decid|manag|"
-                  r"visit|travel|reach|receiv|show|seem|turn|wish|hop|look|walk|stay|agre)ed|done|helps|brings|makes|gets)\s")
+                  r"visit|travel|reach|receiv|show|seem|turn|wish|hop|look|walk|stay|agre)ed|done|helps|brings|makes|gets|"
+                  r"leaving|going|coming|getting|doing|making|taking|having|trying|heading)\s")
 _IRREGULAR = {"have": "has", "do": "does", "go": "goes", "am": "is", "be": "is"}
 
 

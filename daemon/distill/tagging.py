@@ -130,7 +130,8 @@ class ExtractiveTagger:
             found = topics([head, body], names, k=max_tags + 2)
             usable = [p.lower() for p in found if slugify(p) != own and len(p.split()) <= 2 and not _fragment(p)
                       and len(p) >= 5 and "'" not in p and "’" not in p
-                      and p.casefold() not in {c.casefold() for c in chosen}]
+                      and p.casefold() not in {c.casefold() for c in chosen}
+                      and not set(p.casefold().split()) & kin]  # ("my dog Biscuit" is no "dog biscuit")
             # Two-word phrases name a topic; a lone word only when nothing better is there. (A phrase that opens on a
             # verb, "gather ideas", "discussing collaborations", names an act, not a topic.)
             usable = [p for p in usable if not _VERB_HEAD.match(p)]
@@ -140,11 +141,13 @@ class ExtractiveTagger:
 
 
 def _fragment(candidate: str) -> bool:
-    """Too short to name anything (``er``), a commit hash, only a stopword, a weekday or month abbreviation,
-    a web domain (alone or in a phrase), a test run's status word (``FAIL``, ``Tests``), or a long dotted
+    """Too short to name anything (``er``), a commit hash, only a stopword, weekday or month abbreviations ("Sat Nov"),
+    a web domain (alone or in a phrase), a slug or branch (``due-date-31``), a test run's status word (``FAIL``, ``Tests``), or a long dotted
     identifier (``Phoenix.Socket.V2.JSONSerializer``)."""
     return (len(candidate) < 3 and not (candidate.isupper() and len(candidate) == 2 and candidate != "ID")) or \
         candidate.casefold() in _STOP or candidate.casefold().rstrip(".") in _ABBREVIATIONS or \
+        all(w.casefold().rstrip(".") in _ABBREVIATIONS for w in candidate.split()) or \
+        bool(re.fullmatch(r"[a-z]+(?:-[a-z]+)+-\d+", candidate)) or \
         bool(_DOMAIN.fullmatch(candidate)) or candidate.count(".") >= 3 or \
         any(_DOMAIN.fullmatch(w) or w.casefold() in _STATUS for w in candidate.split()) or \
         (bool(_HAN.search(candidate)) and (" " in candidate.strip() or bool(re.search(r"的|在|\d+[月日号年]|^[月日号年]", candidate)))) or \
@@ -171,7 +174,10 @@ _PERSON = re.compile(r"(?-i:\b(?i:ask|asked|asking|tell|told|text|texted|email|e
                      r"\b([A-Z][a-z]+)\s+(?:is|was|will be)\s+(?:rewriting|writing|reviewing|handling|doing|working on|"
                      r"looking into|fixing)\b|"
                      r"\b([A-Z][a-z]+)\s+(?:can|will|could|should|'ll)\s+(?:review|check|help|look|do|take|bring|pick|sort|"
-                     r"drive|cook|host|book|pay|send|call|ring)\b)|"  # "Halvard can review the PR"
+                     r"drive|cook|host|book|pay|send|call|ring)\b|"  # "Halvard can review the PR"
+                     # "Issue #31 from Priya at The Meeple Jar", "requested by Priya": who raised it
+                     r"\bfrom\s+([A-Z][a-z]+)\s+(?:at|of)\s+(?:the\s+|The\s+)?[A-Z]|"
+                     r"\b(?i:requested|reported|raised|suggested|filed|opened)\s+by\s+([A-Z][a-z]+)\b(?!\s+[A-Z]))|"
                      r"([\u4e00-\u9fff](?:师傅|老师|先生|女士|阿姨|叔叔|医生|经理))")  # a surname and a title
 # Words a test run or a log prints ("FAIL github.com/…", "Tests 18 passed"): output, not a subject.
 _STATUS = frozenset("fail failed failing pass passed ok error errors warn warning tests test info debug".split())
@@ -183,6 +189,9 @@ def _prose(body: str) -> str:
     body = re.sub(r"(?s)\\\(.*?\\\)|\\\[.*?\\\]|\$\$.*?\$\$", " ", body)  # LaTeX math is not a name
     body = re.sub(r"\\[A-Za-z]+[\w^{}]*", " ", body)
     body = re.sub(r"`[^`\n]*`", " ", body)
+    # A time zone's name ("Europe/London") is a setting, not two places.
+    body = re.sub(r"\b(?:Africa|America|Antarctica|Asia|Atlantic|Australia|Europe|Indian|Pacific|Etc)/[A-Za-z_]+"
+                  r"(?:/[A-Za-z_]+)?\b", " ", body)
     return re.sub(r"(?m)^#{1,6} .*$", " ", body)
 
 

@@ -1251,6 +1251,10 @@ def test_a_name_holds_no_third_person_verb() -> None:
     counts = phrase_counts(["The office haven't called.", "My office haven't replied, the office manager is away."],
                            frozenset())[0]
     assert not any("haven" in key for key in counts) and counts["office manager"] == 1
+    # Nor in what a decision says ("Agreed: …, leaving Kielder 10:30" names no "leaving-kielder").
+    agreed = ["Agreed: Sunday 13th, 4pm from Rafa's, leaving Kielder 10:30, Dev drives"]
+    assert not describe.name(agreed, agreed + ["Kielder car park by 5", "the Kielder car park is dark"],
+                             frozenset({"rafa", "dev"}), Counter(decision=1), "en").startswith(("leaving", "agreed"))
     # A past participle before its noun is a subject: "canned food" stays.
     assert describe.name([], ["We collected canned food.", "More canned food came in.", "Canned food drive done."],
                          frozenset(), Counter(fact=3), "en") == "canned-food"

@@ -195,9 +195,9 @@ def test_a_word_after_a_speaker_colon_is_a_sentence_start_not_a_name() -> None:
 def test_weekday_abbreviations_domains_long_dotted_names_and_mixed_chinese_phrases_are_not_tags() -> None:
     from daemon.distill.tagging import _fragment
     for bad in ("Fri", "Saturdays", "ID", "github.com", "Phoenix.Socket.V2.JSONSerializer", "N3 N4水平 Anki的N3词库",
-                "JLPT考试在12月6日"):
+                "JLPT考试在12月6日", "Sat Nov", "Mon Dec.", "due-date-31", "lemon-drizzle-cake-3"):
         assert _fragment(bad), bad
-    for good in ("JWT", "Node.js", "payments.event_id", "OpenTelemetry", "灵隐寺", "G7501", "hex.pm"):
+    for good in ("JWT", "Node.js", "payments.event_id", "OpenTelemetry", "灵隐寺", "G7501", "hex.pm", "pm2", "covid-19"):
         assert not _fragment(good), good
 
 
@@ -235,3 +235,25 @@ def test_a_key_phrase_that_opens_on_a_verb_is_no_topic_tag() -> None:
             "- The road trip was long; another road trip soon.\n")
     tags = ExtractiveTagger().tag(text, 3)
     assert "gather ideas" not in tags and "local politics" in tags
+
+
+def test_a_pets_name_never_makes_a_topic_phrase_with_its_kind() -> None:
+    text = ("---\nname: pet-insurance\ndescription: Choosing insurance for my dog Biscuit.\n---\n"
+            "- My dog Biscuit is a 2 year old cockapoo; dog Biscuit needs cover.\n"
+            "- Lifetime cover renews every year; lifetime cover costs more.\n"
+            "- The excess is paid once per condition; the excess on A is £150.\n")
+    tags = ExtractiveTagger().tag(text, 3)
+    assert not any("biscuit" in t.casefold() for t in tags), tags
+    assert "lifetime cover" in tags
+
+
+def test_a_time_zones_name_is_a_setting_not_two_places() -> None:
+    text = ("---\nname: due-dates\ndescription: Loans compared in Europe/London days.\n---\n"
+            "- The fix: compare calendar days in Europe/London, not instants.\n- Europe/London is the café's zone.\n"
+            "- The Meeple Jar lends games; The Meeple Jar opens at 10.\n")
+    tags = ExtractiveTagger().tag(text, 3)
+    assert "Europe" not in tags and "London" not in tags and "Meeple Jar" in tags, tags
+    # Nor is the person who raised an issue ("from Priya at The Meeple Jar", "requested by Priya") a topic.
+    raised = text + "- Issue #31 from Priya at The Meeple Jar.\n- Requested by Priya (The Meeple Jar).\n- Priya again.\n"
+    assert "Priya" not in ExtractiveTagger().tag(raised, 4)
+    assert "London" in ExtractiveTagger().tag(text.replace("Europe/London", "London"), 3)
