@@ -286,7 +286,8 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
         # (Big news in the order it was told: a friend opens with the biggest, "We got engaged!!".)
         # (A vote's result, "Decision (5 to 0): …", before what was decided on the way to it.)
         news.sort(key=lambda p: (p.kind != "decision", not p.text.startswith(("Decision (", "Carried")),
-                                 not _big_news(p, True), p.at if _big_news(p, True) else 0,
+                                 not _big_news(p, True), not (_big_news(p, True) and _MAJOR.search(p.text)),
+                                 p.at if _big_news(p, True) else 0,
                                  bool(re.search(r"(?i)\b(?:that day|anyway|growing up|as a kid|"
                                                                       r"when i was (?:a|little|young)|used to)\b", p.text)),
                                  bool(_PROMISE.search(p.text)),
@@ -299,12 +300,20 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
 
 
 def _big_news(point: Point, people: bool) -> bool:
-    """Between people, news said in a few words and an exclamation: "We got engaged!!", "I passed!"."""
-    return people and bool(_LIFE_EVENT.match(point.text)) and point.text.rstrip().endswith("!") \
-        and len(point.text.split()) >= 2
+    """Between people, news said in a few words and an exclamation: "We got engaged!!", "I passed!", "I ran a half
+    marathon on Sunday!! The Cardiff Bay Winter Half." (the exclamation ends its first sentence)."""
+    # (Its first sentence ends on the exclamation: "…at St. Mary's!! I start on the 1st" is news, "Lou's fine. We won!"
+    # is not this news.)
+    first = re.sub(r"\b(St|Dr|Mr|Mrs|Ms|Mt|Jr|Sr)\.", r"\1", point.text[:point.text.find("!") + 1])
+    return people and bool(_LIFE_EVENT.match(point.text)) and 2 <= len(first.split()) <= 25 and \
+        not re.search(r"[.?]\s+[A-Z]", first)
 
 
+# Big news of the life-changing kind comes before the rest ("I got the job!" before "I bought a van!").
+_MAJOR = re.compile(r"(?i)^[^.!?]*\b(?:job|postdoc|phd|promot\w*|engaged|married|wedding|pregnant|expecting|baby|"
+                    r"graduat\w*|degree|offer|moving|moved|house|flat|retir\w*|twins|born)\b")
 _LIFE_EVENT = re.compile(r"(?i)(?:i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|officially\s+|actually\s+)?(?:got|passed|won|bought|"
+                         r"ran|completed|climbed|swam|cycled|"
                          r"adopted|graduated|moved|quit|finished|started|booked|became|signed|sold|opened|launched|"
                          r"published|proposed|eloped)\b|(?:i'?m|i am|we'?re|we are)\s+(?:now\s+|finally\s+|officially\s+)?"
                          r"(?:engaged|pregnant|married|expecting|moving|an? (?:auntie|aunt|uncle|dad|mum|mom|homeowners?|"
@@ -623,7 +632,9 @@ def _third(verb: str) -> str:
 
 
 def _end(sentence: str, lang: str) -> str:
-    sentence = re.sub(r"!+(?=[”\"]?$)", ".", sentence.strip()).rstrip(":：")  # ("…wrapping it in `Expanded`:")
+    # A note does not exclaim, at its end or between its sentences ("…on Sunday!! The Cardiff Bay Winter Half.").
+    sentence = re.sub(r"!+(?=[”\"]?$)" + ("" if lang == "zh" else r"|!+(?=\s+[A-Z0-9(])"), ".",
+                      sentence.strip()).rstrip(":：")  # ("…wrapping it in `Expanded`:")
     if lang == "zh":
         return sentence if re.search(r"[。！？.!?”]$", sentence) else sentence + "。"
     return sentence if re.search(r"[.!?…]$|[.!?…][”\")]$", sentence) else sentence + "."

@@ -2463,6 +2463,22 @@ def test_what_someone_is_wearing_or_sitting_in_right_now_is_small_talk_news_unde
     assert "moving to Leeds" in card([say(text, name) for text, name in news]).body
 
 
+def test_big_news_with_more_after_its_exclamation_still_leads_and_a_life_change_before_a_purchase() -> None:
+    from daemon.distill.describe import Point, highlights
+    told = [Point("Nadia", "I bought a van! An old VW T4, 2001, €9,500.", "fact", "user", at=3),
+            Point("Nadia", "I got the charge nurse job on the children's ward at St. Mary's!! I start on the 1st.", "fact",
+                  "user", at=9)]
+    assert highlights(told, 1, people=True)[0].text.startswith("I got the charge nurse job")
+    ran = [Point("Bastian", "We raised £612, way past the £400 target.", "fact", "user", at=20),
+           Point("Bastian", "I ran a half marathon on Sunday!! The Cardiff Bay Winter Half. 1:58:41.", "fact", "user",
+                 at=18)]
+    assert highlights(ran, 1, people=True)[0].text.startswith("I ran a half marathon")
+    # A note does not exclaim between its sentences either.
+    from daemon.distill.describe import describe
+    said = describe(ran[1:], people=["Bastian", "Noor"])
+    assert "!" not in said and "half marathon on Sunday. The Cardiff Bay Winter Half." in said, said
+
+
 def test_a_chinese_description_is_clipped_at_a_clause_mark() -> None:
     from daemon.distill.describe import _clip
     text = "用户请助手帮忙参谋一下给儿子买钢琴的事。那就这么定了：大后天去验琴，没问题就买U1，12000元。11月27日下午2点到4点送货"
