@@ -218,7 +218,8 @@ _STATE_NEWS = {"engaged": "engagement", "married": "wedding", "pregnant": "baby 
 _NEWS_VERB = re.compile(r"(?i)(?:i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|officially\s+|actually\s+)?"
                         r"(?:(?:got|am|'m|are|'re|have been|'ve been)\s+)?(?P<state>" + "|".join(_STATE_NEWS) + r")\b"
                         r"|(?:i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|officially\s+|actually\s+)?"
-                        r"(?:got into|got|passed|won|bought|adopted|opened|launched|published|signed with)\s+"
+                        r"(?:got (?:accepted|picked|chosen|selected|offered) (?:for|into|to|onto|on)|got into|got|passed|won|"
+                        r"bought|adopted|opened|launched|published|signed with)\s+"
                         r"(?:(?:the|a|an|my|our|first|new|own)\s+)*(?P<thing>[a-z][\w'’&-]*(?:\s+[a-z][\w'’&-]*){0,2}?)"
                         r"(?=\s*(?:[.!?,;:(]|$|\s(?:at|on|in|for|from|with|last|this|yesterday|today|after|and|so|-)\b))")
 
@@ -229,8 +230,10 @@ def news_name(point: Point) -> str:
     if not (_big_news(point, True) and point.who and (m := _NEWS_VERB.match(point.text))):
         return ""
     thing = _STATE_NEWS[m.group("state").lower()] if m.group("state") else m.group("thing")
-    if thing.lower() in {"job", "it", "them", "one", "that", "this", "there", "back", "home", "here"}:
-        thing = "new job" if thing.lower() == "job" else ""
+    if _deed(thing) or thing.lower() in {"it", "them", "one", "that", "this", "there", "back", "home", "here"}:
+        thing = ""  # ("I got accepted…" names no "accepted")
+    if thing.lower() == "job":
+        thing = "new job"
     return slugify(f"{point.who} {thing}") if thing else ""
 
 
@@ -269,8 +272,10 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
                                                                                      r"those|they|their)\b", p.text))))
     else:
         fit = [p for p in fit if not _PRONOUN_START.match(p.text)]
+        # (A plan called off is news whoever's it was: "Work do's cancelled. The Botanist had a kitchen fire…")
+        off = [p for p in fit if re.match(r"(?i)[^.!?]{0,40}\b(?:is |are |was |'s |’s )?(?:cancell?ed|called off)\b", p.text)]
         own = [p for p in fit if p.kind == "decision" or _FIRST_PERSON.match(p.text) or _OWN_NEWS.search(p.text)
-               or _DROPPED_I.match(p.text) or re.match(r"(?i)we\b", p.text)]
+               or _DROPPED_I.match(p.text) or re.match(r"(?i)we\b", p.text) or p in off]
         # A plan with its date ("Viewing is tomorrow (10 July 2026) at 17:30") is news whoever's it is.
         dated = [p for p in fit if p.kind == "state" and _DATED.search(p.text) and not _PROMISE.search(p.text)]
         # (News about "it" says what only beside the sentence that names it: "I first watched it 3 years ago".)
@@ -278,7 +283,7 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
         news = [p for p in own if p.kind == "decision" or (_EVENT_RE.search(p.text) or _DROPPED_I.match(p.text) or _big_news(p, True)
                                                             or _PROMISE.search(p.text) and _DATED.search(p.text))
                 and not re.search(r"\b(?:it|them)\b", p.text)]
-        news = _unique(news + dated)
+        news = _unique(news + dated + off)
         # News that happened and names something ("I got the job at Greenfield") before a promise ("I will ask").
         # (And one that says whom it is about before one that says "him": "I pick him up on Saturday".)
         # (And one that stands alone before one that leans on what was said: "I'm working from home that day anyway".)
@@ -294,9 +299,14 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
                                  bool(re.search(r"\b(?:him|her|them|he|she|it)\b", p.text)), not _NAMED.search(p.text),
                                  -min(dwelt.get(p.text, 0), 3)))
         fit = _unique(news + own + fit)
-        spread = [p for i, p in enumerate(fit) if p.kind == "decision" or p.who not in {q.who for q in fit[:i]}]
+        # (One piece each, but an undated promise, "We'll leave at 8 then", takes no one's turn.)
+        spread = [p for i, p in enumerate(fit) if p.kind == "decision" or p.who not in {q.who for q in fit[:i]}
+                  and not (_PROMISE.search(p.text) and not _DATED.search(p.text) and not _CLOCK_AT.search(p.text))]
         fit = spread + [p for p in fit if p not in spread]
     return fit[:count]
+
+
+_CLOCK_AT = re.compile(r"(?i)\b(?:on|at|by)\s+\d{1,2}(?::\d{2})?\s?(?:am|pm)\b")
 
 
 def _big_news(point: Point, people: bool) -> bool:

@@ -162,6 +162,9 @@ _SEND_LOVE = re.compile(r"(?i)^(?:(?:lots of |much )?(?:love|hugs|hi|hello|greet
                         r"(?:my love to|\w+(?: \w+)? a (?:hug|scratch|kiss|pat|cuddle))\b|kiss \w+ for me\b)")
 _DATE_NOTE = re.compile(r"\s*[(（][^)）]*\d{4}[^)）]*[)）]")
 # Trailing laughter or an aside: "I'll ask my new boss haha", "Fixing bikes with one hand is not fun, trust me."
+_CATCHING_UP = re.compile(r"(?i)(?:(?:so\s+|well\s+|oh\s+)?(?:a lot|so much|loads)(?:'s| has) (?:been )?happen(?:ing|ed)"
+                          r"(?: since we (?:last )?(?:talked|spoke|chatted))?|here'?s something (?:\w+ )?that happened"
+                          r"(?: the other day| recently| last week)?)")
 _FEELING_TAIL = re.compile(r"(?i)\s+(?:and|but|so)\s+(?:" + _FEELING_EN.pattern.removeprefix("(?i)") + r")([.!?…]*)$")
 _LAUGH = re.compile(r"(?i)(?:[\s,]+(?:ha(?:ha)+|lol|lmao|rofl|xd|hehe+)|,\s*(?:trust me|you know|i guess|honestly|"
                     r"to be fair|tbh))(?=[\s.!?]*$|\s*[)）,;])")  # (or before the parenthesis it ends: "ancient lol)")
@@ -252,7 +255,7 @@ class ExtractiveDistiller:
         candidates = _candidates(turns, names, skip=ask[1], agent=bool(calls))
         if existing is None and not calls and (_idle(turns, candidates) or _idle_talk(turns, candidates)):
             return Skip(SKIP_REASON)
-        candidates = _with_options(candidates)
+        candidates = _with_either(_with_options(candidates), turns)
         gone = _superseded(candidates, turns)  # a plan changed later is talk now: never picked, never a referent
         candidates = [replace(c, kind="sentiment") if c.pos in gone else c for c in candidates]
         # Code blocks are kept whole outside the budget, so the budget is for the prose around them.
@@ -307,6 +310,8 @@ def _turns(request: DistillRequest, lang: str) -> list[_Turn]:
 _BARE_CONTRACTION = re.compile(r"\b(?:i(?P<i>m|ve)|(?P<not>dont|doesnt|didnt|isnt|wasnt|arent|werent|havent|hasnt|cant|"
                                r"couldnt|wouldnt|shouldnt)|(?P<s>thats|theres|whats)|(?P<re>youre|theyre))\b",
                                re.I)
+_DAY_IS = re.compile(r"(?i)\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)['’]s\s+(?=(?:free|fine|good|ok|"
+                     r"okay|busy|booked|out|off|full|bad|better|best|great|perfect|clear|open|taken|no good)\b)")
 _CODE_SPAN = re.compile(r"```.*?(?:```|\Z)|`[^`\n]*`", re.S)
 
 
@@ -320,6 +325,8 @@ def _apostrophes(text: str) -> str:
         if m.group("not"):
             return word[:-1] + "'" + word[-1]  # "dont" → "don't"
         return word[:-1] + "'s" if m.group("s") else word[:-2] + "'re"
+    # ("next friday's free": that Friday is free, a day the date table reads)
+    text = _DAY_IS.sub(r"\1 is ", text)
     if "`" not in text:
         return _BARE_CONTRACTION.sub(fix, text)
     parts, last = [], 0
@@ -616,7 +623,8 @@ def _trim(sentence: str, names: frozenset[str]) -> str:
     # (A clause naming an option by a letter or deciding is content: "we'll go with B")
     keep = [bool(_tokens(c) - names) and not _FEELING_ZH.fullmatch(c.strip(" 。！!…~～"))
             and not _FEELING_EN.fullmatch(c.strip(" .!…"))
-            or bool(re.search(r"\b(?!I\b)[A-Z0-9]\b", c) or _KIND_RE["decision"].search(c)) for c in clauses]
+            and not _CATCHING_UP.fullmatch(c.strip(" .!…"))  # ("A lot's happened since we chatted - I joined…")
+            or bool(re.search(r"\b(?!I\b)(?!A\s+(?!it is|it's|then|please|with|for me)[a-z])[A-Z0-9]\b", c) or _KIND_RE["decision"].search(c)) for c in clauses]
     if all(keep) or not any(keep):
         return sentence
     out = ""
@@ -697,6 +705,13 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                 elif turn.role == "user" and (_WORKED.match(sentence) or _BOOKED.match(sentence) and at + 1 < len(
                         sentences) and _DATE_NOTE.search(sentences[at + 1])):  # (what was booked, with its day)
                     worked = _capitalized(sentence.rstrip(".!"))
+                    continue
+                elif turn.speaker and len(sentence.split()) <= 6 and _CALLED_OFF.search(sentence) and \
+                        at + 1 < len(sentences):
+                    # "work do's cancelled. completely. the Botanist had a kitchen fire…": what was called off, and why
+                    worked = _capitalized(sentence.rstrip(".!"))
+                    while at + 1 < len(sentences) and re.fullmatch(r"(?i)\W*\w+ly\W*", sentences[at + 1]):
+                        sentences[at + 1:at + 2] = []  # ("completely.")
                     continue
                 elif turn.speaker and _DEAL.match(sentence) and at + 1 < len(sentences) and \
                         _DATE_NOTE.search(sentences[at + 1]) and _CLOCK.search(sentences[at + 1]):
@@ -1108,6 +1123,29 @@ def _with_options(candidates: list[_Stmt]) -> list[_Stmt]:
     return out
 
 
+def _with_either(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
+    """"Driving it is", said after "mum wants to know if we're driving up to Norwich in three weeks or getting the
+    train", decides the whole of it: "Decided: driving up to Norwich in three weeks (24 December 2026), not getting
+    the train"."""
+    out = list(candidates)
+    for k, stmt in enumerate(out):
+        settled = re.match(r"(?i)\W*(?:ok(?:ay)?,?\s+|right,?\s+|so\s+)?(\w+)\s+it\s+is\b", stmt.text)
+        if not settled or not stmt.speaker:
+            continue
+        word = settled.group(1).lower()
+        for j in range(stmt.msg - 1, max(-1, stmt.msg - 4), -1):
+            either = re.search(r"(?i)\b(?:if|whether)\s+(?:we'?re|we are|we|i'?m|i am|i|to)\s+(" + re.escape(word) +
+                               r"\b[^?!]*?)\s+or\s+([^.?!,]+)", turns[j].text)
+            if either:
+                out[k] = replace(stmt, text=f"Decided: {either.group(1)}, not {either.group(2).strip()}.",
+                                 kind="decision", tokens=stmt.tokens | _tokens(either.group(0)))
+                # (the question, now inside the decision, is not kept again)
+                out = [replace(c, kind="sentiment") if c.msg == j and _norm(either.group(1)) in _norm(c.text) else c
+                       for c in out]
+                break
+    return out
+
+
 _CHANGE = re.compile(r"(?i)\b(?:instead|moved?|move it|rebook(?:ed)?|re-?schedul\w*|cancel\w*|changed?|"
                      r"can'?t make|postpon\w*|push(?:ed)? (?:it )?back|brought (?:it )?forward|new plan|"
                      r"change of plans?|swap(?:ped)?|(?:go|leave|set off|start|come back|meet) (?:a bit |an hour )?"
@@ -1120,6 +1158,8 @@ _CANCELLED = re.compile(r"(?:\b(?:cancell?ed|scrapped|dropped)\s+(?:the\s+)?([A-
                         r"|\b(?:are|is|was|were|got|been)\s+(?:all\s+)?(?:cancell?ed|sold out|fully booked|booked up)\b()"
                         r"|\bcan'?t (?:do|make) (?:\w+ ){0,2}?\w+day\b[^.!?]{0,30}?\b(?:any ?more|after all)\b()"
                         r"|\b(?:is|was) (?:off|called off)\b())")
+_CALLED_OFF = re.compile(r"(?i)\b((?:[a-z]+\s+){0,2}[a-z]{2,})(?:['’]s|\s+(?:is|are|was|were|has been|have been|got))"
+                         r"\s+(?:all\s+|now\s+)?(?:been\s+)?(?:cancell?ed|called off)\b")
 _CLOCK = re.compile(r"(?i)\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}[:.]\d{2}\b")
 _NOTED_DAY = re.compile(r"[(（]([^()（）]*\d{4}[^()（）]*)[)）]")
 _DAY_WORDS = frozenset(w for w in "monday tuesday wednesday thursday friday saturday sunday january february march "
@@ -1151,6 +1191,13 @@ def _superseded(candidates: list[_Stmt], turns: list[_Turn]) -> set[int]:
             if what and what in earlier.text or day and earlier.msg >= first and (_CLOCK.search(earlier.text) or (
                     day.group(1) in earlier.text and (earlier.tokens & later.tokens) - _DAY_WORDS)):
                 gone.add(earlier.pos)  # (or it named that day and what was cancelled: "tickets for the ceilidh…")
+    # "work do's cancelled. completely.": what was said of the work do ("your work christmas do, the Botanist, 7:30")
+    # no longer holds, whether or not the line that called it off is kept.
+    for i, turn in enumerate(turns):
+        for off in _CALLED_OFF.finditer(turn.text) if turn.speaker else ():
+            words = re.sub(r"(?i)^(?:the|our|my|your|their|his|her)\s+", "", off.group(1)).split()
+            said = re.compile(r"(?i)\b" + r"(?:\s+\S+){0,2}?\s+".join(map(re.escape, words)) + r"\b")
+            gone |= {s.pos for s in candidates if s.msg < i and s.speaker and not s.code and said.search(s.text)}
     for later, days, words in dated:
         if not any(_CHANGE.search(t.text) for t in turns[max(0, later.msg - 4):later.msg + 1]) or \
                 not later.speaker and later.role != "user":

@@ -228,6 +228,10 @@ _FILLER_PHRASE = re.compile(r"\b(?:mystery solved|there it is|cracks me up|(?:is
                             r"(?:won'?t|will not|never) give up|staying positive|keep pushing|keep (?:you|ya) in the loop|"
                             r"time flies|you always say|that'?s (?:the|my|our) \w+ i know|see you (?:on )?(?:the \d+(?:st|nd|rd|th)|then|there)(?:\s*[(（][^)）]*[)）])?[\s!.x]*$|(?:won'?t|will not|never) (?:quit|stop|let you down)|(?:won'?t|will not|not going to|not gonna) die on (?:this|that) hill|keep going|hanging in there|"
                             r"never saw (?:this|that|it) coming|wanted to check in|keep working hard|crossing my fingers|"
+                            # ("A lot's happened since we last chatted.", "Here's something cool that happened the other
+                            # day.": what comes next is the news)
+                            r"(?:a lot|so much|loads)(?:'s| has) (?:been )?happen(?:ing|ed)|here'?s something (?:\w+ )?that "
+                            r"happened|"
                             r"fingers crossed|(?:crazy|wild|lots of|a lot of) (?:stuff|things)(?:'s| has| have)? (?:been )?"
                             r"happen(?:ing|ed)|quite a ride|can'?t imagine (?:my )?life without|"
                             r"(?:crazy|wild|bumpy) ride|make (?:my|our|your) dreams? (?:happen|come true)|"

@@ -871,7 +871,9 @@ RULES: tuple[Rule, ...] = (
          "is in that weekend; no day given: as written",
          re.compile(r"\bthe\s+(weekend|" + "|".join(_EN_WEEKDAYS) + r")\s+after\b(?!\s*[(（])"
                     r"(?=\s*(?:[?.!,;:)]|$|\s+(?:then|too|instead|as well|again|maybe|perhaps|or|and|for|at|to|with|"
-                    r"when|so)\b|\s+the\s+(?:gig|party|wedding|concert|show|match|game|race|trip|holiday|move|exam|op|"
+                    r"when|so)\b|\s+(?:we|i|you|they)(?:'re| are|'m| am)\s+\w+ing\b|\s+(?:we|i|you|they)'ll\b"
+                    # (a clause of its own follows: "the saturday after we're taking Poppy ice skating")
+                    r"|\s+the\s+(?:gig|party|wedding|concert|show|match|game|race|trip|holiday|move|exam|op|"
                     r"operation|surgery|launch|festival|event|dinner|funeral|christening|ceremony|reunion)\b))", re.I),
          _after_said,
          examples=("the weekend after?",), triggers=("after",), said=True),

@@ -121,7 +121,14 @@ class ExtractiveTagger:
         # (A search query is typed in lower case: "hex.pm elixir latest version" does not make Elixir common.)
         lower = Counter(_LOWER_WORD.findall(re.sub(r"(?m)^- Searched:.*$", "", head + "\n" + body)))
         common = {k for k in scores if lower[k] >= scores[k] and spelling[k][1:].islower() and k not in own.split("-")}
-        ranked = sorted((k for k in scores if k not in kin and k not in common), key=lambda k: (-scores[k], -len(k), k))
+        # What was called off ("I've cancelled Bramble & Fig", "Work do's cancelled: the Botanist had a fire") is no
+        # longer what the card is about, unless it is named elsewhere too.
+        lines = re.split(r"(?<=[.!?])\s+|\n", head + "\n" + body)
+        words = [re.sub(r"[^\w.+#-]+", " ", line.casefold()) for line in lines]  # ("Bramble & Fig": bramble fig)
+        off = {k for k in scores if (said := [line for line, w in zip(lines, words) if k in w]) and all(
+            re.search(r"(?i)\b(?:cancell?(?:ed|ing)|called off)\b", line) for line in said)}
+        ranked = sorted((k for k in scores if k not in kin and k not in common and k not in off),
+                        key=lambda k: (-scores[k], -len(k), k))
         chosen = _drop_contained([spelling[k] for k in ranked if scores[k] >= 2 or k in head.casefold()])
         if len(chosen) < max_tags:  # a name said once still beats a key phrase
             chosen = _drop_contained(chosen + [spelling[k] for k in ranked if spelling[k] not in chosen])

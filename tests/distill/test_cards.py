@@ -2226,6 +2226,51 @@ def test_overwhelm_after_and_is_trimmed_and_an_options_letter_keeps_its_capital(
     assert "Decided: a quote with the £150 excess is the one." in article, article
 
 
+PLANS_CALLED_OFF = [
+    say("tomorrow after work we pick up the tree from Hollins Farm, need to be there by 5:30", "Juno", when=_at(26, 19, 0)),
+    say("yep. i'll leave work at 4:45 and meet you there", "Baz", when=_at(26, 19, 1)),
+    say("next friday is your work christmas do, i'm coming as your plus one. the Botanist, 7:30", "Juno",
+        when=_at(26, 19, 2)),
+    say("then the saturday after we're taking Poppy ice skating at the Winter Rink, 11am", "Juno", when=_at(26, 19, 3)),
+    say("and mum wants to know if we're driving up to Norwich in three weeks or getting the train", "Juno",
+        when=_at(26, 19, 4)),
+    say("driving. we'll have all the presents and the dog", "Baz", when=_at(26, 19, 5)),
+    say("driving it is, i'll tell her", "Juno", when=_at(26, 19, 6)),
+    say("bad news. work do's cancelled. completely. the Botanist had a kitchen fire and the company isn't rebooking",
+        "Baz", when=_at(27, 12, 0)),
+    say("noooo. so next friday's free then. takeaway and a film?", "Juno", when=_at(27, 12, 1)),
+    say("deal. we'll leave at 8 on the 24th then", "Baz", when=_at(27, 12, 2)),
+]
+
+
+def test_an_either_or_settled_by_it_is_and_a_plan_called_off_read_as_they_now_stand() -> None:
+    result = card(PLANS_CALLED_OFF)
+    decisions = _section(result.body, "Decisions")
+    assert "Decided: driving up to Norwich in three weeks (17 December 2026), not getting the train." in decisions, \
+        decisions
+    text = text_of(result)
+    assert "Mum wants to know" not in text  # the question is inside the decision now
+    assert "Work do's cancelled: the Botanist had a kitchen fire" in text, text
+    assert "plus one" not in text and "7:30" not in text  # what was said of the work do no longer holds
+    assert "The saturday after (5 December 2026) we're taking Poppy" in text  # the Saturday after that Friday
+    assert "Next friday (4 December 2026) is free" in text
+    assert "leave at 8" not in result.description  # an undated promise takes no one's place in the description
+    assert "Botanist" not in ExtractiveTagger().tag(cards.render(result, "s1", "[[s1]]"), 4)  # no longer the subject
+    # Without the either-or, "driving it is" stays as said; without the cancellation, the work do stays.
+    plain = card(PLANS_CALLED_OFF[:4] + PLANS_CALLED_OFF[5:7])
+    assert "not getting the train" not in text_of(plain) and "plus one" in text_of(plain)
+
+
+def test_a_catch_up_opener_before_the_news_is_trimmed() -> None:
+    from daemon.distill.extractive import _trim
+    assert _trim("A lot's happened since we last chatted - I joined a new LGBTQ activist group last Tues.",
+                 frozenset()) == "I joined a new LGBTQ activist group last Tues."
+    assert _trim("Here's something cool that happened the other day - I took Max for a walk.", frozenset()) == \
+        "I took Max for a walk."
+    # An option's letter is content; the article "A" is not a letter.
+    assert _trim("A it is - too pricey otherwise.", frozenset()).startswith("A it is")
+
+
 def test_without_a_yes_from_the_others_a_proposal_stays_a_proposal() -> None:
     chat = [say("I'd drop the hangar. Everyone ok with that?", "Oluwaseun"),
             say("Not sure, the hangar is cheap", "Margit"),
