@@ -313,10 +313,19 @@ def _how_long(m: re.Match[str]) -> bool:
     return bool(_HOW_LONG_BEFORE.search(m.string[max(0, m.start() - 60):m.start()]))
 
 
+def _past_cue(text: str) -> bool:
+    """A past-tense word in ``text``; a passive present ("is now blocked", "are booked") is none."""
+    return bool(_PAST_CUE.search(_PASSIVE_PRESENT.sub(" ", text)))
+
+
+_PASSIVE_PRESENT = re.compile(r"(?i)\b(?:is|are|am|'s|'re|be|being|gets?)\s+(?:now\s+|still\s+|not\s+|already\s+|"
+                              r"\w+ly\s+)?\w+ed\b")
+
+
 def _past_tense(m: re.Match[str]) -> bool:
     """Whether the sentence around a match speaks of the past (and has no future word)."""
     sentence = _sentence_around(m)
-    return bool(_PAST_CUE.search(sentence)) and not _FUTURE_CUE.search(sentence)
+    return bool(_past_cue(sentence)) and not _FUTURE_CUE.search(sentence)
 
 
 # ---- English resolvers ----------------------------------------------------
@@ -416,10 +425,10 @@ def _en_ordinal(m: re.Match[str], anchor: date, said: Said | None = None) -> str
     # The clause's own tense: "three things: how the 14th went, the December session" asks about a 14th gone by,
     # not December's.
     text, clause = m.string, _clause_around(m)
-    if past and re.search(r"(?i)\b(?:is|are|'s|'re)\b", clause) and not _PAST_CUE.search(clause.replace(m.group(0), " ")):
+    if past and re.search(r"(?i)\b(?:is|are|'s|'re)\b", clause) and not _past_cue(clause.replace(m.group(0), " ")):
         past = False  # "Esme checked, the 5th is full now": the clause says what the 5th is
     # ("In the fridge since the 15th": since a day gone by)
-    if (_PAST_CUE.search(clause.replace(m.group(0), " ")) or re.search(r"(?i)\bsince\s+$", text[max(0, m.start() - 7):
+    if (_past_cue(clause.replace(m.group(0), " ")) or re.search(r"(?i)\bsince\s+$", text[max(0, m.start() - 7):
                                                                                                m.start()])) \
             and not _FUTURE_CUE.search(clause):
         past = True
@@ -590,8 +599,14 @@ def _en_month_day(m: re.Match[str], anchor: date) -> str | None:
         return None
     past = _past_tense(m)
     clause = _clause_around(m)
-    if past and len(clause.split()) >= 6 and not _PAST_CUE.search(clause.replace(m.group(0), " ")):
+    if past and len(clause.split()) >= 6 and not _past_cue(clause.replace(m.group(0), " ")):
         past = False  # "… over the limit, so it would have to wait for the AGM on 9 December, and Cyclehoop told us…"
+    # A date named as a thing, not when something happened ("Joe's 19–26 Dec was saved as 19–25 Dec", said on 2
+    # December): the one close ahead, whatever the verb's tense.
+    named = not re.search(r"(?i)\b(?:on|in|since|from|by|until|till|at|during|before|after|last|of|was|were)\s+(?:the\s+)?"
+                          r"(?:\d{1,2}(?:st|nd|rd|th)?\s*[–-]\s*)?$", m.string[max(0, m.start() - 30):m.start()])
+    if past and named and (ahead := _month_day(anchor, month, day, False)) and (ahead - anchor).days <= 45:
+        past = False
     past = past or _just_past(m, anchor, month, day)
     found = _month_day(anchor, month, day, past)
     return f"{found.year}" if found else None  # the speaker said the day: only the year is missing

@@ -88,11 +88,14 @@ def work_lines(calls: list[ToolCall], lang: str = "en") -> list[str]:
     lines = []
     if edited:
         lines.append(("- 修改：" if zh else "- Edited: ") + _paths(edited))
-    changed = [(c.detail, a, b) for c in calls if c.kind == "edit" for a, b in c.changes][:_MAX_CHANGES]
-    for path, before, after in changed:  # "offset = page * per_page" → "offset = (page - 1) * per_page"
+    undone = _reverted(calls)
+    changed = [(c.detail, a, b, k in undone) for k, c in enumerate(calls) if c.kind == "edit"
+               for a, b in c.changes][:_MAX_CHANGES]
+    for path, before, after, back in changed:  # "offset = page * per_page" → "offset = (page - 1) * per_page"
         name = path.rsplit("/", 1)[-1] if path else ""
-        lines.append(("- 在 " if zh else "- In ") + f"{_code(name)}: `{before}` → `{after}`" if name else
-                     f"- `{before}` → `{after}`")
+        mark = ("（已撤销）" if zh else " (reverted)") if back else ""  # an attempt undone stays as one
+        lines.append(("- 在 " if zh else "- In ") + f"{_code(name)}{mark}: `{before}` → `{after}`" if name else
+                     f"- `{before}` → `{after}`{mark}")
     if created:
         lines.append(("- 新建：" if zh else "- Created: ") + _paths(created))
     commands: dict[str, list[str]] = {}  # a command run again keeps each different outcome, in order
@@ -233,10 +236,28 @@ def _outcome(result: Mapping[str, Any]) -> tuple[str, bool]:
 # ---- writing ---------------------------------------------------------------------
 
 def _changed(calls: list[ToolCall]) -> tuple[list[str], list[str]]:
-    """Files edited (and not created in the same session), and files created, each once in order."""
+    """Files edited (and not created in the same session), and files created, each once in order. (An edit undone
+    later, "git checkout -- src/a.py", is no change.)"""
+    undone = _reverted(calls)
     created = _unique(c.detail for c in calls if c.kind == "create" and c.detail)
-    edited = [p for p in _unique(c.detail for c in calls if c.kind == "edit" and c.detail) if p not in created]
+    edited = [p for p in _unique(c.detail for k, c in enumerate(calls) if c.kind == "edit" and c.detail
+                                 and k not in undone) if p not in created]
     return edited, created
+
+
+_REVERT = re.compile(r"\bgit\s+(?:checkout\s+(?:HEAD\s+)?--|restore(?:\s+--(?:staged|worktree))*)\s+([^&|;]+)")
+
+
+def _reverted(calls: list[ToolCall]) -> set[int]:
+    """The edit calls a later "git checkout -- <paths>" or "git restore <paths>" undid (by index)."""
+    undone: set[int] = set()
+    for k, call in enumerate(calls):
+        if call.kind != "run" or call.failed or not (m := _REVERT.search(call.detail)):
+            continue
+        paths = [p.strip("'\"") for p in m.group(1).split() if not p.startswith("-")]
+        undone |= {j for j, c in enumerate(calls[:k]) if c.kind == "edit" and c.detail and any(
+            p == "." or c.detail == p or c.detail.endswith("/" + p.lstrip("./")) for p in paths)}
+    return undone
 
 
 def _unique(items: Iterable[str]) -> list[str]:

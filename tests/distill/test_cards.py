@@ -1355,6 +1355,24 @@ def test_an_agents_small_edit_shows_the_lines_it_changed() -> None:
     assert _changes(big) == () and _changes({"old_string": "a", "new_string": "a\nb"}) == ()  # only added
 
 
+def test_an_edit_undone_by_git_checkout_is_marked_reverted_and_is_no_change() -> None:
+    from daemon.distill.tools import ToolCall, work_lines, work_summary
+    calls = [ToolCall("Edit", "/code/rota/src/rota/availability.py", "edit", changes=(("day < r.end", "day <= r.end"),)),
+             ToolCall("Bash", "pytest -q", "run", "1 failed, 46 passed"),
+             ToolCall("Bash", "git checkout -- src/rota/availability.py", "run", ""),
+             ToolCall("Edit", "/code/rota/src/rota/forms.py", "edit", changes=(("DateRange(start, end)",
+                                                                                 "DateRange(start, end + 1)"),)),
+             ToolCall("Bash", "pytest -q", "run", "47 passed")]
+    lines = work_lines(calls)
+    assert "- Edited: `/code/rota/src/rota/forms.py`" in lines, lines
+    assert "- In `availability.py` (reverted): `day < r.end` → `day <= r.end`" in lines
+    assert "- In `forms.py`: `DateRange(start, end)` → `DateRange(start, end + 1)`" in lines
+    assert work_summary(calls).startswith("Edited `forms.py`;")
+    # Edited again after the checkout, the file is changed after all.
+    again = calls + [ToolCall("Edit", "/code/rota/src/rota/availability.py", "edit")]
+    assert "availability.py" in next(line for line in work_lines(again) if line.startswith("- Edited:"))
+
+
 def test_people_saying_good_night_over_a_joke_give_no_card() -> None:
     chat = [say("hiii Oskar, you still up?", "Lena"), say("barely, long day", "Oskar"),
             say("why don't skeletons fight each other? they don't have the guts", "Lena"),

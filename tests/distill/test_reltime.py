@@ -606,6 +606,17 @@ def test_the_weekend_after_next_is_the_one_the_conversations_numbered_days_give(
             "the weekend after next (weekend of 2026-12-19)", days
 
 
+def test_a_date_named_as_a_thing_is_the_one_close_ahead_and_a_passive_present_is_no_past() -> None:
+    wednesday = D(2026, 12, 2)
+    assert resolve_relative("Joe's 19–26 Dec was saved as 19–25 Dec.", wednesday) == \
+        "Joe's 19–26 Dec (2026) was saved as 19–25 Dec (2026)."
+    assert resolve_relative("Priya is unavailable 5–12 Dec and is now blocked on the 13th too.", wednesday) == \
+        "Priya is unavailable 5–12 Dec (2026) and is now blocked on the 13th (2026-12-13) too."
+    # When something happened, in the past tense, is the last one.
+    assert resolve_relative("We met on 5 Dec.", wednesday) == "We met on 5 Dec (2025)."
+    assert resolve_relative("It was 20 Dec when we met.", wednesday) == "It was 20 Dec (2025) when we met."
+
+
 def test_a_perfect_after_until_or_once_is_still_to_come() -> None:
     wednesday = D(2026, 12, 2)
     assert resolve_relative("We don't order until the council has decided on the grant on 6 January.", wednesday) == \
