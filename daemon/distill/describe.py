@@ -472,6 +472,8 @@ def _ask(request: str, asker: str, lang: str, task: bool) -> str:
     if _FIRST_PERSON.match(text):  # "… was wondering if you could recommend" → "if the assistant could"
         text = re.sub(r"(?i)\b(?:if|whether) you (could|can|would|might)\b", r"if the assistant \1", text)
         return _as_note(Point(who, text, "fact"), lang, False)
+    if m := re.match(r"(?i)^(?:please\s+|pls\s+)?help[,!:]?\s+((?:my|our)\s.+?)[.?!]*$", text):
+        return third_person(f"{who} asked for help: {m.group(1)}", who)  # "help my washing machine won't drain"
     if m := re.match(r"(?i)^(?:please\s+)?help me (.+?)[.?!]*$", text):  # "Help me plan a long weekend for me and…"
         return third_person(f"{who} asked for help {'' if m.group(1).startswith(('with ', 'on ', 'for ')) else 'to '}{m.group(1)}", who)
     if not re.match(r"(?i)^(?:the|a|an|this|that|it|there|my|our|we|you|he|she|they)\b", text):

@@ -307,7 +307,7 @@ def _turns(request: DistillRequest, lang: str) -> list[_Turn]:
     return out
 
 
-_BARE_CONTRACTION = re.compile(r"\b(?:i(?P<i>m|ve)|(?P<not>dont|doesnt|didnt|isnt|wasnt|arent|werent|havent|hasnt|cant|"
+_BARE_CONTRACTION = re.compile(r"\b(?:i(?P<i>m|ve)|(?P<not>dont|doesnt|didnt|isnt|wasnt|arent|werent|havent|hasnt|cant|wont|"
                                r"couldnt|wouldnt|shouldnt)|(?P<s>thats|theres|whats)|(?P<re>youre|theyre))\b",
                                re.I)
 _DAY_IS = re.compile(r"(?i)\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday)['’]s\s+(?=(?:free|fine|good|ok|"
@@ -611,6 +611,7 @@ def _trim(sentence: str, names: frozenset[str]) -> str:
     if guessed != sentence and _GUESS_WHO.match(sentence):  # "Guess who passed his driving test": I passed my test
         guessed = re.sub(r"^(I \w+(?: \w+)? )(?:his|her|their)\b", r"\1my", guessed)
     sentence = guessed
+    sentence = re.sub(r"(?i)^(?:update|edit|ps|p\.s\.|fyi|quick update)\s*[:：-]\s*(?=\w)", "", sentence)  # ("update: it worked!!")
     sentence = _capitalized(_LEAD_FILLER.sub("", _INTENSIFIER.sub("", _EMOJI.sub("", _LAUGH.sub("", sentence))).strip()))
     # ("…for my dog Biscuit and I'm drowning in quotes.": the feeling after "and" goes, the sentence's end stays)
     sentence = _FEELING_TAIL.sub(lambda m: m.group(1), sentence)

@@ -73,7 +73,11 @@ _CUES = {
                     r"^agreed(?=\s*:)|"
                     r"\b(?:we'll|we will|i'll|i will|let's|let us|we(?:'re| are) going to|we should|we decided to|we chose to|"
                     r"we went with|we use|we'll use)\b[^.!?]*\b(?:instead of|rather than)|ruled out|(?<!was )(?<!were )(?<!been )(?<!got )(?<!get )rejected(?! by)|opted|"
-                    r"(?<!must )(?<!to )switch(?:ed)? to|moves from|comes out of|goes into|postpone[sd]?|pushed back|"
+                    r"(?<!must )(?<!to )switch(?:ed)? to|moves from|comes out of|"
+                    # (money put somewhere, "the £2,400 goes into easy access"; a hose that goes into the sink is not)
+                    r"(?:[£$€][\d,.]+k?|\d[\d,.]*k?|rest|remainder|money|cash|savings|bonus|balance)(?:\s+\w+){0,2}\s+goes into|"
+                    r"postpone[sd]?|"
+                    r"(?<!been )(?<!'s )(?<!was )(?<!were )pushed back|"  # ("after it's been pushed back": a machine moved)
                     r"(?<=^)(?:then )?let'?s decide\s*:\s*(?=\w)|"
                     r"(?:^|(?:we|i|we're|i'm|we've|i've) )dropp(?:ed|ing)|won't use|"
                     r"not going to use)\b",
@@ -83,7 +87,7 @@ _CUES = {
                       r"\b(?:always|never) use\b|\bplease (?:always|never|don't)\b",
         "state": r"\b(?:current(?:ly)?|status|as of|right now|at the moment|merged|shipped|deployed|switched|"
                  r"done|finished|completed|fixed|released|(?:is|are) next|working on|in progress|next steps?|"
-                 r"todo|to-do|plan|plans|planning|going to|gonna|(?:i|we) will|i'll|we'll|blocked|"
+                 r"todo|to-do|plan|plans|planning|going to|gonna|(?:i|we) will|i'll|we'll|blocked (?:on|by|until)|"
                  r"waiting (?:for|on)|pending|still need|remaining|deadline|tomorrow|by (?:next )?"
                  r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tonight|the end of|end of)|"
                  r"next (?:week|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b",

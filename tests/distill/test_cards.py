@@ -1373,6 +1373,24 @@ def test_an_edit_undone_by_git_checkout_is_marked_reverted_and_is_no_change() ->
     assert "availability.py" in next(line for line in work_lines(again) if line.startswith("- Edited:"))
 
 
+def test_a_help_chat_about_a_machine_keeps_causes_as_facts_and_its_update_as_the_outcome() -> None:
+    chat = [say("help my washing machine wont drain. it stopped mid cycle with E18 on the display, what do i do"),
+            say("E18 is a drain fault. The usual causes:\n\n1. **Blocked pump filter** (coins, hair grips, fluff).\n"
+                "2. **Kinked or blocked drain hose** behind the machine, often after it's been pushed back.\n\n"
+                "Start with the filter behind the flap at the bottom right.", role="assistant"),
+            say("filter's out. a 20p coin and a bra underwire"),
+            say("That underwire is likely the culprit. Refit the filter and run Rinse & Spin.", role="assistant"),
+            say("update: it worked!! rinse and spin drained fine, no E18.")]
+    result = card(chat)
+    assert "The user asked for help: their washing machine won't drain." in result.description, result.description
+    assert "It worked: rinse and spin drained fine, no E18." in result.description
+    assert "## Decisions" not in result.body and "Kinked or blocked drain hose" not in _section(result.body,
+                                                                                              "Current state and next steps")
+    from daemon.distill.extractive import _classify
+    assert _classify("We pushed back the launch to March.", None) == "decision"  # a date moved is still decided
+    assert _classify("I'm blocked on the API key.", None) == "state"
+
+
 def test_people_saying_good_night_over_a_joke_give_no_card() -> None:
     chat = [say("hiii Oskar, you still up?", "Lena"), say("barely, long day", "Oskar"),
             say("why don't skeletons fight each other? they don't have the guts", "Lena"),

@@ -237,8 +237,8 @@ KNOWN_GAPS = {
     "review16_coding_django_unique_slug_chatgpt.json": {"works now"},  # how it turned out: budget
     "review16_help_washing_machine_e18_claude.json": {
         "2026-11-25", "cancelled", "puddle",  # the later update (E18 back on Wednesday), the puddle, the visit: budget
+        "£119",  # "That's £119 saved.": one short line among the assistant's steps, cut by the budget
     },
-    "review16_numbers_laundry_drying_sharegpt.json": {"24.5p"},  # the unit price used in every total: budget
     "review16_personal_plans_wreath_workshop_messages.json": {
         # a pick-up time and a booking changed in passing (no cancelled name or day); a dietary note, a friend's
         # name, two quips
