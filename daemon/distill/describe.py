@@ -227,13 +227,19 @@ _NEWS_VERB = re.compile(r"(?i)(?:i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|off
 def news_name(point: Point) -> str:
     """A catch-up led by big news is named by whose news and what: "We got engaged!!" (Beatriz) is
     beatriz-engagement, "I got the job!" (Arjun) arjun-new-job, "I passed my driving test!" elif-driving-test."""
-    if not (_big_news(point, True) and point.who and (m := _NEWS_VERB.match(point.text))):
+    text = _opened(point.text)
+    if not (_big_news(point, True) and point.who and (m := _NEWS_VERB.match(text))):
         return ""
     thing = _STATE_NEWS[m.group("state").lower()] if m.group("state") else m.group("thing")
-    if _deed(thing) or thing.lower() in {"it", "them", "one", "that", "this", "there", "back", "home", "here"}:
+    if _deed(thing) or thing.lower() in {"it", "them", "one", "that", "this", "there", "back", "home", "here", "her", "him",
+                                         "some", "some new"} or thing.lower().startswith(("some ", "her ", "him ")):
         thing = ""  # ("I got accepted…" names no "accepted")
-    if thing.lower() == "job":
-        thing = "new job"
+    # ("I got the job with the British Antarctic Survey": tariq-british-antarctic-survey-job; "We got the keys": new home)
+    where = re.match(r"\s+(?:with|at|from)\s+(?:the\s+)?((?:[A-Z][\w&'’-]*\s*){1,3})", text[m.end():])
+    if thing.lower() in ("job", "offer", "postdoc", "place") and where:
+        thing = f"{where.group(1).strip()} {thing}"
+    else:
+        thing = {"job": "new job", "flat": "new flat", "house": "new house", "keys": "new home"}.get(thing.lower(), thing)
     return slugify(f"{point.who} {thing}") if thing else ""
 
 
@@ -309,19 +315,34 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
 _CLOCK_AT = re.compile(r"(?i)\b(?:on|at|by)\s+\d{1,2}(?::\d{2})?\s?(?:am|pm)\b")
 
 
+def _opened(text: str) -> str:
+    """A statement without the word it opens on: "But… i passed my driving test!!" → "i passed my driving test!!"."""
+    return re.sub(r"(?i)^(?:but|and|so|oh|well|also|ok(?:ay)?)\W+", "", text)
+
+
 def _big_news(point: Point, people: bool) -> bool:
     """Between people, news said in a few words and an exclamation: "We got engaged!!", "I passed!", "I ran a half
     marathon on Sunday!! The Cardiff Bay Winter Half." (the exclamation ends its first sentence)."""
     # (Its first sentence ends on the exclamation: "…at St. Mary's!! I start on the 1st" is news, "Lou's fine. We won!"
     # is not this news.)
-    first = re.sub(r"\b(St|Dr|Mr|Mrs|Ms|Mt|Jr|Sr)\.", r"\1", point.text[:point.text.find("!") + 1])
-    return people and bool(_LIFE_EVENT.match(point.text)) and 2 <= len(first.split()) <= 25 and \
-        not re.search(r"[.?]\s+[A-Z]", first)
+    # (Or news of the life-changing kind, however calmly told: "I got the job with the British Antarctic Survey.")
+    text = _opened(point.text)
+    if not people or not _LIFE_EVENT.match(text):
+        return False
+    sentence = re.sub(r"\b(St|Dr|Mr|Mrs|Ms|Mt|Jr|Sr)\.", r"\1", text)
+    first = sentence[:sentence.find("!") + 1] if "!" in sentence else ""
+    if first and 2 <= len(first.split()) <= 25 and not re.search(r"[.?]\s+[A-Z]", first):
+        return True
+    return bool(_CALM_MAJOR.match(sentence))
 
 
 # Big news of the life-changing kind comes before the rest ("I got the job!" before "I bought a van!").
 _MAJOR = re.compile(r"(?i)^[^.!?]*\b(?:job|postdoc|phd|promot\w*|engaged|married|wedding|pregnant|expecting|baby|"
                     r"graduat\w*|degree|offer|moving|moved|house|flat|retir\w*|twins|born)\b")
+# Told calmly, the life change follows its verb closely: "I got the job with…", "we got engaged", "I got promoted".
+_CALM_MAJOR = re.compile(r"(?i)(?:i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|officially\s+|actually\s+)?(?:got|passed|"
+                         r"bought|became|am|'m|are|'re)\s+(?:(?:the|a|an|my|our|new|first|dream)\s+){0,3}"
+                         r"(?:job|postdoc|phd|place|offer|promotion|promoted|engaged|married|pregnant|house|flat|keys)\b")
 _LIFE_EVENT = re.compile(r"(?i)(?:i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|officially\s+|actually\s+)?(?:got|passed|won|bought|"
                          r"ran|completed|climbed|swam|cycled|"
                          r"adopted|graduated|moved|quit|finished|started|booked|became|signed|sold|opened|launched|"

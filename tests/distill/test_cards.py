@@ -2243,7 +2243,8 @@ def test_contractions_typed_without_their_apostrophe_read_as_written_code_aside(
     assert _apostrophes("im stuck and I dont get it, thats weird") == "I'm stuck and I don't get it, that's weird"
     assert _apostrophes("ive tried `dont_panic` and it cant find them, theyre gone") == \
         "I've tried `dont_panic` and it can't find them, they're gone"
-    for word in ("Ill be there", "IM me later", "it lets me in", "Well done", "He wont budge"):
+    assert _apostrophes("my washing machine wont drain") == "my washing machine won't drain"
+    for word in ("Ill be there", "IM me later", "it lets me in", "Well done"):
         assert _apostrophes(word) == word
 
 
@@ -2558,6 +2559,20 @@ def test_big_news_with_more_after_its_exclamation_still_leads_and_a_life_change_
     from daemon.distill.describe import describe
     said = describe(ran[1:], people=["Bastian", "Noor"])
     assert "!" not in said and "half marathon on Sunday. The Cardiff Bay Winter Half." in said, said
+
+
+def test_life_changing_news_told_calmly_still_leads_and_names_the_card_with_where() -> None:
+    from daemon.distill.describe import Point, highlights, news_name
+    calm = Point("Tariq", "I got the job with the British Antarctic Survey. Six months at Rothera.", "fact", "user", at=1)
+    dated = Point("Tariq", "I fly out on the 9th of January (2027)", "fact", "user", at=2)
+    assert highlights([dated, calm], 1, people=True)[0] is not dated
+    assert news_name(calm) == "tariq-british-antarctic-survey-job"
+    assert news_name(Point("Hana", "We got the keys today!", "fact")) == "hana-new-home"
+    assert news_name(Point("Niamh", "But… i passed my driving test on thursday!! Fourth attempt", "fact")) == \
+        "niamh-driving-test"
+    # Calm news that is not life-changing, or a pronoun for a thing, names nothing.
+    assert news_name(Point("Noor", "I bought her in October for £38,000.", "fact")) == ""
+    assert news_name(Point("Gina", "I got some new offers and promotions going on my store.", "fact")) == ""
 
 
 def test_a_chinese_description_is_clipped_at_a_clause_mark() -> None:
