@@ -88,7 +88,7 @@ def describe(points: list[Point], *, context: str = "", request: str = "", verdi
             note = f"Advice: {note[:lead]}{note[lead:lead + 1].lower()}{note[lead + 1:]}"
             advised = True  # "Switch to 1:2:2…" is said to the user
         elif lang == "en" and not people and point.kind == "decision" and point.role == "user" and note == point.text \
-                and not re.match(r"(?i)(?:the user|i|we|let'?s|going|decided|decision|agreed)\b", note):
+                and not re.match(r"(?i)(?:the user|i|we|let'?s|going|decided|decision|agreed|final)\b", note):
             # (Not an option's letter: "A with the £150 excess, £21.40 a month" decides for option A.)
             if re.match(r"(?:The|A|An|This|That|These|Those|It|Its|Our|My|Both|All|No)\b", note) and \
                     not re.match(r"A(?=\s+(?:with|and|or|it is|then|please|for (?:me|us))\b|[,:.)!]|$)", note):
@@ -631,7 +631,7 @@ def third_person(text: str, who: str) -> str:
                       text, count=1)
         used[0] = text.startswith(who)
     # "I'm 58 and take lisinopril" → "… is 58 and takes lisinopril": the second verb of a first-person subject
-    text = re.sub(r"^(I(?:'m| am) [^,.;!?]{1,30}? and )(" + _COMMON_VERBS + r")\b",
+    text = re.sub(r"^(I(?:'m| am) [^,.;!?]{1,60}? and )(" + _COMMON_VERBS + r")\b",
                   lambda m: m.group(1) + (m.group(2) if who == "they" else _third(m.group(2))), text)
     out = _PRONOUNS.sub(swap, text)
     if used[0] and who != "they":  # once the speaker is named, their "we" is "they"

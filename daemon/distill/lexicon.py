@@ -71,6 +71,7 @@ _CUES = {
                     r"i'?m (?:getting|buying|ordering|going for) the|"
                     r"went with|chose|chosen|picked(?! (?:\w+ )?up\b)|settled on|agreed (?:to|on|that)|we agreed|"
                     r"^agreed(?=\s*:)|"
+                    r"^(?:so\s+)?final(?:\s+(?:plan|answer|decision|choice|pick))?(?=\s*:)|"  # ("so final: class £295 + …")
                     r"\b(?:we'll|we will|i'll|i will|let's|let us|we(?:'re| are) going to|we should|we decided to|we chose to|"
                     r"we went with|we use|we'll use)\b[^.!?]*\b(?:instead of|rather than)|ruled out|(?<!was )(?<!were )(?<!been )(?<!got )(?<!get )rejected(?! by)|opted|"
                     r"(?<!must )(?<!to )switch(?:ed)? to|moves from|comes out of|"
@@ -146,7 +147,7 @@ _REACTION_RE = re.compile(r"(?:you|your|you're|you'd|you've|you'll|it|it's|that|
 _FENCE_RE = re.compile(r"^(`{3,}|~{3,})[^\n]*\n.*?^\1[ \t]*$", re.S | re.M)
 _SENT_END = re.compile(r"(?<=[.!?…])[\"'”’)]*\s+|(?<=[。！？；])|\n+")
 _ABBREV = re.compile(r"\b(?:mr|mrs|ms|dr|st|vs|etc|e\.g|i\.e|jr|sr|no|approx)\.$", re.I)
-_LEAD_FILLER = re.compile(r"^(?:(?:oh|wow|yeah|yes|yep|hey|hi|well|so|haha+|lol|ah+|aw+|omg|ok(?:ay)?|"
+_LEAD_FILLER = re.compile(r"^(?:(?:oh|wow|yeah|yes|yep|nah|nope|hey|hi|well|so|haha+|lol|ah+|aw+|omg|ok(?:ay)?|"
                           r"sure|totally|right|absolutely|definitely|anyways?|firstly|secondly|additionally|"
                           r"actually|honestly|unfortunately|fortunately|luckily|btw|by the way|also|and|but|plus|then|"
                           r"hmm+|um+|uh+|gosh|whoa|woah|yay|guess what|you know what|to be honest|tbh|"

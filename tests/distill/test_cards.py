@@ -1391,6 +1391,21 @@ def test_a_help_chat_about_a_machine_keeps_causes_as_facts_and_its_update_as_the
     assert _classify("I'm blocked on the API key.", None) == "state"
 
 
+def test_a_final_tally_decides_and_a_second_verb_after_a_long_clause_is_third_person() -> None:
+    chat = [say("I'm moving to Porto next August for work and want to get to B1 Portuguese. Class £295 or tutor?"),
+            say("A mix makes sense: the class gives structure, a tutor gives speaking.", role="assistant"),
+            say("and if i did the £30 local tutor instead of italki?"),
+            say("14 × £30 = £420, so £715 in total.", role="assistant"),
+            say("nah italki it is. so final: college class £295 + italki every other week £252 = £547.")]
+    result = card(chat)
+    assert "Final: college class £295 + italki every other week £252 = £547." in result.description, result.description
+    assert "Decided: Final" not in result.description and "Nah" not in text_of(result)
+    assert result.description.startswith("The user is moving to Porto next August for work and wants to get to B1")
+    from daemon.distill.extractive import _classify
+    assert _classify("Final answer: 42, as computed.", None) == "decision"
+    assert _classify("The final is on Sunday.", None) != "decision"
+
+
 def test_people_saying_good_night_over_a_joke_give_no_card() -> None:
     chat = [say("hiii Oskar, you still up?", "Lena"), say("barely, long day", "Oskar"),
             say("why don't skeletons fight each other? they don't have the guts", "Lena"),
