@@ -463,12 +463,18 @@ def _substantial(point: Point) -> bool:
     return len(words) >= (3 if point.kind == "decision" else 5) or len(_CJK_RE.findall(point.text)) >= 10
 
 
+_ZH_KIN_WORDS = {"爸妈": "父母", "爸": "父亲", "妈": "母亲", "哥": "哥哥", "姐": "姐姐", "弟": "弟弟", "妹": "妹妹", "老公": "丈夫",
+                 "老婆": "妻子", "爸爸": "父亲", "妈妈": "母亲", "儿子": "儿子", "女儿": "女儿"}
+_ZH_KIN = re.compile(r"我(爸妈|爸爸|妈妈|老公|老婆|儿子|女儿|爸|妈|哥|姐|弟|妹)(?![们])")
+
+
 def _ask(request: str, asker: str, lang: str, task: bool) -> str:
     text = _clip(request.strip(), 180).rstrip(":：")
     who = asker or ("用户" if lang == "zh" else "The user")
     if lang == "zh":
         if m := re.match(r"(?:我)?想(?:请你|让你|麻烦你)(?:帮我|帮忙)?", text):  # "想请你帮我参谋一下…": 用户请助手帮忙参谋一下…
-            return f"{who}请助手帮忙{text[m.end():].rstrip('。.！!')}。"
+            rest = _ZH_KIN.sub(lambda k: "用户的" + _ZH_KIN_WORDS[k.group(1)], text[m.end():])
+            return f"{who}请助手帮忙{rest.rstrip('。.！!')}。"
         if task or re.search(r"[？?吗呢]$|^(?:请|帮我|帮忙|能不能|能否|可以帮|麻烦|给我)", text):
             return f"{who}{'的任务' if task else '问'}：{text}"
         return text
@@ -515,8 +521,9 @@ def _as_note(point: Point, lang: str, named: bool, other: str = "", after: str =
     if other and lang == "en":
         text = _YOU.sub(lambda m: other + ("'s" if m.group(0).lower() in ("your", "yours") else ""), text)
     if lang == "zh":
-        if point.who == "用户" and not named:  # "我报名了…" → "用户报名了…"
-            return re.sub(r"我(?!们)", "用户", text)
+        if point.who == "用户" and not named:  # "我报名了…" → "用户报名了…"; "我哥" → "用户的哥哥"
+            text = re.sub(r"^(?:对|嗯|好|好的|是的|行)[,，。!！]\s*(?=\S)", "", text)  # ("对,我们也倾向…")
+            return re.sub(r"我(?!们)", "用户", _ZH_KIN.sub(lambda m: "用户的" + _ZH_KIN_WORDS[m.group(1)], text))
         return f"{point.who}：{text}" if point.who and named else text
     if point.who and re.match(r"(?:Trying|Looking|Planning|Thinking|Going|Hoping|Wondering|Working) (?:to|for|with|"
                               r"at|about|on|into)\b", text):  # "Going for the Yaris." → "The user is going for…"

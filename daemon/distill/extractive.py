@@ -612,6 +612,8 @@ def _trim(sentence: str, names: frozenset[str]) -> str:
         guessed = re.sub(r"^(I \w+(?: \w+)? )(?:his|her|their)\b", r"\1my", guessed)
     sentence = guessed
     sentence = re.sub(r"(?i)^(?:update|edit|ps|p\.s\.|fyi|quick update)\s*[:：-]\s*(?=\w)", "", sentence)  # ("update: it worked!!")
+    # ("休息日这个完全没想到！那就……": surprise at a point before what is done about it)
+    sentence = re.sub(r"^[^，。！？!?,]{0,8}(?:完全|真的?|根本)?没想到[!！。]+\s*(?=\S)", "", sentence)
     sentence = _capitalized(_LEAD_FILLER.sub("", _INTENSIFIER.sub("", _EMOJI.sub("", _LAUGH.sub("", sentence))).strip()))
     # ("…for my dog Biscuit and I'm drowning in quotes.": the feeling after "and" goes, the sentence's end stays)
     sentence = _FEELING_TAIL.sub(lambda m: m.group(1), sentence)

@@ -2590,6 +2590,22 @@ def test_life_changing_news_told_calmly_still_leads_and_names_the_card_with_wher
     assert news_name(Point("Gina", "I got some new offers and promotions going on my store.", "fact")) == ""
 
 
+def test_a_chinese_lean_decides_kin_read_as_the_users_and_surprise_before_a_plan_is_trimmed() -> None:
+    chat = [say("你好,想请你帮我一起理一理我爸的照护问题。我爸82岁,中风了。三个选择:住家保姆每月6500元,护理院8800元,日间照料3200元。"),
+            say("住家保姆最适合,叔叔不愿意去护理院。要注意保姆每月休4天,休息日谁来照顾要提前定好。", role="assistant"),
+            say("对,我们也倾向住家保姆。我爸的退休金出3000,剩下我和我哥分。"),
+            say("可以。", role="assistant"),
+            say("休息日这个完全没想到!那就休息日我和我哥轮流回去。")]
+    result = card(chat)
+    assert "用户请助手帮忙一起理一理用户的父亲的照护问题" in result.description, result.description
+    decisions = _section(result.body, "决定")
+    assert "我们也倾向住家保姆" in decisions and "对," not in result.description, decisions
+    assert "完全没想到" not in text_of(result) and "那就休息日我和我哥轮流回去" in decisions
+    # A lean asked about is no decision.
+    from daemon.distill.extractive import _classify
+    assert _classify("我们也倾向住家保姆,你觉得呢?", None) != "decision"
+
+
 def test_a_chinese_description_is_clipped_at_a_clause_mark() -> None:
     from daemon.distill.describe import _clip
     text = "用户请助手帮忙参谋一下给儿子买钢琴的事。那就这么定了：大后天去验琴，没问题就买U1，12000元。11月27日下午2点到4点送货"
