@@ -1399,6 +1399,8 @@ def test_a_final_tally_decides_and_a_second_verb_after_a_long_clause_is_third_pe
             say("nah italki it is. so final: college class £295 + italki every other week £252 = £547.")]
     result = card(chat)
     assert "Final: college class £295 + italki every other week £252 = £547." in result.description, result.description
+    from daemon.distill.extractive import _is_filler
+    assert _is_filler("Take your time.", frozenset()) and _is_filler("No rush!", frozenset())
     assert "Decided: Final" not in result.description and "Nah" not in text_of(result)
     assert result.description.startswith("The user is moving to Porto next August for work and wants to get to B1")
     from daemon.distill.extractive import _classify
