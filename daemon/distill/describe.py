@@ -296,7 +296,9 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
         # (And news before a memory of long ago: "Growing up, I saw…".)
         # (Big news in the order it was told: a friend opens with the biggest, "We got engaged!!".)
         # (A vote's result, "Decision (5 to 0): …", before what was decided on the way to it.)
-        news.sort(key=lambda p: (p.kind != "decision", not p.text.startswith(("Decision (", "Carried")),
+        # (Life-changing news leads even a decision: "I got the job with…" before "Agreed: drinks, this thursday…")
+        news.sort(key=lambda p: (0 if _big_news(p, True) and _MAJOR.search(p.text) else 1 if p.kind == "decision" else 2,
+                                 not p.text.startswith(("Decision (", "Carried")),
                                  not _big_news(p, True), not (_big_news(p, True) and _MAJOR.search(p.text)),
                                  p.at if _big_news(p, True) else 0,
                                  bool(re.search(r"(?i)\b(?:that day|anyway|growing up|as a kid|"

@@ -255,7 +255,7 @@ class ExtractiveDistiller:
         candidates = _candidates(turns, names, skip=ask[1], agent=bool(calls))
         if existing is None and not calls and (_idle(turns, candidates) or _idle_talk(turns, candidates)):
             return Skip(SKIP_REASON)
-        candidates = _with_either(_with_options(candidates), turns)
+        candidates = _with_chain(_with_either(_with_options(candidates), turns), turns)
         gone = _superseded(candidates, turns)  # a plan changed later is talk now: never picked, never a referent
         candidates = [replace(c, kind="sentiment") if c.pos in gone else c for c in candidates]
         # Code blocks are kept whole outside the budget, so the budget is for the prose around them.
@@ -860,7 +860,7 @@ _CONSENT = re.compile(r"(?i)(?:\b(?:every(?:one|body)|all|you all|y'?all) (?:ok|
 _SUGGEST = re.compile(r"(?i)(?:i'?d (?:suggest|propose|say)|i would (?:suggest|propose)|i suggest|i propose|i say|"
                       r"i'?d(?!\s+(?:rather|like|love|prefer|be|have|been|better|need|want|hate|go with)\b)|"
                       r"let'?s(?!\s+(?:decide|vote|see|talk|discuss|chat)\b)|we should)\s+([£$€\w])")
-_WORKS_FOR_US = re.compile(r"(?i)\W*(?:[^.!?\n]{1,25}\s)?(?:works(?: for (?:me|us))?|sounds (?:good|right|fair)|"
+_WORKS_FOR_US = re.compile(r"(?i)\W*(?:[^.!?\n]{1,40}\s)?(?:works(?: for (?:me|us))?|sounds (?:good|right|fair)|"
                            r"makes sense|agreed|fine by me|good idea|fair enough)\b")
 _ASSENT = re.compile(r"(?i)\W*(?:yes|yeah|yep|yup|sure|agreed|fine|fine by me|ok(?:ay)?|no objections?|none|"
                      r"happy with that|works for me|\+1)\b")
@@ -1123,6 +1123,48 @@ def _with_options(candidates: list[_Stmt]) -> list[_Stmt]:
         note = f"（{label}：{what}）" if zh else f" ({label}: {what})"
         text = re.sub(r"([。！!.]*)$", lambda m: note + m.group(1), stmt.text.rstrip(), count=1)
         out[k] = replace(stmt, text=text, tokens=stmt.tokens | _tokens(what))
+    return out
+
+
+def _with_chain(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
+    """A plan agreed a piece at a time, each short proposal taken up by the other: "drinks?" — "yes please. this
+    thursday?" — "thursday works. the Crown at 7?" — "the Crown at 7 👍" is "Agreed: drinks, this thursday (10
+    December 2026), the Crown at 7." (No one message says it whole.)"""
+    def proposal(turn: _Turn) -> str:
+        asked = _questions(turn.text)
+        last = re.sub(r"(?i)^(?:ok(?:ay)?|so|and|but|then)\W+|^(?:how|what) about\s+", "", asked[-1].strip()) if asked else ""
+        # (An offer names a thing, a day, a time or a place: "drinks?", "this thursday?", "the Crown at 7?"; "are you
+        # sure?" and "wanna see one?" ask something else.)
+        if not last or len(re.sub(r"[(（][^)）]*[)）]", "", last).split()) > 6 or re.match(
+                r"(?i)(?:are|is|am|do|does|did|have|has|had|can|could|would|will|shall|should|was|were|you|u|right|really|"
+                r"sure|wanna|want|gonna|who|what|when|where|why|how|which|any|anything|any1|ok|okay)\b", last):
+            return ""
+        return last
+
+    def taken(offer: str, reply: _Turn) -> bool:
+        said = _norm(_EMOJI.sub("", reply.text))
+        return bool(_ASSENT.match(reply.text) or _WORKS_FOR_US.match(reply.text)) or \
+            said.startswith(_norm(offer.rstrip("?？ "))[:20])
+
+    out = list(candidates)
+    i = 0
+    while i < len(turns) - 1:
+        chain, j = [], i
+        while j < len(turns) - 1 and turns[j].speaker and turns[j + 1].speaker != turns[j].speaker and \
+                (offer := proposal(turns[j])) and taken(offer, turns[j + 1]):
+            chain.append((j, re.sub(r"^(?:(?:ok|so|and|but)\W+)*", "", offer.rstrip("?？ "), flags=re.I)))
+            j += 1
+        if len(chain) >= 2 and any(_DATE_NOTE.search(piece) or _CLOCK.search(piece) or re.search(
+                r"(?i)\b(?:at|on)\s+\d|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|\btonight\b|\btomorrow\b", piece)
+                for _, piece in chain):  # (a plan says when)
+            text = "Agreed: " + ", ".join(piece for _, piece in chain) + "."
+            at = chain[-1][0] + 1
+            out = [replace(c, kind="sentiment") if any(c.msg == k and _norm(piece) in _norm(c.text) for k, piece in chain)
+                   else c for c in out]
+            out.append(_Stmt(len(out), at, turns[at].speaker, _capitalized(text), "decision", _tokens(text), "",
+                             False, turns[at].role))
+            i = j
+        i += 1
     return out
 
 

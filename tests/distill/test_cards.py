@@ -2325,6 +2325,25 @@ def test_a_catch_up_opener_before_the_news_is_trimmed() -> None:
     assert _trim("A it is - too pricey otherwise.", frozenset()).startswith("A it is")
 
 
+def test_a_plan_agreed_a_piece_at_a_time_is_one_decision() -> None:
+    chat = [say("I fly out on the 9th of January. Six months at Rothera!", "Tariq", when=_at(28, 20, 0)),
+            say("ok but we need a proper goodbye before you go. drinks?", "Niamh", when=_at(28, 20, 1)),
+            say("yes please. this thursday? i'm in town anyway", "Tariq", when=_at(28, 20, 2)),
+            say("thursday works. the Crown at 7?", "Niamh", when=_at(28, 20, 3)),
+            say("the Crown at 7 👍 i'll tell Sam and Ollie", "Tariq", when=_at(28, 20, 4))]
+    decisions = _section(card(chat).body, "Decisions")
+    assert "Agreed: drinks, this thursday (3 December 2026), the Crown at 7." in decisions, decisions
+    # Questions that check or ask ("are you sure?") are no offers, and a chain that never says when is no plan.
+    checking = chat[:1] + [say("the 12th and 13th right?", "Niamh", when=_at(28, 20, 1)),
+                           say("yep. are you sure?", "Tariq", when=_at(28, 20, 2)),
+                           say("yes!! so excited", "Niamh", when=_at(28, 20, 3))]
+    assert "Agreed:" not in card(checking).body
+    undated = chat[:1] + [say("drinks?", "Niamh", when=_at(28, 20, 1)), say("yes please. the Crown?", "Tariq",
+                                                                            when=_at(28, 20, 2)),
+                          say("the Crown works 👍", "Niamh", when=_at(28, 20, 3))]
+    assert "Agreed:" not in card(undated).body
+
+
 def test_without_a_yes_from_the_others_a_proposal_stays_a_proposal() -> None:
     chat = [say("I'd drop the hangar. Everyone ok with that?", "Oluwaseun"),
             say("Not sure, the hangar is cheap", "Margit"),

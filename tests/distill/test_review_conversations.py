@@ -315,11 +315,6 @@ KNOWN_GAPS = {
         "7300", "6500", "长护险", "12月11",
     },
     "review19_help_washing_machine_e18_chatgpt.json": {"unplug"},  # the safety step before draining: budget
-    "review19_long_catch_up_antarctica_locomo.json": {
-        # the send-off, agreed over four short questions ("drinks?" "this thursday?" "the Crown at 7?" "the Crown at 7"):
-        # no one message says the plan whole
-        "2026-12-10", "Crown", "7pm", "drinks",
-    },
     "review19_numbers_portuguese_lessons_sharegpt.json": {"£18"},  # the tutor's hourly price: one of many figures
 }
 
