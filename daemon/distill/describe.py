@@ -219,9 +219,11 @@ _NEWS_VERB = re.compile(r"(?i)(?:i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|off
                         r"(?:(?:got|am|'m|are|'re|have been|'ve been)\s+)?(?P<state>" + "|".join(_STATE_NEWS) + r")\b"
                         r"|(?:i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|officially\s+|actually\s+)?"
                         r"(?:got (?:accepted|picked|chosen|selected|offered) (?:for|into|to|onto|on)|got into|got|passed|won|"
+                        r"ran|completed|finished|"
                         r"bought|adopted|opened|launched|published|signed with)\s+"
                         r"(?:(?:the|a|an|my|our|first|new|own)\s+)*(?P<thing>[a-z][\w'’&-]*(?:\s+[a-z][\w'’&-]*){0,2}?)"
-                        r"(?=\s*(?:[.!?,;:(]|$|\s(?:at|on|in|for|from|with|last|this|yesterday|today|after|and|so|-)\b))")
+                        r"(?=\s*(?:[.!?,;:(]|$|\s(?:at|on|in|for|from|with|last|this|yesterday|today|after|and|so|-|i|we|"
+                        r"you|they|he|she)\b))")
 
 
 def news_name(point: Point) -> str:
@@ -297,9 +299,9 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
         # (Big news in the order it was told: a friend opens with the biggest, "We got engaged!!".)
         # (A vote's result, "Decision (5 to 0): …", before what was decided on the way to it.)
         # (Life-changing news leads even a decision: "I got the job with…" before "Agreed: drinks, this thursday…")
-        news.sort(key=lambda p: (0 if _big_news(p, True) and _MAJOR.search(p.text) else 1 if p.kind == "decision" else 2,
+        news.sort(key=lambda p: (0 if _life_changing(p) else 1 if p.kind == "decision" else 2,
                                  not p.text.startswith(("Decision (", "Carried")),
-                                 not _big_news(p, True), not (_big_news(p, True) and _MAJOR.search(p.text)),
+                                 not _big_news(p, True), not _life_changing(p),
                                  p.at if _big_news(p, True) else 0,
                                  bool(re.search(r"(?i)\b(?:that day|anyway|growing up|as a kid|"
                                                                       r"when i was (?:a|little|young)|used to)\b", p.text)),
@@ -317,8 +319,15 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
 _CLOCK_AT = re.compile(r"(?i)\b(?:on|at|by)\s+\d{1,2}(?::\d{2})?\s?(?:am|pm)\b")
 
 
+def _life_changing(point: Point) -> bool:
+    """Big news of the life-changing kind: a job, a place at university, an engagement, a move, a baby."""
+    return _big_news(point, True) and bool(_MAJOR.search(_opened(point.text)))
+
+
 def _opened(text: str) -> str:
-    """A statement without the word it opens on: "But… i passed my driving test!!" → "i passed my driving test!!"."""
+    """A statement without the word it opens on, or the question it answers: "But… i passed my driving test!!" →
+    "i passed my driving test!!"; "“After five years?” — Yep. I got into the MSc." → "I got into the MSc."."""
+    text = re.sub(r"(?i)^“[^”]*” — (?:(?:yes|yep|yeah|yup|nope|no)\b[.!,]*)?\s*", "", text)  # (a question it answers)
     return re.sub(r"(?i)^(?:but|and|so|oh|well|also|ok(?:ay)?)\W+", "", text)
 
 
@@ -340,11 +349,14 @@ def _big_news(point: Point, people: bool) -> bool:
 
 # Big news of the life-changing kind comes before the rest ("I got the job!" before "I bought a van!").
 _MAJOR = re.compile(r"(?i)^[^.!?]*\b(?:job|postdoc|phd|promot\w*|engaged|married|wedding|pregnant|expecting|baby|"
-                    r"graduat\w*|degree|offer|moving|moved|house|flat|retir\w*|twins|born)\b")
+                    r"graduat\w*|degree|offer|moving|moved|house|flat|retir\w*|twins|born|msc|masters|university|"
+                    r"marathon)\b")
 # Told calmly, the life change follows its verb closely: "I got the job with…", "we got engaged", "I got promoted".
 _CALM_MAJOR = re.compile(r"(?i)(?:i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|officially\s+|actually\s+)?(?:got|passed|"
                          r"bought|became|am|'m|are|'re)\s+(?:(?:the|a|an|my|our|new|first|dream)\s+){0,3}"
-                         r"(?:job|postdoc|phd|place|offer|promotion|promoted|engaged|married|pregnant|house|flat|keys)\b")
+                         r"(?:job|postdoc|phd|place|offer|promotion|promoted|engaged|married|pregnant|house|flat|keys)\b"
+                         r"|(?i:(?:i|we)\s+(?:just\s+|finally\s+)?got into\s+(?:the\s+|my\s+)?(?:msc|ma|mba|phd|masters|"
+                         r"master's|uni|university|college|course|programme|program|school)\b)")
 _LIFE_EVENT = re.compile(r"(?i)(?:i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|officially\s+|actually\s+)?(?:got|passed|won|bought|"
                          r"ran|completed|climbed|swam|cycled|"
                          r"adopted|graduated|moved|quit|finished|started|booked|became|signed|sold|opened|launched|"

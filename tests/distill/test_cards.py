@@ -2607,6 +2607,11 @@ def test_life_changing_news_told_calmly_still_leads_and_names_the_card_with_wher
     assert news_name(Point("Niamh", "But… i passed my driving test on thursday!! Fourth attempt", "fact")) == \
         "niamh-driving-test"
     # Calm news that is not life-changing, or a pronoun for a thing, names nothing.
+    assert news_name(Point("Tariq", "“After five years?” — Yep. I got into the MSc I applied for.", "fact")) == "tariq-msc"
+    assert news_name(Point("Bastian", "I ran a half marathon on Sunday!! 1:58:41.", "fact")) == "bastian-half-marathon"
+    told = [Point("Freya", "I'm an auntie!!", "fact", "user", at=3),
+            Point("Tariq", "“After five years?” — Yep. I got into the MSc I applied for.", "fact", "user", at=9)]
+    assert highlights(told, 1, people=True)[0].who == "Tariq"  # a place at university before a niece
     assert news_name(Point("Noor", "I bought her in October for £38,000.", "fact")) == ""
     assert news_name(Point("Gina", "I got some new offers and promotions going on my store.", "fact")) == ""
 
