@@ -217,6 +217,9 @@ _STATE_NEWS = {"engaged": "engagement", "married": "wedding", "pregnant": "baby 
                "promoted": "promotion", "graduated": "graduation", "retired": "retirement", "eloped": "elopement"}
 _NEWS_VERB = re.compile(r"(?i)(?:i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|officially\s+|actually\s+)?"
                         r"(?:(?:got|am|'m|are|'re|have been|'ve been)\s+)?(?P<state>" + "|".join(_STATE_NEWS) + r")\b"
+                        # "We're moving to Frome": femi-move-to-frome
+                        r"|(?:i'?m|i am|we'?re|we are)\s+(?:finally\s+|officially\s+)?moving\s+(?:to|into)\s+"
+                        r"(?P<place>(?-i:[A-Z])[\w'’-]+(?:\s(?-i:[A-Z])[\w'’-]+)?)"
                         r"|(?:i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|officially\s+|actually\s+)?"
                         r"(?:got (?:accepted|picked|chosen|selected|offered) (?:for|into|to|onto|on)|got into|got|passed|won|"
                         r"ran|completed|finished|"
@@ -232,7 +235,12 @@ def news_name(point: Point) -> str:
     text = _opened(point.text)
     if not (_big_news(point, True) and point.who and (m := _NEWS_VERB.match(text))):
         return ""
-    thing = _STATE_NEWS[m.group("state").lower()] if m.group("state") else m.group("thing")
+    thing = _STATE_NEWS[m.group("state").lower()] if m.group("state") else \
+        f"move to {m.group('place')}" if m.group("place") else m.group("thing")
+    # ("we exchanged contracts this morning!! We're moving to Frome": femi-move-to-frome)
+    if (not thing or thing.lower() in ("contracts", "keys", "house", "flat")) and \
+            (move := re.search(r"\bmoving (?:to|into) ([A-Z][\w'’-]+(?:\s[A-Z][\w'’-]+)?)", text)):
+        thing = f"move to {move.group(1)}"
     if _deed(thing) or thing.lower() in {"it", "them", "one", "that", "this", "there", "back", "home", "here", "her", "him",
                                          "some", "some new"} or thing.lower().startswith(("some ", "her ", "him ")):
         thing = ""  # ("I got accepted…" names no "accepted")
@@ -328,6 +336,7 @@ def _opened(text: str) -> str:
     """A statement without the word it opens on, or the question it answers: "But… i passed my driving test!!" →
     "i passed my driving test!!"; "“After five years?” — Yep. I got into the MSc." → "I got into the MSc."."""
     text = re.sub(r"(?i)^“[^”]*” — (?:(?:yes|yep|yeah|yup|nope|no)\b[.!,]*)?\s*", "", text)  # (a question it answers)
+    text = re.sub(r"(?i)^(?:(?:big|good|great|some|other|exciting) news)\W+", "", text)  # ("Big news, we exchanged…")
     return re.sub(r"(?i)^(?:but|and|so|oh|well|also|ok(?:ay)?)\W+", "", text)
 
 
@@ -350,15 +359,16 @@ def _big_news(point: Point, people: bool) -> bool:
 # Big news of the life-changing kind comes before the rest ("I got the job!" before "I bought a van!").
 _MAJOR = re.compile(r"(?i)^[^.!?]*\b(?:job|postdoc|phd|promot\w*|engaged|married|wedding|pregnant|expecting|baby|"
                     r"graduat\w*|degree|offer|moving|moved|house|flat|retir\w*|twins|born|msc|masters|university|"
-                    r"marathon)\b")
+                    r"marathon|contracts)\b")
 # Told calmly, the life change follows its verb closely: "I got the job with…", "we got engaged", "I got promoted".
 _CALM_MAJOR = re.compile(r"(?i)(?:i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|officially\s+|actually\s+)?(?:got|passed|"
                          r"bought|became|am|'m|are|'re)\s+(?:(?:the|a|an|my|our|new|first|dream)\s+){0,3}"
-                         r"(?:job|postdoc|phd|place|offer|promotion|promoted|engaged|married|pregnant|house|flat|keys)\b"
+                         r"(?:job|postdoc|phd|place|offer|promotion|promoted|engaged|married|pregnant|house|flat|keys|"
+                         r"contracts)\b|(?i:(?:i'?m|i am|we'?re|we are)\s+moving\s+(?:to|into|house)\b)"
                          r"|(?i:(?:i|we)\s+(?:just\s+|finally\s+)?got into\s+(?:the\s+|my\s+)?(?:msc|ma|mba|phd|masters|"
                          r"master's|uni|university|college|course|programme|program|school)\b)")
 _LIFE_EVENT = re.compile(r"(?i)(?:i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|officially\s+|actually\s+)?(?:got|passed|won|bought|"
-                         r"ran|completed|climbed|swam|cycled|"
+                         r"exchanged|ran|completed|climbed|swam|cycled|"
                          r"adopted|graduated|moved|quit|finished|started|booked|became|signed|sold|opened|launched|"
                          r"published|proposed|eloped)\b|(?:i'?m|i am|we'?re|we are)\s+(?:now\s+|finally\s+|officially\s+)?"
                          r"(?:engaged|pregnant|married|expecting|moving|an? (?:auntie|aunt|uncle|dad|mum|mom|homeowners?|"

@@ -543,6 +543,24 @@ def _user_plan(turn: _Turn, sentence: str) -> bool:
     return turn.role == "user" and (bool(_DATE_NOTE.search(sentence)) or _specific(sentence))
 
 
+# Chatter of the moment between friends: the weather, the telly, snacks, the cold office, off to make dinner.
+_IDLE_TOPIC = re.compile(r"(?i)\b(?:it'?s|it has|it'?s been|been)\s+(?:\w+\s+){0,3}?(?:rain(?:ing|ed)|snow(?:ing|ed)|"
+                         r"freezing|boiling|pouring|chucking it down|miserable|grim)\b|\b(?:the weather(?:'s| is| has been)|"
+                         r"the garden is a swamp|"
+                         r"episodes? behind|new series|spoil(?:ers?)?\b|binge[ds]?|bingeing|telly|"
+                         r"(?:eaten|eating|ate|scoffed|had)\s+(?:\w+\s+){0,3}?(?:mince pies?|biscuits|crisps)|yes to mince pies|"
+                         r"the heating|sat in (?:our |my )?coats|(?:go|need to go|gotta go)\s+(?:and\s+)?(?:make|cook)\s+"
+                         r"(?:dinner|tea|lunch))\b")
+
+
+def _idle_chatter(sentence: str) -> bool:
+    """Between friends, the weather, the telly, the mince pies, the cold office: chatter of the moment, not news."""
+    # (Nothing named and no money: "…with the choir at the Christmas fair and raised £300" is news.)
+    return bool(_IDLE_TOPIC.search(sentence)) and not _DATE_NOTE.search(sentence) and len(sentence.split()) <= 22 \
+        and not re.search(r"[£$€]\d|\b[A-Z][a-z]+\b", sentence[1:]) \
+        and not _EVENT_RE.search(re.sub(r"(?i)\b(?:i|we)(?:'ve| have)? (?:eaten|watched|had)\b", "", sentence))
+
+
 def _is_filler(sentence: str, names: frozenset[str], people: bool = False) -> bool:
     """Greetings, thanks, acknowledgements, reactions, agreement, narration, maxims: nothing to keep.
 
@@ -785,7 +803,8 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                                                                     _EVENT_RE.search(sentence) or _DROPPED_I.match(
                         sentence) or named_answer or turn.speaker and _EVENT_RE.search(sentence))  # "I'm an auntie!!"
                         and not re.search(r"\b(?:it|that|this|them)\b", sentence, re.I)) \
-                        and (named_answer or not _is_filler(sentence, names, bool(turn.speaker) or _user_plan(turn, sentence))) and (
+                        and (named_answer or not _is_filler(sentence, names, bool(turn.speaker) or _user_plan(turn, sentence))) \
+                        and not (turn.speaker and _idle_chatter(sentence)) and (
                         not _is_question(sentence) or _framing(sentence, turns, i)) and not (
                         turn.role == "user" and previous != "decision" and (_IMPERATIVE.match(sentence) or re.match(
                             r"(?i)(?:can|could|would|will) you\b", sentence)) and _answered(turns, i)):

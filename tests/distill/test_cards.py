@@ -2632,6 +2632,28 @@ def test_a_chinese_lean_decides_kin_read_as_the_users_and_surprise_before_a_plan
     assert _classify("我们也倾向住家保姆,你觉得呢?", None) != "decision"
 
 
+def test_chatter_of_the_moment_leaves_a_catch_up_with_its_one_piece_of_news() -> None:
+    chat = [say("ISLA. how's things", "Femi", when=_at(30, 18, 0)),
+            say("It's rained here for like 5 days straight, the garden is a swamp", "Isla", when=_at(30, 18, 1)),
+            say("the heating in the office broke again so we're all sat in coats", "Femi", when=_at(30, 18, 2)),
+            say("the new series is so good, the egg task had me crying", "Isla", when=_at(30, 18, 3)),
+            say("I'm two episodes behind don't you dare spoil it", "Femi", when=_at(30, 18, 4)),
+            say("Big news, we exchanged contracts this morning!! We're moving to Frome, completion's on friday the 18th",
+                "Femi", when=_at(30, 18, 5)),
+            say("I've eaten about 40 mince pies already", "Isla", when=_at(30, 18, 6)),
+            say("I need to go make dinner, speak soon x", "Isla", when=_at(30, 18, 7))]
+    result = card(chat)
+    assert result.name == "femi-move-to-frome", result.name
+    text = text_of(result)
+    assert "Frome" in result.description and "18 December 2026" in text
+    for chatter in ("rained", "heating", "egg task", "episodes", "mince pies", "make dinner"):
+        assert chatter not in text, chatter
+    # The same words as news, with their day, stay: "the heating engineer comes on Friday" is a plan.
+    from daemon.distill.extractive import _idle_chatter
+    assert not _idle_chatter("The heating engineer comes on Friday (4 December 2026) at 8")
+    assert not _idle_chatter("We ate mince pies with the choir at the Christmas fair and raised £300")
+
+
 def test_a_chinese_description_is_clipped_at_a_clause_mark() -> None:
     from daemon.distill.describe import _clip
     text = "用户请助手帮忙参谋一下给儿子买钢琴的事。那就这么定了：大后天去验琴，没问题就买U1，12000元。11月27日下午2点到4点送货"
