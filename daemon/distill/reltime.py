@@ -143,8 +143,8 @@ _ORDINAL_DAY = re.compile(r"(?i)\b(?:the\s+)?([1-9]|[12]\d|3[01])(?:st|nd|rd|th)
 
 def numbered_weekend(texts: list[str], anchor: date) -> Said:
     """The first weekend to come (within a month) whose Saturday or Sunday the texts give by its number alone,
-    "the 13th" (this month's, else next month's): the ``Said`` that tells which weekend "the weekend after next"
-    is. (A number with its month, "13 December", is another rule's.)"""
+    "the 19th" (this month's, else next month's): the ``Said`` that tells which weekend "the weekend after next"
+    is when it is not the usual one. (A number with its month, "19 December", is another rule's.)"""
     found = []
     for text in texts:
         for m in _ORDINAL_DAY.finditer(text):
@@ -640,11 +640,13 @@ def _en_period(m: re.Match[str], anchor: date) -> str:
 def _en_after_next(m: re.Match[str], anchor: date, said: Said) -> str:
     unit = m.group(1).lower()
     if unit == "weekend":
-        # People count "the weekend after next" both ways: two weekends on, or the one after the coming one.
-        # The conversation's own numbered days say which ("peak's the night of the 13th … saturday the 12th").
-        counted = _monday(anchor) + timedelta(days=5 + 14)
-        sooner = counted - timedelta(days=7)
-        return _weekend(sooner if said.get(_NUMBERED_WEEKEND) == sooner and sooner > anchor else counted)
+        # The weekend after the coming one (today's, on a weekend, is not to come). When the coming one is this
+        # weekend already, two days off (said on a Thursday or a Friday), it is the one after that. The
+        # conversation's own numbered days ("the 12th", "the 19th") say otherwise when they name the other one.
+        coming = anchor + timedelta(days=(5 - anchor.weekday()) % 7 or 7)
+        sooner, later = coming + timedelta(days=7), coming + timedelta(days=14)
+        usual, other = (later, sooner) if (coming - anchor).days <= 2 else (sooner, later)
+        return _weekend(other if said.get(_NUMBERED_WEEKEND) == other else usual)
     if unit == "week":
         return _week(_monday(anchor) + timedelta(days=14))
     if unit == "month":
@@ -805,8 +807,9 @@ RULES: tuple[Rule, ...] = (
          examples=("yesterday", "today", "tomorrow", "the day after tomorrow", "last night"),
          triggers=("yesterday", "today", "tomorrow", "night", "morning", "afternoon", "evening")),
     Rule("the week/weekend/month/year after next",
-         "two weeks (weekends, months, years) on from this one; the weekend after the coming one when the "
-         "conversation gives one of its days by number (“the 13th”)",
+         "two weeks (months, years) on from this one; a weekend: the one after the coming weekend, or after the "
+         "next one when the coming one is two days off (Thursday, Friday); the other one when the conversation "
+         "numbers one of its days (“the 19th”)",
          re.compile(r"\bthe\s+(week|weekend|month|year)\s+after\s+next\b", re.I), _en_after_next,
          examples=("the week after next", "the weekend after next", "the month after next"),
          triggers=("next",), said=True),

@@ -211,7 +211,6 @@ KNOWN_GAPS = {
     "review15_chinese_orthodontics_chatgpt.json": {"张主任"},  # a doctor's title and surname, tagged as a name
     "review15_coding_flutter_viewport_claude.json": {"setState() called after dispose"},  # the second error: budget
     "review15_long_catch_up_narrowboat_locomo.json": {
-        "2026-12-05",  # "the weekend after next" said on a Wednesday: our table counts two weekends on (12 December)
         "character building",  # a quip inside a fact ("emptying the toilet cassette is… character building")
         "tortoise",  # Gerald is named, the card does not say what he is: budget
     },
