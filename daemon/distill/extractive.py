@@ -104,7 +104,7 @@ from daemon.distill.lexicon import (
     _ZH_STOP_CHARS,
 )
 from daemon.distill.phrases import slugify
-from daemon.distill.reltime import anchor_day, ground, numbered_weekend
+from daemon.distill.reltime import ground
 from daemon.distill.tools import ToolCall, calls_in, strip_tool_lines, work_lines, work_summary
 from daemon.models import Card, DistillRequest, Message, Skip
 
@@ -292,9 +292,6 @@ def _turns(request: DistillRequest, lang: str) -> list[_Turn]:
     named = any(m.name.strip() and m.name.strip().casefold() != m.role.casefold() for m in request.messages)
     out = []
     said: dict[int, date] = {}  # "next Friday (22 May)" … "the dinner is Friday": the same Friday
-    first = next((m.time for m in request.messages if m.time), None)
-    if lang == "en" and first and any("after next" in m.text for m in request.messages):
-        said.update(numbered_weekend([m.text for m in request.messages], anchor_day(first, request.timezone)))
     for message in request.messages:
         text = _speech(message.text)
         if not text:
@@ -645,6 +642,7 @@ def _trim(sentence: str, names: frozenset[str]) -> str:
     keep = [bool(_tokens(c) - names) and not _FEELING_ZH.fullmatch(c.strip(" 。！!…~～"))
             and not _FEELING_EN.fullmatch(c.strip(" .!…"))
             and not _CATCHING_UP.fullmatch(c.strip(" .!…"))  # ("A lot's happened since we chatted - I joined…")
+            and not re.fullmatch(r"(?i)(?:so\s+)?(?:we'?re|we are|all) (?:square|even|quits)(?:\s+now)?", c.strip(" .!…👍"))
             or bool(re.search(r"\b(?!I\b)(?!A\s+(?!it is|it's|then|please|with|for me)[a-z])[A-Z0-9]\b", c) or _KIND_RE["decision"].search(c)) for c in clauses]
     if all(keep) or not any(keep):
         return sentence
@@ -799,6 +797,7 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                 elif questions:
                     continue
                 elif (len(words - names) >= 2 or named_answer or _SETTLED.match(sentence) or _SECRET.search(sentence)
+                      or re.search(r"[£$€]\d", sentence) and not _is_question(sentence)  # ("so it's £156 each")
                       or words - names and (decided or _PAST_TENSE.search(sentence) and
                                                                     _EVENT_RE.search(sentence) or _DROPPED_I.match(
                         sentence) or named_answer or turn.speaker and _EVENT_RE.search(sentence))  # "I'm an auntie!!"

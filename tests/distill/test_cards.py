@@ -1399,8 +1399,14 @@ def test_a_final_tally_decides_and_a_second_verb_after_a_long_clause_is_third_pe
             say("nah italki it is. so final: college class £295 + italki every other week £252 = £547.")]
     result = card(chat)
     assert "Final: college class £295 + italki every other week £252 = £547." in result.description, result.description
-    from daemon.distill.extractive import _is_filler
+    from daemon.distill.extractive import _is_filler, _trim
     assert _is_filler("Take your time.", frozenset()) and _is_filler("No rush!", frozenset())
+    assert _is_filler("Night, Pickle is sitting on my laptop again", frozenset(), True)
+    assert _is_filler("Bargain for edinburgh tbh", frozenset(), True) and _is_filler("We need to celebrate.", frozenset())
+    assert not _is_filler("Night! see you at the station at 9:47 on Sunday 6th with the tickets and the railcard",
+                          frozenset(), True)
+    assert _trim("Sent the £52, we're square", frozenset()) == "Sent the £52"
+    assert _trim("So it's £156 each, me and Marcus.", frozenset({"marcus"})) == "It's £156 each."
     assert "Decided: Final" not in result.description and "Nah" not in text_of(result)
     assert result.description.startswith("The user is moving to Porto next August for work and wants to get to B1")
     from daemon.distill.extractive import _classify

@@ -592,8 +592,7 @@ def test_irregular_past_verbs_set_the_tense_and_a_hedge_does_not() -> None:
         "I thought we could go this Saturday (2026-11-28)"
 
 
-def test_the_weekend_after_next_is_the_one_after_the_coming_weekend_unless_the_chat_numbers_the_other() -> None:
-    from daemon.distill.reltime import numbered_weekend
+def test_the_weekend_after_next_is_the_one_after_the_coming_weekend() -> None:
     # Said Monday to Wednesday: the weekend after the coming one (held-out reviewers meant it four times out of four).
     for day in (23, 24, 25):
         assert resolve_relative("the weekend after next", D(2026, 11, day)) == \
@@ -602,16 +601,6 @@ def test_the_weekend_after_next_is_the_one_after_the_coming_weekend_unless_the_c
     for day in (26, 27, 28, 29):
         assert resolve_relative("the weekend after next", D(2026, 11, day)) == \
             "the weekend after next (weekend of 2026-12-12)", day
-    # The chat's own numbered days name the other one: "the 19th" on a Monday, "the 5th" on a Friday.
-    monday, friday = D(2026, 11, 30), D(2026, 11, 27)
-    later = numbered_weekend(["the weekend after next?", "the 19th?"], monday)
-    assert resolve_relative("the weekend after next", monday, later) == "the weekend after next (weekend of 2026-12-19)"
-    sooner = numbered_weekend(["the weekend after next?", "as in the 5th?"], friday)
-    assert resolve_relative("the weekend after next", friday, sooner) == "the weekend after next (weekend of 2026-12-05)"
-    # A numbered weekday that is no weekend (the 14th, a Monday) or a day with its month changes nothing.
-    for days in (["the 14th works"], ["13 December"], ["peak's the night of the 13th into the 14th"]):
-        assert resolve_relative("the weekend after next", monday, numbered_weekend(days, monday)) == \
-            "the weekend after next (weekend of 2026-12-12)", days
 
 
 def test_a_perfect_after_until_or_once_is_still_to_come() -> None:
