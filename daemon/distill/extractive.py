@@ -255,7 +255,7 @@ class ExtractiveDistiller:
         candidates = _candidates(turns, names, skip=ask[1], agent=bool(calls))
         if existing is None and not calls and (_idle(turns, candidates) or _idle_talk(turns, candidates)):
             return Skip(SKIP_REASON)
-        candidates = _with_chain(_with_either(_with_options(candidates), turns), turns)
+        candidates = _with_deferred(_with_chain(_with_either(_with_options(candidates), turns), turns))
         gone = _superseded(candidates, turns)  # a plan changed later is talk now: never picked, never a referent
         candidates = [replace(c, kind="sentiment") if c.pos in gone else c for c in candidates]
         # Code blocks are kept whole outside the budget, so the budget is for the prose around them.
@@ -869,7 +869,7 @@ _VOTES = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine) (?:votes? )?(?:t
          r"(?:\d+|none|nil|nobody|no one|zero|one|two|three|four|five|six|seven|eight|nine) against"
 # ("4 to 1", "three votes to one", "Five for, none against")
 # "Proposal: …", "So, the motion as amended: …"
-_MOTION = re.compile(r"(?i)^(?:so,?\s+)?(?:the\s+)?(?:proposal|motion)(?:\s+as amended)?\s*:\s*")
+_MOTION = re.compile(r"(?i)^(?:(?:so|ok(?:ay)?|right),?\s+)?(?:the\s+)?(?:proposal|motion)(?:\s+as amended)?\s*:\s*")
 _TALLY = re.compile(r"(?i)\b" + _VOTES + r"\b|\bunanimous(?:ly)?\b|\bcarried\b")
 
 
@@ -958,9 +958,11 @@ def _with_votes(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
                 said |= {_norm(_trim(m, frozenset())) for m in (motion[0], *put[-1:])}  # (as kept: "So, " gone)
                 # (What was decided on the way, an amendment the motion now holds, is not decided again.)
                 held = _tokens(motion[0]) - _DAY_WORDS
-                out = [s if not (s.msg == j and _norm(s.text) in said or j - 6 <= s.msg < j and s.kind == "decision"
-                                 and len((s.tokens - _DAY_WORDS) & held) >= 3) else replace(s, kind="sentiment")
-                       for s in out]
+                # (Nor are the call, "Show of hands please", and the count said on its own, "9 for, 3 against".)
+                out = [s if not (s.msg == j and (any(_norm(s.text).startswith(m) for m in said if m) or _VOTE_CALL.match(s.text))
+                                 or j - 6 <= s.msg < j and s.kind == "decision" and len((s.tokens - _DAY_WORDS) & held) >= 3
+                                 or j < s.msg < stmt.msg and re.match(r"(?i)\W*(?:counting\W+)?(?:" + _VOTES + r")\b", s.text))
+                       else replace(s, kind="sentiment") for s in out]
                 break
     return out
 
@@ -1141,6 +1143,22 @@ def _with_options(candidates: list[_Stmt]) -> list[_Stmt]:
         note = f"（{label}：{what}）" if zh else f" ({label}: {what})"
         text = re.sub(r"([。！!.]*)$", lambda m: note + m.group(1), stmt.text.rstrip(), count=1)
         out[k] = replace(stmt, text=text, tokens=stmt.tokens | _tokens(what))
+    return out
+
+
+def _with_deferred(candidates: list[_Stmt]) -> list[_Stmt]:
+    """"Let's defer it to the next meeting" says what after "we can't decide the dip tonight" in the same message:
+    "Let's defer the dip to the next meeting"."""
+    out = list(candidates)
+    for k, stmt in enumerate(out):
+        if stmt.kind != "decision" or not (it := re.search(r"(?i)\b(?:defer|postpone|push back|park|move) (it)\b", stmt.text)):
+            continue
+        named = next((m for c in reversed(out[:k]) if c.msg == stmt.msg for m in [re.search(
+            r"(?i)\bdecide (?:on )?((?:the|our)\s+[\w'’-]+(?:\s+[\w'’-]+){0,3}?)(?=\s+(?:tonight|today|now|yet|until|"
+            r"without|before)\b|[,.;]|$)", c.text)] if m), None)
+        if named:
+            text = stmt.text[:it.start(1)] + named.group(1) + stmt.text[it.end(1):]
+            out[k] = replace(stmt, text=text, tokens=stmt.tokens | _tokens(named.group(1)))
     return out
 
 
@@ -2004,6 +2022,12 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
         # A meeting's agenda names it: "One item tonight: the Eastgate Community Choir winter concert."
         # (One item: "the v2.3 release and dark mode" says what was on the table, not what came of it.)
         focus = [a for a in agenda if not re.search(r",\s|\sand\s", a)][:1] or focus
+        # (Two items, "the membership fee, and the new year's day dip": the first names it when the first decision
+        # is about it.)
+        first = re.split(r",?\s+and\s+|,\s+", agenda[0])[0] if agenda else ""
+        if agenda and focus and not any(a == focus[0] for a in agenda) and _tokens(first) & _tokens(focus[0]) and \
+                len([w for w in _tokens(first) if w.isalpha()]) >= 2:
+            focus = [first]
         # Between people, the news names the card ("video game tournament"), not the chatter around it.
         happened = [len(people) > 1 and _told(s) and not _PROMISE.search(s.text) for s in chosen]
         texts = [s.text for s, n in zip(chosen, happened) for _ in range(1 + (s.kind == "decision") + 2 * n)] \

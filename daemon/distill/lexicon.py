@@ -77,7 +77,7 @@ _CUES = {
                     r"(?<!must )(?<!to )switch(?:ed)? to|moves from|comes out of|"
                     # (money put somewhere, "the £2,400 goes into easy access"; a hose that goes into the sink is not)
                     r"(?:[£$€][\d,.]+k?|\d[\d,.]*k?|rest|remainder|money|cash|savings|bonus|balance)(?:\s+\w+){0,2}\s+goes into|"
-                    r"postpone[sd]?|"
+                    r"postpone[sd]?|let'?s defer|defer(?:red)? (?:it|this|that|the \w+) (?:to|until)|"
                     r"(?<!been )(?<!'s )(?<!was )(?<!were )pushed back|"  # ("after it's been pushed back": a machine moved)
                     r"(?<=^)(?:then )?let'?s decide\s*:\s*(?=\w)|"
                     r"(?:^|(?:we|i|we're|i'm|we've|i've) )dropp(?:ed|ing)|won't use|"

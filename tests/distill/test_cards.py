@@ -2350,6 +2350,26 @@ def test_a_plan_agreed_a_piece_at_a_time_is_one_decision() -> None:
     assert "Agreed:" not in card(undated).body
 
 
+def test_a_show_of_hands_carries_its_proposal_and_a_deferred_item_says_what_was_deferred() -> None:
+    chat = [say("ok let's start. two things tonight: the membership fee, and the new year's day dip", "Gwen",
+                when=_at(4, 19, 30)),
+            say("£20 covers it with a bit of slack. £20 x 118 = £2,360", "Hattie", when=_at(4, 19, 31)),
+            say("ok proposal: full membership goes from £15 to £20 from 1 January, concession stays at £10. show of "
+                "hands please", "Gwen", when=_at(4, 19, 32)),
+            say("counting... 9 for, 3 against, 2 abstaining", "Tom", when=_at(4, 19, 33)),
+            say("carried, 9 to 3. thanks all", "Gwen", when=_at(4, 19, 34)),
+            say("so we can't decide the dip tonight without the insurance price. let's defer it to the next meeting, "
+                "wednesday the 25th", "Gwen", when=_at(4, 19, 40))]
+    result = card(chat)
+    decisions = _section(result.body, "Decisions")
+    assert "Carried (9 to 3): full membership goes from £15 to £20 from 1 January (2027), concession stays at £10." \
+        in decisions, decisions
+    assert "Let's defer the dip to the next meeting, wednesday the 25th (25 November 2026)" in decisions
+    text = text_of(result)
+    assert "Show of hands" not in text and "9 for, 3 against" not in text
+    assert result.name == "membership-fee", result.name
+
+
 def test_without_a_yes_from_the_others_a_proposal_stays_a_proposal() -> None:
     chat = [say("I'd drop the hangar. Everyone ok with that?", "Oluwaseun"),
             say("Not sure, the hangar is cheap", "Margit"),
