@@ -462,6 +462,9 @@ def _sentences(prose: str) -> list[str]:
             piece = f"{heading} — {piece}"
         if out and (_ABBREV.search(out[-1]) or out[-1].endswith(("...", "…")) and piece[:1].islower()):
             out[-1] = f"{out[-1]} {piece}".strip()  # "Speaking of Sam... we got engaged." is one sentence
+        elif out and re.match(r"which\b", piece) and out[-1].endswith(".") and not piece.rstrip().endswith("?"):
+            # "212 rows, 44 people on 0 sessions. which actually matches the door system": one sentence
+            out[-1] = f"{out[-1][:-1]}, {re.sub(r'(?:[ ,]+so)?[ .!]*$', '.', _EMOJI.sub('', piece).rstrip())}"
         elif piece:
             out.append(piece)
     return out
@@ -632,6 +635,9 @@ def _trim(sentence: str, names: frozenset[str]) -> str:
     sentence = _capitalized(_LEAD_FILLER.sub("", _INTENSIFIER.sub("", _EMOJI.sub("", _LAUGH.sub("", sentence))).strip()))
     # ("…for my dog Biscuit and I'm drowning in quotes.": the feeling after "and" goes, the sentence's end stays)
     sentence = _FEELING_TAIL.sub(lambda m: m.group(1), sentence)
+    # ("…and still get 168 so idk what's going on": not knowing is why they ask, not what they said)
+    sentence = re.sub(r"(?i)(?:,?\s+(?:so|and)\s+|,\s*)(?:idk|i don'?t know|dunno|no idea)\b[^.!?]*([.!?]*)$", r"\1",
+                      sentence)
     # "Femi, set the stock limit to 180": a task given to someone named is theirs ("Femi to set the stock limit…")
     if (told := re.match(r"([A-Z][a-z]+),\s+(?=[a-z])", sentence)) and told.group(1).lower() in names and \
             _IMPERATIVE.match(sentence[told.end():]) and not re.match(r"(?i)(?:let'?s|lets|help|tell)\b", sentence[told.end():]):
@@ -1888,6 +1894,7 @@ def _request(turns: list[_Turn], calls: list[ToolCall]) -> tuple[str, str, str]:
         said = [re.sub(r"^(?:quick )?(?:context|background|fyi|update|question|note|q)\s*[:：]\s*", "",
                        _LEAD_FILLER.sub("", s), flags=re.I) for s in _sentences(_FENCE_RE.sub(" ", turn.text))]
         said = [s for s in said if not _is_small_talk(s) and not _QUESTION_AHEAD.match(s)
+                and not _QUESTION_AHEAD.match(_trim(s, frozenset()))  # ("postgres question, this is driving me mad.")
                 and (len(_tokens(s)) >= 2 or _is_question(s) or re.match(
             r"(?i)(?:i'?m|we'?re|i am|we are) (?:\w+ly )?\w+ing\W*$", s))]  # "We're remortgaging." says what about
         if not said:

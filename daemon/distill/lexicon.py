@@ -421,7 +421,7 @@ _FEELING_EN = re.compile(r"(?i)(?:(?:i'?m|i am)\s+)?(?:too|so|really|very|pretty
                          # ("…for my dog Biscuit and I'm drowning in quotes": overwhelm, no content)
                          r"|(?:i'?m|i am)\s+(?:totally\s+|completely\s+|just\s+|kind of\s+|a bit\s+)?(?:drowning|swamped|"
                          r"buried|overwhelmed|lost)\s+(?:in|with|by)\s+(?:all\s+)?(?:the\s+|these\s+)?[\w-]+(?:\s+[\w-]+)?"
-                         r"|my head (?:hurts|is spinning|'s spinning)"
+                         r"|my head (?:hurts|is spinning|'s spinning)|(?:this|it)(?:'s| is) driving me (?:mad|crazy|nuts|up the wall)"
                          r"|(?:i'?m|i am)\s+(?:literally\s+|actually\s+|so\s+)?(?:screaming|crying|shaking|sobbing|squealing|dead)")
 _FEELING_ZH = re.compile(r"(?:我)?(?:有点|有些|好|很|挺|特别|超|真的|还是)?(?:紧张|担心|焦虑|慌|害怕|激动|兴奋|开心|纠结|头疼|"
                          r"头大|崩溃|郁闷)(?:了|啊|呢|呀|死了)?")

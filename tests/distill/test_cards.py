@@ -1414,6 +1414,23 @@ def test_a_final_tally_decides_and_a_second_verb_after_a_long_clause_is_third_pe
     assert _classify("The final is on Sunday.", None) != "decision"
 
 
+def test_a_help_chat_opened_with_a_mood_and_a_label_is_framed_by_what_it_is_about() -> None:
+    chat = [say("ok postgres question, this is driving me mad. doing the monthly report for the climbing wall. we have "
+                "212 active members but the query only returns 168 rows. i thought LEFT JOIN keeps everyone??"),
+            say("The `WHERE` clause on `bookings` turns the LEFT JOIN back into an inner join. Move the date conditions "
+                "into `ON`.", role="assistant"),
+            say("I already tried FULL OUTER JOIN and still get 168 so idk what's going on"),
+            say("FULL OUTER JOIN keeps the filter in `WHERE` too. Move it into `ON`.", role="assistant"),
+            say("omg yes. 212 rows, 44 people on 0 sessions. which actually matches the door system so 👍")]
+    result = card(chat)
+    assert result.description.startswith("Doing the monthly report for the climbing wall."), result.description
+    text = text_of(result)
+    assert "driving" not in text and "idk" not in text and "Postgres question." not in text
+    assert "212 rows, 44 people on 0 sessions, which matches the door system." in text
+    from daemon.distill.extractive import _sentences
+    assert _sentences("looks cosy. which dates?") == ["looks cosy.", "which dates?"]  # a question stays one
+
+
 def test_people_saying_good_night_over_a_joke_give_no_card() -> None:
     chat = [say("hiii Oskar, you still up?", "Lena"), say("barely, long day", "Oskar"),
             say("why don't skeletons fight each other? they don't have the guts", "Lena"),
