@@ -722,6 +722,8 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     rest = _trim(raw[but.end():], names)
                     sentence, raw, worked, outcome = f"{worked}, but {rest[:1].lower()}{rest[1:]}", f"{worked}, {raw}", \
                         "", False
+                elif worked == "Update":
+                    worked = ""  # ("update!! they accepted the deferral": how it turned out, said as it was)
                 elif worked:
                     # "That did it. Ran it from scratch: … GET /health returns 200.": how it turned out
                     lower = not re.match(r"(?:I|[A-Z][a-z]+day|" + "|".join(notes.MONTHS) + r")\b", sentence)
@@ -730,6 +732,10 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                 elif turn.role == "user" and (_WORKED.match(sentence) or _BOOKED.match(sentence) and at + 1 < len(
                         sentences) and _DATE_NOTE.search(sentences[at + 1])):  # (what was booked, with its day)
                     worked = _capitalized(sentence.rstrip(".!"))
+                    continue
+                elif turn.role == "user" and re.fullmatch(r"(?i)\W*(?:(?:quick|small|big)\s+)?update\W*", raw) and \
+                        at + 1 < len(sentences):
+                    worked = "Update"  # "update!! they accepted the deferral 🎉": how it turned out
                     continue
                 elif turn.speaker and len(sentence.split()) <= 6 and _CALLED_OFF.search(sentence) and \
                         at + 1 < len(sentences):
@@ -1756,6 +1762,12 @@ def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int,
     # What the user asks to be kept in mind ("My son is allergic to eggs", "Remember that I'm vegan") is kept first.
     kept = [s for s in candidates if s.role == "user" and not s.speaker and not s.code and len(s.text) <= _MAX_MUST
             and _MUST_KEEP.search(s.text) and not _is_question(s.text)]
+    # How it turned out, the first time the user reported it after an answer ("They accepted the deferral."), is kept.
+    answered = next((s.msg for s in candidates if s.role == "assistant"), None)
+    turned = [s for s in candidates if s.role == "user" and not s.speaker and not s.code and answered is not None
+              and s.msg > answered and s.kind != "sentiment" and len(s.text) <= _MAX_MUST and _OUTCOME.search(s.text)
+              and not _is_question(s.text) and not re.search(r"(?i)\bbut\b", s.text)]
+    kept += [s for s in turned[:1] if s not in kept]
     heap = [(-_density(s, weights, covered, s.pos in answers), s.pos, s) for s in candidates
             if not s.code and s.kind != "sentiment" and s not in kept]
     heapq.heapify(heap)

@@ -247,7 +247,7 @@ _FILLER_PHRASE = re.compile(r"\b(?:mystery solved|there it is|cracks me up|(?:is
                             r"(?<![\w'])let'?s (?:keep|cherish|work hard|stay|remember|never)\b|"
                             r"dying to (?:ask|know|hear)|gotta (?:go|run)|"
                             r"(?:i'?d|i had|i) better (?:go|run|dash|get going)|got to (?:go|run)|gtg|keep (?:you|ya) posted|let (?:you|ya) know(?!,?(?: that)? (?:i|i'm|i've|we|we're|we've|my|our)\b)|keep me posted|let me know|you got this|good luck|"
-                            r"take care|take your time|no rush|my lips are sealed|^bargain\b|^(?:good ?)?night(?:y night| night)?[,!.]+\s+(?=(?:\S+\s+){0,9}\S+$)|we (?:need|have|must) to celebrate(?=[\s!.]*$)|talk (?:to you )?soon|catch you later|have fun|sounds like a plan|makes (?:total |perfect |complete )?sense|"
+                            r"take care|take your time|no rush|my lips are sealed|^bargain\b|^(?:ok |right |and )?(?:now )?back to (?:the |my )?\w+(?: \w+)?(?=\W*$)|^(?:good ?)?night(?:y night| night)?[,!.]+\s+(?=(?:\S+\s+){0,9}\S+$)|we (?:need|have|must) to celebrate(?=[\s!.]*$)|talk (?:to you )?soon|catch you later|have fun|sounds like a plan|makes (?:total |perfect |complete )?sense|"
                             r"no worries|my pleasure|happy to help|glad (?:i|to) (?:could )?help|hope (?:this|that|it) "
                             r"helps|feel free|anytime|take lots of|can'?t wait to (?:see|hear)|proud of you|"
                             r"so happy for you|keep (?:it|up the good work)|you(?:'re| are) (?:doing )?(?:great|"
@@ -351,6 +351,8 @@ _PROBLEM = re.compile(r"(?i)(?:my|our)\b.*\b(?:keeps?|fails?|failing|crash(?:es|
 _OUTCOME = re.compile(r"\b(?:i(?:'ve| have)? (?:just |already )?(?:booked|ordered|bought|scheduled)|works? now|(?:that|it|this) (?:worked|works|fixed it|did it|did the trick)|(?:it|that|this) (?:runs|compiles|builds|passes|loads)(?=[!.,;:]|\s*$|\s+(?:but|and)\b)|fixed|solved|no (?:more )?errors?|"
                       r"zero errors|\d+ (?:passed|errors?|failed)|no longer|went from|down to|up to|dropped to|(?:is|are) (?:all )?gone|went away|"
                       r"(?<=\b)(?:we|i) (?:took|accepted) the|^accepted (?:it|the|their)|"
+                      r"^(?:update\s*:\s*)?(?:they|he|she|the (?:bank|court|council|landlord|school|shop|company|airline|"
+                      r"insurer)) (?:accepted|approved|granted|refunded|agreed to|said yes)|"
                       r"\d[\d,.]*\s*(?:ms|s|sec|seconds|min|minutes|%|mb|gb)?\s*(?:→|->)\s*\d|[×x] faster|times faster|"
                       r"(?:is|are) now|now (?:matches|shows|works)|matches|that confirms|(?:compiles|builds|runs|passes|"
                       r"loads|starts) (?:now|fine|again)|(?:build|it|everything) is (?:clean|green)|all green)\b", re.I)

@@ -296,8 +296,8 @@ def _past_cue(text: str) -> bool:
     return bool(_PAST_CUE.search(_PASSIVE_PRESENT.sub(" ", text)))
 
 
-_PASSIVE_PRESENT = re.compile(r"(?i)\b(?:is|are|am|'s|'re|be|being|gets?)\s+(?:now\s+|still\s+|not\s+|already\s+|"
-                              r"\w+ly\s+)?\w+ed\b")
+_PASSIVE_PRESENT = re.compile(r"(?i)\b(?:is|are|am|'s|'re|be|being|gets?|getting|as|stays?|remains?|keeps?|looks?|seems?|"
+                              r"feels?)\s+(?:now\s+|still\s+|not\s+|already\s+|\w+ly\s+)?\w+ed\b")  # ("treat it as fixed")
 
 
 def _past_tense(m: re.Match[str]) -> bool:
@@ -393,7 +393,7 @@ def _en_ordinal(m: re.Match[str], anchor: date, said: Said | None = None) -> str
     if _after_weekday(m) or _OTHER_YEAR.search(_sentence_around(m)):
         return None  # ("Last year we sold out by the 15th": of a month a year ago, which one is unsaid)
     day, past = int(m.group(1)), _past_tense(m)
-    named = {_month_index(w) for w in re.findall(_MONTH_NAMES, _sentence_around(m))} - {None}
+    named = {_month_index(w) for w in re.findall(_MONTH_SAID, _sentence_around(m))} - {None}
     known = [d for k, d in (said or {}).items() if k < 7 and d.day == day and -7 <= (d - anchor).days <= _SAID_DAYS]
     gone_by = past and not re.search(r"(?i)\b(?:is|are|'s|'re)\s+(?:\w+ly\s+)?\w+ed\b", _clause_around(m))
     known = [d for d in known if not gone_by or d <= anchor]  # ("The jar got £87 on the 14th": gone by; "the
@@ -410,9 +410,17 @@ def _en_ordinal(m: re.Match[str], anchor: date, said: Said | None = None) -> str
                                                                                                m.start()])) \
             and not _FUTURE_CUE.search(clause):
         past = True
-        named = {_month_index(w) for w in re.findall(_MONTH_NAMES, clause)} - {None}
+        named = {_month_index(w) for w in re.findall(_MONTH_SAID, clause)} - {None}
     if len(named) == 1:  # "I move the first week of January, start date is the 11th": January's 11th
-        found = _month_day(anchor, named.pop(), day, past)
+        month = named.pop()
+        # (The sentence's own year names it: "summons for 4 january 2027 but we're getting married on the 2nd")
+        years = set(re.findall(r"(?<![\d.-])(20\d\d)(?!\d)", _sentence_around(m)))
+        if len(years) == 1:
+            try:
+                return _day(date(int(years.pop()), month, day))
+            except ValueError:
+                return None
+        found = _month_day(anchor, month, day, past)
         return _day(found) if found else None
     month = anchor.month
     found = _month_day(anchor, month, day, past)
@@ -740,6 +748,9 @@ _EN_N = r"(?P<n>\d{1,3}|a\s+few|a\s+couple(?:\s+of)?|several|" + "|".join(_EN_NU
 _EN_UNIT = r"(?P<unit>days?|weeks?|months?|years?)"
 _MONTH_NAMES = (r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
                 r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)(?![a-z])")
+# A month a sentence names, typed in lower case too ("japan 6th-20th jan"); not "may" or "mar", which are words.
+_MONTH_SAID = "(?:" + _MONTH_NAMES + r"|\b(?:january|february|april|june|july|august|september|october|november|december|"\
+    r"jan|feb|apr|jun|jul|aug|sep|sept|oct|nov|dec)(?![a-z]))"
 
 
 class _Named:

@@ -1431,6 +1431,24 @@ def test_a_help_chat_opened_with_a_mood_and_a_label_is_framed_by_what_it_is_abou
     assert _sentences("looks cosy. which dates?") == ["looks cosy.", "which dates?"]  # a question stays one
 
 
+def test_the_first_outcome_a_user_reports_is_kept_and_an_update_label_leads_into_it() -> None:
+    advice = ("Ask for a deferral, not an excusal. Reply online within 7 days. Give the wedding and honeymoon dates "
+              "and attach the flight booking. Tell your head teacher once it is confirmed. Keep the acceptance email. "
+              "Ask the school whether they keep paying you while you serve. ") * 3
+    chat = [say("got a jury summons for 4 january 2027 but we're getting married on the 2nd and the honeymoon is "
+                "japan 6th-20th jan. what do i do??", when=datetime(2026, 11, 10, 18, 0, tzinfo=timezone.utc)),
+            say(advice, role="assistant", when=datetime(2026, 11, 10, 18, 1, tzinfo=timezone.utc)),
+            say("update!! they accepted the deferral 🎉 new start date is monday 8 march 2027. anything else?",
+                when=datetime(2026, 11, 19, 8, 0, tzinfo=timezone.utc)),
+            say("No, treat 8 March as fixed.", role="assistant", when=datetime(2026, 11, 19, 8, 1, tzinfo=timezone.utc)),
+            say("amazing thank you!! now back to seating plans", when=datetime(2026, 11, 19, 8, 2, tzinfo=timezone.utc))]
+    result = card(chat)
+    assert "They accepted the deferral." in result.description, result.description
+    text = text_of(result)
+    assert "seating plans" not in text and "8 March (2027)" in text
+    assert "married on the 2nd (2 January 2027)" in text or "married on the 2nd (2027-01-02)" in text, text
+
+
 def test_people_saying_good_night_over_a_joke_give_no_card() -> None:
     chat = [say("hiii Oskar, you still up?", "Lena"), say("barely, long day", "Oskar"),
             say("why don't skeletons fight each other? they don't have the guts", "Lena"),

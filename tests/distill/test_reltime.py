@@ -603,6 +603,17 @@ def test_the_weekend_after_next_is_the_one_after_the_coming_weekend() -> None:
             "the weekend after next (weekend of 2026-12-12)", day
 
 
+def test_getting_married_and_as_fixed_are_no_past_and_a_month_typed_in_lower_case_names_the_day() -> None:
+    tuesday = D(2026, 11, 10)
+    assert resolve_relative("we're getting married on the 2nd.", tuesday) == "we're getting married on the 2nd (2026-12-02)."
+    assert resolve_relative("we got married on the 2nd.", tuesday) == "we got married on the 2nd (2026-11-02)."
+    assert resolve_relative("we're getting married on the 2nd and the honeymoon is japan 6th-20th jan.", tuesday) == \
+        "we're getting married on the 2nd (2027-01-02) and the honeymoon is japan 6th-20th jan."
+    assert resolve_relative("You can't defer again, so treat 8 March as fixed.", D(2026, 11, 19)) == \
+        "You can't defer again, so treat 8 March (2027) as fixed."
+    assert resolve_relative("we may go on the 2nd", tuesday) == "we may go on the 2nd (2026-12-02)"  # "may" is no month
+
+
 def test_a_perfect_after_until_or_once_is_still_to_come() -> None:
     wednesday = D(2026, 12, 2)
     assert resolve_relative("We don't order until the council has decided on the grant on 6 January.", wednesday) == \

@@ -132,6 +132,7 @@ KNOWN_GAPS = {
     "review10_personal_plans_ruby_anniversary_messages.json": {
         "Old Granary",  # "I rang The Old Granary this morning": the card says "at the Granary"; budget
         "slideshow",  # Caspar's task: budget
+        "Buttercup",  # the cake shop, asked as a question ("Buttercup Bakes on Mill Street?"): budget
     },
     # --- review 11 (written 2026-12-01 by a reviewer before any card was produced; 31 of 239 checks failed on
     # the first run; the general causes were fixed, these remain) ---
@@ -232,7 +233,6 @@ KNOWN_GAPS = {
         "16.88万", "8.57万",  # the two savings figures: budget
         "哪有雪", "降温",  # two remarks on the weather, kept as facts
     },
-    "review16_coding_django_unique_slug_chatgpt.json": {"works now"},  # how it turned out: budget
     "review16_help_washing_machine_e18_claude.json": {
         "2026-11-25", "cancelled", "puddle",  # the later update (E18 back on Wednesday), the puddle, the visit: budget
         "£119",  # "That's £119 saved.": one short line among the assistant's steps, cut by the budget
