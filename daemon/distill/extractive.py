@@ -166,7 +166,7 @@ _CATCHING_UP = re.compile(r"(?i)(?:(?:so\s+|well\s+|oh\s+)?(?:a lot|so much|load
                           r"(?: since we (?:last )?(?:talked|spoke|chatted))?|here'?s something (?:\w+ )?that happened"
                           r"(?: the other day| recently| last week)?)")
 _FEELING_TAIL = re.compile(r"(?i)\s+(?:and|but|so)\s+(?:" + _FEELING_EN.pattern.removeprefix("(?i)") + r")([.!?…]*)$")
-_LAUGH = re.compile(r"(?i)(?:[\s,]+(?:ha(?:ha)+|lol|lmao|rofl|xd|hehe+)|,\s*(?:trust me|you know|i guess|honestly|"
+_LAUGH = re.compile(r"(?i)(?:[\s,]+(?:ha(?:ha)+|lol|lmao|rofl|xd|hehe+|obvs|ngl)|,\s*(?:trust me|you know|i guess|honestly|"
                     r"to be fair|tbh))(?=[\s.!?]*$|\s*[)）,;])")  # (or before the parenthesis it ends: "ancient lol)")
 _OUTCOME_NOTE = re.compile(r"^(?:output|error|result)\s*:\s", re.I)
 _ABOUT_YOU = re.compile(r"(?i)^(?:(?:haha|lol|ok|so|and)[,.!]*\s+)*"
@@ -649,6 +649,9 @@ def _trim(sentence: str, names: frozenset[str]) -> str:
             and not _FEELING_EN.fullmatch(c.strip(" .!…"))
             and not _CATCHING_UP.fullmatch(c.strip(" .!…"))  # ("A lot's happened since we chatted - I joined…")
             and not re.fullmatch(r"(?i)(?:so\s+)?(?:we'?re|we are|all) (?:square|even|quits)(?:\s+now)?", c.strip(" .!…👍"))
+            # ("…see you saturday at 8 for the swim, it's going to be 11 degrees brrr": the forecast, said in passing)
+            and not re.fullmatch(r"(?i)(?:and\s+)?(?:it'?s|it is) (?:going to be|gonna be|meant to be) -?\d+ degrees(?:\s+\w+)?",
+                                 c.strip(" .!…🥶"))
             or bool(re.search(r"\b(?!I\b)(?!A\s+(?!it is|it's|then|please|with|for me)[a-z])[A-Z0-9]\b", c) or _KIND_RE["decision"].search(c)) for c in clauses]
     if all(keep) or not any(keep):
         return sentence

@@ -1406,6 +1406,10 @@ def test_a_final_tally_decides_and_a_second_verb_after_a_long_clause_is_third_pe
     assert not _is_filler("Night! see you at the station at 9:47 on Sunday 6th with the tickets and the railcard",
                           frozenset(), True)
     assert _trim("Sent the £52, we're square", frozenset()) == "Sent the £52"
+    assert _trim("Won't deploy till the login's in obvs", frozenset()) == "Won't deploy till the login's in"
+    assert _trim("Thanks everyone, see you saturday at 8 for the swim, it's going to be 11 degrees brrr",
+                 frozenset()).endswith("see you saturday at 8 for the swim")
+    assert _is_filler("Fair enough, I'll stop banging on about £25", frozenset(), True)
     assert _trim("So it's £156 each, me and Marcus.", frozenset({"marcus"})) == "It's £156 each."
     assert "Decided: Final" not in result.description and "Nah" not in text_of(result)
     assert result.description.startswith("The user is moving to Porto next August for work and wants to get to B1")

@@ -314,6 +314,20 @@ KNOWN_GAPS = {
     },
     "review19_help_washing_machine_e18_chatgpt.json": {"unplug"},  # the safety step before draining: budget
     "review19_numbers_portuguese_lessons_sharegpt.json": {"£18"},  # the tutor's hourly price: one of many figures
+    # --- review 20 (written 2026-12-01 by a reviewer before any card was produced; 30 of 260 checks failed on the
+    # first run, 88.5 %, against 31 for the distiller this session started from) ---
+    "review20_coding_sql_left_join_claude.json": {"knows computers"},  # the user's aside about themselves, in brackets
+    "review20_meeting_swim_club_messages.json": {
+        "2026-11-06", "form",  # Priya's task (the joining form and the website by Friday): budget
+    },
+    "review20_personal_plans_edinburgh_messages.json": {
+        # the split after Jonah dropped out ("so it's £156 each, me and Marcus") sits beside the first split (£104)
+        # it replaced; the second day's walk; the name of the colleague off sick (the reviewer wanted it kept out) and
+        # the city (the card says Leith, not Edinburgh): budget and wording
+        "(?mi)^(?=[^\\n]*£104)(?![^\\n]*\\b(was|were|originally|initially|first|before|instead|no longer|now|down|"
+        "refund\\w*|don't|not|three ways|3 ways|then|until|jonah)\\b)[^\\n]*$",
+        "Arthur's Seat", "Dave", "Edinburgh", "dave", "£156",
+    },
 }
 
 
