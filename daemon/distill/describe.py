@@ -159,6 +159,8 @@ def name(focus: list[str], texts: list[str], names: frozenset[str], kinds: Count
     words recur most in the conversation; else the most recurrent key phrase. A single word gets
     the next phrase's words, or the dominant kind ("plans", "decision").
     """
+    # (What was turned down names nothing: "driving up to Norwich…, not getting the train")
+    focus = [re.sub(r"(?i)(?:,\s*|\s+)(?:not|rather than|instead of)\s[^,.;]*", "", f) for f in focus]
     counted = phrase_counts(texts, names)
     # "16th", "3 nights" or "time" names nothing
     found = [p for p in ranked(counted, 6) if not p[:1].isdigit() and p.lower() not in _NO_SUBJECT
@@ -210,7 +212,9 @@ GENERIC_NAMES = ("conversation-notes", "对话记录")  # when nothing in a conv
 
 def _deed(phrase: str) -> bool:
     """Something someone did names no subject: "Lou refused", "visited home", "worked hard", "ate yummy food"."""
-    return bool(re.fullmatch(r"\S+\s[a-z]{3,}ed|[a-z]{4,}(?<!e)ed", phrase) or _DID.match(phrase + " "))
+    return bool(re.fullmatch(r"\S+\s[a-z]{3,}ed|[a-z]{4,}(?<!e)ed", phrase) or _DID.match(phrase + " ")
+                or re.fullmatch(r"\S+\s(?:stays|goes|works|looks|comes|says|gets|seems|needs|wants|keeps|moves|sounds)",
+                                phrase))  # ("price stays": something said of it)
 
 
 _STATE_NEWS = {"engaged": "engagement", "married": "wedding", "pregnant": "baby news", "expecting": "baby news",
@@ -223,23 +227,25 @@ _NEWS_VERB = re.compile(r"(?i)(?:i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|off
                         r"|(?:i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|officially\s+|actually\s+)?"
                         r"(?:got (?:accepted|picked|chosen|selected|offered) (?:for|into|to|onto|on)|got into|got|passed|won|"
                         r"ran|completed|finished|"
-                        r"bought|adopted|opened|launched|published|signed with)\s+"
+                        r"bought|adopted|opened|launched|published|signed with|exchanged)\s+"
                         r"(?:(?:the|a|an|my|our|first|new|own)\s+)*(?P<thing>[a-z][\w'’&-]*(?:\s+[a-z][\w'’&-]*){0,2}?)"
                         r"(?=\s*(?:[.!?,;:(]|$|\s(?:at|on|in|for|from|with|last|this|yesterday|today|after|and|so|-|i|we|"
                         r"you|they|he|she)\b))")
 
 
-def news_name(point: Point) -> str:
+def news_name(point: Point, told: list[Point] | None = None) -> str:
     """A catch-up led by big news is named by whose news and what: "We got engaged!!" (Beatriz) is
-    beatriz-engagement, "I got the job!" (Arjun) arjun-new-job, "I passed my driving test!" elif-driving-test."""
+    beatriz-engagement, "I got the job!" (Arjun) arjun-new-job, "I passed my driving test!" elif-driving-test. (``told``:
+    what else was said, where "We're moving to Frome" names the home "we exchanged contracts!!" is about.)"""
     text = _opened(point.text)
     if not (_big_news(point, True) and point.who and (m := _NEWS_VERB.match(text))):
         return ""
     thing = _STATE_NEWS[m.group("state").lower()] if m.group("state") else \
         f"move to {m.group('place')}" if m.group("place") else m.group("thing")
     # ("we exchanged contracts this morning!! We're moving to Frome": femi-move-to-frome)
+    said = " ".join([text] + [p.text for p in told or [] if p.who == point.who])  # (what else they told)
     if (not thing or thing.lower() in ("contracts", "keys", "house", "flat")) and \
-            (move := re.search(r"\bmoving (?:to|into) ([A-Z][\w'’-]+(?:\s[A-Z][\w'’-]+)?)", text)):
+            (move := re.search(r"\bmoving (?:to|into) ([A-Z][\w'’-]+(?:\s[A-Z][\w'’-]+)?)", said)):
         thing = f"move to {move.group(1)}"
     if _deed(thing) or thing.lower() in {"it", "them", "one", "that", "this", "there", "back", "home", "here", "her", "him",
                                          "some", "some new"} or thing.lower().startswith(("some ", "her ", "him ")):
@@ -249,7 +255,8 @@ def news_name(point: Point) -> str:
     if thing.lower() in ("job", "offer", "postdoc", "place") and where:
         thing = f"{where.group(1).strip()} {thing}"
     else:
-        thing = {"job": "new job", "flat": "new flat", "house": "new house", "keys": "new home"}.get(thing.lower(), thing)
+        thing = {"job": "new job", "flat": "new flat", "house": "new house", "keys": "new home", "contracts": "new home",
+                 "dog": "new dog", "puppy": "new puppy", "cat": "new cat", "kitten": "new kitten"}.get(thing.lower(), thing)
     return slugify(f"{point.who} {thing}") if thing else ""
 
 
@@ -268,6 +275,8 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
     converted = []
     for p in points:
         q = replace(p, text=_plain_math(_got(p.text) if people else p.text))
+        if people and _big_news(q, True) and (opened := _opened(q.text)) != q.text:
+            q = replace(q, text=opened[:1].upper() + opened[1:])  # ("“Honestly?” — so... we adopted a dog!": the news)
         dwelt[q.text] = p.text.count(" “")
         converted.append(q)
     points = converted
@@ -291,7 +300,7 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
         # (A plan called off is news whoever's it was: "Work do's cancelled. The Botanist had a kitchen fire…")
         off = [p for p in fit if re.match(r"(?i)[^.!?]{0,40}\b(?:is |are |was |'s |’s )?(?:cancell?ed|called off)\b", p.text)]
         own = [p for p in fit if p.kind == "decision" or _FIRST_PERSON.match(p.text) or _OWN_NEWS.search(p.text)
-               or _DROPPED_I.match(p.text) or re.match(r"(?i)we\b", p.text) or p in off]
+               or _DROPPED_I.match(p.text) or re.match(r"(?i)we\b", p.text) or p in off or _big_news(p, True)]
         # A plan with its date ("Viewing is tomorrow (10 July 2026) at 17:30") is news whoever's it is.
         dated = [p for p in fit if p.kind == "state" and _DATED.search(p.text) and not _PROMISE.search(p.text)]
         # (News about "it" says what only beside the sentence that names it: "I first watched it 3 years ago".)
@@ -307,7 +316,8 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
         # (Big news in the order it was told: a friend opens with the biggest, "We got engaged!!".)
         # (A vote's result, "Decision (5 to 0): …", before what was decided on the way to it.)
         # (Life-changing news leads even a decision: "I got the job with…" before "Agreed: drinks, this thursday…")
-        news.sort(key=lambda p: (0 if _life_changing(p) else 1 if p.kind == "decision" else 2,
+        news.sort(key=lambda p: (0 if _life_changing(p) else 1 if _big_news(p, True) and not p.text.startswith(
+                                     ("Decision (", "Carried")) else 2 if p.kind == "decision" else 3,
                                  not p.text.startswith(("Decision (", "Carried")),
                                  not _big_news(p, True), not _life_changing(p),
                                  p.at if _big_news(p, True) else 0,
@@ -609,7 +619,8 @@ used""".split())
 _DID = re.compile(r"(?:" + "|".join(sorted(_AS_IS - {"set", "read", "used", "can", "may", "must", "quit"})) +
                   r"|(?:visit|fac|work|start|finish|tri|talk|play|watch|join|help|learn|lov|enjoy|want|need|decid|manag|"
                   r"visit|travel|reach|receiv|show|seem|turn|wish|hop|look|walk|stay|agre)ed|done|helps|brings|makes|gets|"
-                  r"leaving|going|coming|getting|doing|making|taking|having|trying|heading)\s")
+                  r"leaving|going|coming|getting|doing|making|taking|having|trying|heading|paying|walking|buying|"
+                  r"sending|walk)\s")
 _IRREGULAR = {"have": "has", "do": "does", "go": "goes", "am": "is", "be": "is"}
 
 

@@ -2056,7 +2056,7 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
             + [t.text for t in turns]
     said = [t.text for t in turns]
     # A catch-up led by big news is named by it ("We got engaged!!" from Beatriz: beatriz-engagement).
-    news = notes.news_name(next(iter(notes.highlights(points, 1, people=True)), notes.Point("", "", ""))) \
+    news = notes.news_name(next(iter(notes.highlights(points, 1, people=True)), notes.Point("", "", "")), points) \
         if len(people) > 1 and not ask and not agenda and lang == "en" else ""
     subject = notes.name_from_title(request.title, lang, said) or slugify(re.sub(r"['’]s\b", "s", occasion)) or \
         news or notes.name(focus, texts, names, kinds, lang)

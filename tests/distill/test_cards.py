@@ -2674,6 +2674,17 @@ def test_life_changing_news_told_calmly_still_leads_and_names_the_card_with_wher
     # Calm news that is not life-changing, or a pronoun for a thing, names nothing.
     assert news_name(Point("Tariq", "“After five years?” — Yep. I got into the MSc I applied for.", "fact")) == "tariq-msc"
     assert news_name(Point("Bastian", "I ran a half marathon on Sunday!! 1:58:41.", "fact")) == "bastian-half-marathon"
+    assert news_name(Point("Rasmus", "“Honestly?” — so... we adopted a dog!", "fact")) == "rasmus-new-dog"
+    contracts = Point("Femi", "Big news, we exchanged contracts this morning!!", "fact")
+    assert news_name(contracts) == "femi-new-home"
+    assert news_name(contracts, [Point("Femi", "We're moving to Frome, completion's on the 18th.", "fact")]) == \
+        "femi-move-to-frome"
+    # Told after a question or a label, the news leads as news: "Rasmus: We adopted a dog."
+    from daemon.distill.describe import describe
+    said = describe([Point("Rasmus", "“Honestly?” — so... we adopted a dog!", "fact", "user", at=3),
+                     Point("Rasmus", "Booked: Sunday (6 December 2026) morning we walk him round the walls.", "decision",
+                           "user", at=20)], people=["Rasmus", "Ifeoma"])
+    assert said.startswith("Rasmus: We adopted a dog."), said
     told = [Point("Freya", "I'm an auntie!!", "fact", "user", at=3),
             Point("Tariq", "“After five years?” — Yep. I got into the MSc I applied for.", "fact", "user", at=9)]
     assert highlights(told, 1, people=True)[0].who == "Tariq"  # a place at university before a niece
