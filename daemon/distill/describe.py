@@ -252,7 +252,12 @@ def news_name(point: Point, told: list[Point] | None = None) -> str:
         thing = ""  # ("I got accepted…" names no "accepted")
     # ("I got the job with the British Antarctic Survey": tariq-british-antarctic-survey-job; "We got the keys": new home)
     where = re.match(r"\s+(?:with|at|from)\s+(?:the\s+)?((?:[A-Z][\w&'’-]*\s*){1,3})", text[m.end():])
-    if thing.lower() in ("job", "offer", "postdoc", "place") and where:
+    # ("I got a place on the midwifery degree at Leeds!!": rosa-midwifery-degree)
+    course = re.match(r"(?i)\s+(?:on|at|in)\s+(?:the|a)\s+((?:[\w-]+\s+){0,2}(?:degree|course|programme|program|scheme))\b",
+                      text[m.end():])
+    if thing.lower() == "place" and course:
+        thing = course.group(1)
+    elif thing.lower() in ("job", "offer", "postdoc", "place") and where:
         thing = f"{where.group(1).strip()} {thing}"
     else:
         thing = {"job": "new job", "flat": "new flat", "house": "new house", "keys": "new home", "contracts": "new home",

@@ -293,9 +293,10 @@ def _how_long(m: re.Match[str]) -> bool:
 
 def _past_cue(text: str) -> bool:
     """A past-tense word in ``text``; a passive present ("is now blocked", "are booked") is none."""
-    return bool(_PAST_CUE.search(_PASSIVE_PRESENT.sub(" ", text)))
+    return bool(_PAST_CUE.search(_HAS_GOT.sub(" ", _PASSIVE_PRESENT.sub(" ", text))))
 
 
+_HAS_GOT = re.compile(r"(?i)\b(?:'s|’s|has|'ve|’ve|have)\s+got\b")  # ("dad's got the dentist monday": has, now)
 _PASSIVE_PRESENT = re.compile(r"(?i)\b(?:is|are|am|'s|'re|be|being|gets?|getting|as|stays?|remains?|keeps?|looks?|seems?|"
                               r"feels?)\s+(?:now\s+|still\s+|not\s+|already\s+|\w+ly\s+)?\w+ed\b")  # ("treat it as fixed")
 
@@ -394,6 +395,10 @@ def _en_ordinal(m: re.Match[str], anchor: date, said: Said | None = None) -> str
         return None  # ("Last year we sold out by the 15th": of a month a year ago, which one is unsaid)
     day, past = int(m.group(1)), _past_tense(m)
     named = {_month_index(w) for w in re.findall(_MONTH_SAID, _sentence_around(m))} - {None}
+    # ("My dad died at the end of october. He had a stroke on the 24th": October's 24th, the month the sentence before
+    # named, when it is gone by)
+    before = re.split(r"[.!?]\s", m.string[max(0, m.start() - 200):m.start()])
+    earlier = {_month_index(w) for w in re.findall(_MONTH_SAID, before[-2] if len(before) > 1 else "")} - {None}
     known = [d for k, d in (said or {}).items() if k < 7 and d.day == day and -7 <= (d - anchor).days <= _SAID_DAYS]
     gone_by = past and not re.search(r"(?i)\b(?:is|are|'s|'re)\s+(?:\w+ly\s+)?\w+ed\b", _clause_around(m))
     known = [d for d in known if not gone_by or d <= anchor]  # ("The jar got £87 on the 14th": gone by; "the
@@ -411,6 +416,8 @@ def _en_ordinal(m: re.Match[str], anchor: date, said: Said | None = None) -> str
             and not _FUTURE_CUE.search(clause):
         past = True
         named = {_month_index(w) for w in re.findall(_MONTH_SAID, clause)} - {None}
+    if past and not named and len(earlier) == 1:
+        named = earlier
     if len(named) == 1:  # "I move the first week of January, start date is the 11th": January's 11th
         month = named.pop()
         # (The sentence's own year names it: "summons for 4 january 2027 but we're getting married on the 2nd")
@@ -469,6 +476,9 @@ def _en_bare_weekday(m: re.Match[str], anchor: date, said: Said) -> str | None:
             (day := _written_day(before.group(1))) and day.weekday() == target:
         return None
     sentence, past = _sentence_around(m), _past_tense(m)
+    clause = _clause_around(m)
+    if past and re.search(r"(?i)\b(?:is|are|'s|’s|'re)\b", clause) and not _past_cue(clause.replace(m.group(0), " ")):
+        past = False  # ("your mum mentioned the carol service last time, it's sunday at 4": the clause says when it is)
     # A day the same message just gave: "Friday (27 November) is my work do. Can we do Saturday instead?" is the
     # Saturday after it, whatever Saturday the chat named before.
     before = m.string[max(0, m.start() - 160):m.start()]

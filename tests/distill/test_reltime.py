@@ -614,6 +614,21 @@ def test_getting_married_and_as_fixed_are_no_past_and_a_month_typed_in_lower_cas
     assert resolve_relative("we may go on the 2nd", tuesday) == "we may go on the 2nd (2026-12-02)"  # "may" is no month
 
 
+def test_a_past_day_of_the_month_takes_the_month_the_sentence_before_named_and_has_got_is_now() -> None:
+    sunday = D(2026, 12, 13)
+    assert resolve_relative("My dad died at the end of october. He had a stroke on the 24th.", sunday) == \
+        "My dad died at the end of october. He had a stroke on the 24th (2026-10-24)."
+    # Not a day to come, and not when the sentence names its own month.
+    assert resolve_relative("We moved in March. The boiler is booked for the 24th.", sunday) == \
+        "We moved in March. The boiler is booked for the 24th (2026-12-24)."
+    said: dict[int, date] = {}
+    wednesday = datetime(2026, 12, 9, 8, 0)
+    ground("mum and dad want to come down this saturday for the weekend, they'd stay till monday", wednesday, said=said)
+    # A past verb elsewhere in the sentence does not make "it's sunday at 4" last Sunday.
+    assert "(2026-12-06)" not in ground("your mum mentioned the carol service last time, it's sunday at 4, we could all "
+                                        "go?", wednesday, said=said)
+
+
 def test_a_perfect_after_until_or_once_is_still_to_come() -> None:
     wednesday = D(2026, 12, 2)
     assert resolve_relative("We don't order until the council has decided on the grant on 6 January.", wednesday) == \
