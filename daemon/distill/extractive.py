@@ -888,15 +888,15 @@ _MOTION = re.compile(r"(?i)^(?:(?:so|ok(?:ay)?|right),?\s+)?(?:the\s+)?(?:propos
 _TALLY = re.compile(r"(?i)\b" + _VOTES + r"\b|\bunanimous(?:ly)?\b|\bcarried\b")
 
 
-_CONSENT = re.compile(r"(?i)(?:\b(?:every(?:one|body)|all|you all|y'?all) (?:ok|okay|happy|good|fine|agreed|on board)\b[^?]*"
+_CONSENT = re.compile(r"(?i)(?:\b(?:every(?:one|body)|all|you all|y'?all) (?:ok|okay|happy|good|fine|agreed?|agrees|on board)\b[^?]*"
                       r"|\bany objections|\bobjections|\ball agreed|\bagreed|\bok with (?:every(?:one|body)|you all))\?\s*$")
 _SUGGEST = re.compile(r"(?i)(?:i'?d (?:suggest|propose|say)|i would (?:suggest|propose)|i suggest|i propose|i say|"
                       r"i'?d(?!\s+(?:rather|like|love|prefer|be|have|been|better|need|want|hate|go with)\b)|"
                       r"let'?s(?!\s+(?:decide|vote|see|talk|discuss|chat)\b)|we should)\s+([£$€\w])")
 _WORKS_FOR_US = re.compile(r"(?i)\W*(?:[^.!?\n]{1,40}\s)?(?:works(?: for (?:me|us))?|sounds (?:good|right|fair)|"
                            r"makes sense|agreed|fine by me|good idea|fair enough)\b")
-_ASSENT = re.compile(r"(?i)\W*(?:yes|yeah|yep|yup|sure|agreed|fine|fine by me|ok(?:ay)?|no objections?|none|"
-                     r"happy with that|works for me|\+1)\b")
+_ASSENT = re.compile(r"(?i)\W*(?:yes|yeah|yep|yup|sure|agreed?|fine|fine by me|ok(?:ay)?|no objections?|none|"
+                     r"happy with that|works for me|\+1)\b|\s*(?:👍|✅|👌|🙋)+\s*$")
 
 
 _TALLY_FOR = re.compile(r"(?i)\W*(?:so,?\s+)?(" + _VOTES + r"(?: to \d+)?) (?:for|in favou?r of) "
@@ -940,7 +940,8 @@ def _with_votes(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
         if proposal := _SUGGEST.match(text):
             text = proposal.group(1).lower() + text[proposal.end():]  # "I'd drop the hangar": drop the hangar
         if not re.match(r"(?i)(?:agreed|decided|decision)\b", text):
-            text = f"Agreed: {text}"
+            lower = re.match(r"(?:The|A|An) ", text) and ":" in text.split()[1]  # ("The cause: …": agreed, the cause)
+            text = f"Agreed: {text[:1].lower() + text[1:] if lower else text}"
         out[proposed[-1]] = replace(stmt, text=text, kind="decision")
         out = [replace(s, kind="sentiment") if s.msg in (i, i + 1) and s.text.startswith("“") and
                _CONSENT.search(s.text.split("” — ")[0].lstrip("“")) else s for s in out]

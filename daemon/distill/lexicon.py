@@ -70,7 +70,7 @@ _CUES = {
                     r"(?:^|i'm |we're )going with (?:(?-i:[A-Z])\b|option\b|plan\b|the\b)|"
                     r"i'?m (?:getting|buying|ordering|going for) the|"
                     r"went with|chose|chosen|picked(?! (?:\w+ )?up\b)|settled on|agreed (?:to|on|that)|we agreed|"
-                    r"^agreed(?=\s*:)|"
+                    r"^agreed(?=\s*:)|^agreed,?\s+no\s+(?!problem|prob|worries|way|idea|rush)(?=\w)|"
                     r"^(?:so\s+)?final(?:\s+(?:plan|answer|decision|choice|pick))?(?=\s*:)|"  # ("so final: class £295 + …")
                     r"\b(?:we'll|we will|i'll|i will|let's|let us|we(?:'re| are) going to|we should|we decided to|we chose to|"
                     r"we went with|we use|we'll use)\b[^.!?]*\b(?:instead of|rather than)|ruled out|(?<!was )(?<!were )(?<!been )(?<!got )(?<!get )rejected(?! by)|opted|"
@@ -225,7 +225,8 @@ _ACK = re.compile(r"^(?:i see|now i (?:see|understand|get it)|i understand|got i
                   r"snap|shot|look)|check (?:it|this) out|look at (?:this|that)|action items(?: then)?|let'?s start|"
                   r"moving on(?=\s+(?:to|then|now)\b|\W*$)|(?:first|second|third|next|last|final|another|one) (?:topic|item|point|thing)|none|fine by me|works for me|sounds good|(?:that|this|(?:next |this )?\w+day|tomorrow|tonight)(?: [(（][^)）]*[)）])? works|"
                   r"(?:that|this|it) (?:works|sounds (?:good|great|fine)))\b"
-                  r"(?!\s*:)[^.!?]{0,40}[.!?…]*$", re.I)  # ("Agreed: £12, £8 concessions" is what was agreed)
+                  r"(?!\s*:)(?![,;]?\s+no\s+(?!problem|prob|worries|way|idea|rush)\w)"  # ("Agreed, no bigger disk." decides)
+                  r"[^.!?]{0,40}[.!?…]*$", re.I)  # ("Agreed: £12, £8 concessions" is what was agreed)
 # Pleasantries inside a sentence that make the whole sentence filler.
 _FILLER_PHRASE = re.compile(r"\b(?:mystery solved|there it is|cracks me up|(?:is|are) killing me|made my day|"
                             r"no prob(?:lem)?|always here (?:to help|for you)|stay safe|chat soon|no doubts?|"

@@ -2409,6 +2409,22 @@ def test_a_show_of_hands_carries_its_proposal_and_a_deferred_item_says_what_was_
     assert result.name == "membership-fee", result.name
 
 
+def test_a_cause_everyone_agreed_and_a_suggestion_turned_down_are_the_meetings_decisions() -> None:
+    chat = [say("ok so the cause: backup key expired, the backup script failed silently, and nothing was watching the "
+                "disk. everyone agree with that?", "Maya", when=_at(30, 10, 0)),
+            say("agree", "Kasia", when=_at(30, 10, 1)), say("yep", "Jonah", when=_at(30, 10, 1)),
+            say("👍", "Ollie", when=_at(30, 10, 2)),
+            say("could we just put a much bigger disk on db-1? 500gb instead of 100", "Ollie", when=_at(30, 10, 3)),
+            say("it'd just hide it for longer. the dumps would still pile up", "Kasia", when=_at(30, 10, 4)),
+            say("agreed, no bigger disk. that's treating the symptom.", "Maya", when=_at(30, 10, 5))]
+    decisions = _section(card(chat).body, "Decisions")
+    assert "Agreed: the cause: backup key expired, the backup script failed silently, and nothing was watching the " \
+           "disk." in decisions, decisions
+    assert "Agreed, no bigger disk." in decisions
+    from daemon.distill.extractive import _is_filler
+    assert _is_filler("Agreed, no problem.", frozenset(), True)  # an acknowledgement still
+
+
 def test_without_a_yes_from_the_others_a_proposal_stays_a_proposal() -> None:
     chat = [say("I'd drop the hangar. Everyone ok with that?", "Oluwaseun"),
             say("Not sure, the hangar is cheap", "Margit"),
