@@ -142,6 +142,8 @@ _EMOJI_STOP = re.compile(r"(?<=\w)\s*[\U0001F300-\U0001FAFF\u2600-\u27BF]+[\U000
 _NEXT_STEPS = re.compile(r"(?i)\b(?:next steps?|to-?dos?|action items|what'?s next|what to do next|before you buy|"
                          r"checklist)\b|下一步|待办")
 # The assistant taking back what it just ran ("My apologies; there was an error…"): that code did not work.
+_NOT_WORKED = re.compile(r"(?i)\b(?:that|it|this)\s+(?:didn'?t|did not|doesn'?t|does not)\s+(?:really\s+|quite\s+)?work|"
+                         r"\bdidn'?t (?:really )?fix|\bstill (?:doesn'?t work|broken|failing|getting the same)")
 _RETRY = re.compile(r"(?i)\s*(?:my apologies|apologies|sorry|oops|"
                     r"it (?:seems|appears|looks like) (?:that )?(?:there was an? error|the \w+ (?:is|was) (?:still )?not)|"
                     r"(?:that|this) (?:didn't|did not|doesn't|does not) work|there was an? error)")
@@ -166,7 +168,7 @@ _CATCHING_UP = re.compile(r"(?i)(?:(?:so\s+|well\s+|oh\s+)?(?:a lot|so much|load
                           r"(?: since we (?:last )?(?:talked|spoke|chatted))?|here'?s something (?:\w+ )?that happened"
                           r"(?: the other day| recently| last week)?)")
 _FEELING_TAIL = re.compile(r"(?i)\s+(?:and|but|so)\s+(?:" + _FEELING_EN.pattern.removeprefix("(?i)") + r")([.!?…]*)$")
-_LAUGH = re.compile(r"(?i)(?:[\s,]+(?:ha(?:ha)+|lol|lmao|rofl|xd|hehe+|obvs|ngl)|,\s*(?:trust me|you know|i guess|honestly|"
+_LAUGH = re.compile(r"(?i)(?:[\s,]+(?:ha(?:ha)+|lol|lmao|rofl|xd|hehe+|obvs|ngl|tbh)|,\s*(?:trust me|you know|i guess|honestly|"
                     r"to be fair|tbh))(?=[\s.!?]*$|\s*[)）,;])")  # (or before the parenthesis it ends: "ancient lol)")
 _OUTCOME_NOTE = re.compile(r"^(?:output|error|result)\s*:\s", re.I)
 _ABOUT_YOU = re.compile(r"(?i)^(?:(?:haha|lol|ok|so|and)[,.!]*\s+)*"
@@ -839,6 +841,11 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
             if fence:
                 code, pos = fence.group(0), fence.end()
                 retried = i + 1 < len(turns) and turns[i + 1].role == turn.role and bool(_RETRY.match(turns[i + 1].text))
+                # (Code the user then said did not work, "ok the exception is gone but … so that didnt really work",
+                # with other code after it, is the record's, not a procedure to reuse.)
+                retried = retried or turn.role == "assistant" and i + 1 < len(turns) and turns[i + 1].role == "user" \
+                    and bool(_NOT_WORKED.search(turns[i + 1].text)) \
+                    and any(t.role == "assistant" and _FENCE_RE.search(t.text) for t in turns[i + 2:])
                 # (What the user pasted from a failing run, "Error: connect ECONNREFUSED …", is the record's, not a
                 # procedure to reuse.)
                 # (The error may come a line or two in: "Run actions/github-script@v7" then "RequestError …".)

@@ -349,7 +349,7 @@ _PROBLEM = re.compile(r"(?i)(?:my|our)\b.*\b(?:keeps?|fails?|failing|crash(?:es|
                       r"build|start)|(?:has got|has gotten|got|has become|became|is|are)\s+(?:really |very |so |super )?(?:slow|slower|sluggish)|"
                       r"goes blank|went blank|(?:is|are) blank)\b")
 # How it turned out, in the user's words: "zero errors", "that fixed it", "April is now 18,236.50, matches the till".
-_OUTCOME = re.compile(r"\b(?:i(?:'ve| have)? (?:just |already )?(?:booked|ordered|bought|scheduled)|works? now|(?:that|it|this) (?:worked|works|fixed it|did it|did the trick)|(?:it|that|this) (?:runs|compiles|builds|passes|loads)(?=[!.,;:]|\s*$|\s+(?:but|and)\b)|fixed|solved|no (?:more )?errors?|"
+_OUTCOME = re.compile(r"\b(?:i(?:'ve| have)? (?:just |already )?(?:booked|ordered|bought|scheduled)|works? now|(?:that|it|this) (?:worked|works|fixed it|did it|did the trick)|(?:it|that|this) (?:runs|compiles|builds|passes|loads)(?=[!.,;:]|\s*$|\s+(?:but|and)\b)|fixed|solved|no (?:more )?(?:errors?|exceptions?)|which is (?:right|correct)|(?:went|goes) up by|"
                       r"zero errors|\d+ (?:passed|errors?|failed)|no longer|went from|down to|up to|dropped to|(?:is|are) (?:all )?gone|went away|"
                       r"(?<=\b)(?:we|i) (?:took|accepted) the|^accepted (?:it|the|their)|"
                       r"^(?:update\s*:\s*)?(?:they|he|she|the (?:bank|court|council|landlord|school|shop|company|airline|"
@@ -389,7 +389,8 @@ _INTENSIFIER = re.compile(r"(?:^|(?<=\s))(?:really|super|totally|so so|pretty mu
 _SETTLED = re.compile(r"(?i)(?:(?:[^,.!?]{1,20},\s+)?(?!(?:what|that|this|it|there|here|so)\b)(?![\d:.]+(?:ish|pm|am)?\s)(?:[^\s.!?]+\s+){0,3}[^\s.!?]+"
                       r"\s+it is(?:,?\s*(?:\d+|one|two|three|four|five)\s+(?:votes?\s+)?to\s+[^.!?]{1,20})?|(?:(?:ok(?:ay)?|right|fine|"
                       r"alright),?\s+)?no\s+(?!(?:way|problem|prob|probs|worries|idea|clue|rush|thanks|biggie|doubts?|kidding|"
-                      r"chance|need|joke|pressure|stress|sweat|big deal|one|more|longer)\b)[\w-]+(?: this (?:year|time))?"
+                      r"chance|need|joke|pressure|stress|sweat|big deal|one|more|longer|exceptions?|errors?|crash(?:es)?|warnings?|"
+                      r"issues?|problems?|bugs?)\b)[\w-]+(?: this (?:year|time))?"
                       # "好，就定B了！", "那就选海豚吧"
                       r"|(?:好|行|嗯)?[，,]?\s*(?:那)?就(?:定|选|报|订|买|用|要)[^，,。！!？?]{1,10}(?:了|吧))"
                       r"\W*$")

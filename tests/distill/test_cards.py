@@ -1453,6 +1453,22 @@ def test_the_first_outcome_a_user_reports_is_kept_and_an_update_label_leads_into
     assert "married on the 2nd (2 January 2027)" in text or "married on the 2nd (2027-01-02)" in text, text
 
 
+def test_code_the_user_said_did_not_work_leaves_the_card_and_the_later_fix_stays() -> None:
+    first = "```csharp\nfor (int i = 0; i < enemies.Count; i++) { enemies.RemoveAt(i); }\n```"
+    fix = "```csharp\nfor (int i = enemies.Count - 1; i >= 0; i--) { enemies.RemoveAt(i); }\n```"
+    chat = [say("unity question. removing enemies in foreach throws InvalidOperationException"),
+            say("Use an index loop instead:\n\n" + first, role="assistant"),
+            say("ok the exception is gone but some enemies take no damage now. so that didnt really work"),
+            say("Walk the list backwards:\n\n" + fix, role="assistant"),
+            say("going with the backwards loop tbh. tested it: all 6 died and gold went up by 90 which is right")]
+    result = card(chat)
+    assert "enemies.Count - 1" in result.body and "i < enemies.Count" not in result.body
+    assert "tbh" not in text_of(result) and "gold went up by 90" in text_of(result)
+    # Without the user saying so, both blocks stay.
+    kept = card(chat[:2] + [say("ok the exception is gone, thanks")] + chat[3:])
+    assert "i < enemies.Count" in kept.body
+
+
 def test_people_saying_good_night_over_a_joke_give_no_card() -> None:
     chat = [say("hiii Oskar, you still up?", "Lena"), say("barely, long day", "Oskar"),
             say("why don't skeletons fight each other? they don't have the guts", "Lena"),

@@ -79,6 +79,7 @@ KNOWN_GAPS = {
     "review7_meeting_sprint_planning_messages.json": {"/payments/webhook", "38%", "PCI"},  # dense meeting: budget
     "review7_personal_plans_knee_op_messages.json": {
         "2026-12-06",  # "he'd be home on the Sunday, the 6th": cut by the budget
+        "€210",  # "split it? €210 each" — "yep": a proposal of two words and its yes
     },
     "review7_used_cars_numbers_sharegpt.json": {
         "68 mpg", "cambelt", "battery health",  # the inputs and the last caveats: cut by the budget
