@@ -499,7 +499,8 @@ def _unique(points: list[Point]) -> list[Point]:
 def _substantial(point: Point) -> bool:
     words = re.sub(r"[(（][^)）]*[)）]", "", point.text).split()  # dates in brackets are not substance
     # (A decision says enough in a few words: "Going for the Yaris.")
-    return len(words) >= (3 if point.kind == "decision" else 5) or len(_CJK_RE.findall(point.text)) >= 10
+    return len(words) >= (3 if point.kind == "decision" else 5) or \
+        len(_CJK_RE.findall(point.text)) >= (4 if point.kind == "decision" else 10)  # ("我们决定报围棋了！")
 
 
 _ZH_KIN_WORDS = {"爸妈": "父母", "爸": "父亲", "妈": "母亲", "哥": "哥哥", "姐": "姐姐", "弟": "弟弟", "妹": "妹妹", "老公": "丈夫",
@@ -562,6 +563,8 @@ def _as_note(point: Point, lang: str, named: bool, other: str = "", after: str =
     if lang == "zh":
         if point.who == "用户" and not named:  # "我报名了…" → "用户报名了…"; "我哥" → "用户的哥哥"
             text = re.sub(r"^(?:对|嗯|好|好的|是的|行)[,，。!！]\s*(?=\S)", "", text)  # ("对,我们也倾向…")
+            text = re.sub(r"^(?:你好[，,！!]?\s*)?(?:我)?想请教(?:一下|你)?[，,：:]?\s*", "", text)  # ("想请教一下 儿子…")
+            text = re.sub(r"^(儿子|女儿|老公|老婆)", r"用户的\1", text)  # ("儿子乐乐9岁": the user's son)
             return re.sub(r"我(?!们)", "用户", _ZH_KIN.sub(lambda m: "用户的" + _ZH_KIN_WORDS[m.group(1)], text))
         return f"{point.who}：{text}" if point.who and named else text
     if point.who and re.match(r"(?:Trying|Looking|Planning|Thinking|Going|Hoping|Wondering|Working) (?:to|for|with|"
@@ -712,6 +715,8 @@ def _third(verb: str) -> str:
 
 
 def _end(sentence: str, lang: str) -> str:
+    if lang == "zh":
+        sentence = sentence.rstrip().rstrip("；;，,、")  # ("…预算内；" ends with 。, not ；。)
     # A note does not exclaim, at its end or between its sentences ("…on Sunday!! The Cardiff Bay Winter Half.").
     sentence = re.sub(r"!+(?=[”\"]?$)" + ("" if lang == "zh" else r"|!+(?=\s+[A-Z0-9(])"), ".",
                       sentence.strip()).rstrip(":：")  # ("…wrapping it in `Expanded`:")

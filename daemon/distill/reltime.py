@@ -715,6 +715,16 @@ def _zh_month_end(m: re.Match[str], anchor: date) -> str:
     return _day(first - timedelta(days=1))
 
 
+def _zh_month_day(m: re.Match[str], anchor: date) -> str | None:
+    """"下个月6号": the 6th of next month; "上个月20号": of the previous one."""
+    shift = {"下": 1, "上": -1}.get(m.group(1)[0], 0)
+    year, month = divmod(anchor.year * 12 + anchor.month - 1 + shift, 12)
+    try:
+        return _day(date(year, month + 1, int(m.group(2))), zh=True)
+    except ValueError:
+        return None
+
+
 def _zh_shift(word: str) -> int:
     if word.startswith("下下"):
         return 2
@@ -914,6 +924,9 @@ RULES: tuple[Rule, ...] = (
     Rule("月底 / 本月底 / 这个月底 / 下个月底", "the last day of this month (下个月底: of next month)",
          re.compile(r"(?<![年\d])(本|这个?|下个?)?月底"), _zh_month_end, True, examples=("月底", "下个月底"),
          triggers=("月底",)),
+    Rule("下个月N号 / 这个月N号 / 上个月N号", "that day of the next / this / previous month",
+         re.compile(r"(?<![年\d])(下个?|这个?|本|上个?)月(\d{1,2})(?:号|日)"), _zh_month_day, True,
+         examples=("下个月6号", "上个月20号"), triggers=("月",)),
     Rule("下下周X", "the weekday two calendar weeks on",
          re.compile(r"(下下)(个)?(?:周|星期|礼拜)([一二三四五六日天])(?!气)"), _zh_weekday, True,
          examples=("下下周三",), triggers=("下下",)),
@@ -923,7 +936,7 @@ RULES: tuple[Rule, ...] = (
     # Lookaheads: "上周五" is a weekday (handled above); "这周围" means "around here".
     Rule("上周 / 下周 / 下下周 / 周末 / 上个月 / 下个月",
          "the previous / next / this calendar week (by its Monday), weekend (by its Saturday) or month",
-         re.compile(r"(?:下下|上|下|这|本)(?:个)?(?:周末|周|星期|礼拜|月)(?![一二三四五六日天围边期到全底])"),
+         re.compile(r"(?:下下|上|下|这|本)(?:个)?(?:周末|周|星期|礼拜|月)(?![一二三四五六日天围边期到全底]|\d{1,2}(?:号|日))"),
          _zh_period, True, examples=("下周", "上周", "下下周", "这周末", "下个月", "上个月"), triggers=_ZH_TRIGGERS),
     Rule("N天后 / N天前 / N周后 / N个月前 …", "counted from the anchor day; 几 is “约”",
          # (满3个月后 is an age reached, 最后一针后2–3周 counts from another day: neither is from today)

@@ -2763,6 +2763,15 @@ def test_chatter_of_the_moment_leaves_a_catch_up_with_its_one_piece_of_news() ->
     assert not _idle_chatter("We ate mince pies with the choir at the Christmas fair and raised £300")
 
 
+def test_a_short_chinese_decision_leads_and_a_polite_lead_in_and_a_sons_name_read_as_the_users() -> None:
+    chat = [say("想请教一下 儿子乐乐9岁，想给他报个周末兴趣班，编程一期5280元，围棋一期3600元。帮我算算哪个划算？"),
+            say("**结论**：按钱算，围棋每小时不到编程的一半，而且在你每月1000元的预算内；编程略超预算。", role="assistant"),
+            say("我们决定报围棋了！下个月6号开课。")]
+    description = card(chat).description
+    assert description.startswith("用户的儿子乐乐9岁"), description
+    assert "我们决定报围棋了" in description and "想请教" not in description and "；。" not in description
+
+
 def test_a_chinese_description_is_clipped_at_a_clause_mark() -> None:
     from daemon.distill.describe import _clip
     text = "用户请助手帮忙参谋一下给儿子买钢琴的事。那就这么定了：大后天去验琴，没问题就买U1，12000元。11月27日下午2点到4点送货"

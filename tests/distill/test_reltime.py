@@ -629,6 +629,14 @@ def test_a_past_day_of_the_month_takes_the_month_the_sentence_before_named_and_h
                                         "go?", wednesday, said=said)
 
 
+def test_a_chinese_day_of_next_month_is_one_date() -> None:
+    thursday = D(2026, 11, 19)
+    assert resolve_relative("下个月6号开课", thursday) == "下个月6号（2026-12-06）开课"
+    assert resolve_relative("上个月20号去的", thursday) == "上个月20号（2026-10-20）去的"
+    assert resolve_relative("下个月想报班", thursday) == "下个月（2026-12）想报班"  # the month alone stays a month
+    assert resolve_relative("下个月31号", D(2027, 1, 10)) == "下个月31号"  # no 31 February: as written
+
+
 def test_a_perfect_after_until_or_once_is_still_to_come() -> None:
     wednesday = D(2026, 12, 2)
     assert resolve_relative("We don't order until the council has decided on the grant on 6 January.", wednesday) == \
