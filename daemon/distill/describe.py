@@ -15,6 +15,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from dataclasses import dataclass, replace
+from functools import lru_cache
 from datetime import date
 
 from daemon.distill.lexicon import (
@@ -342,11 +343,13 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
 _CLOCK_AT = re.compile(r"(?i)\b(?:on|at|by)\s+\d{1,2}(?::\d{2})?\s?(?:am|pm)\b")
 
 
+@lru_cache(maxsize=8192)
 def _life_changing(point: Point) -> bool:
     """Big news of the life-changing kind: a job, a place at university, an engagement, a move, a baby."""
     return _big_news(point, True) and bool(_MAJOR.search(_opened(point.text)))
 
 
+@lru_cache(maxsize=8192)
 def _opened(text: str) -> str:
     """A statement without the word it opens on, or the question it answers: "But… i passed my driving test!!" →
     "i passed my driving test!!"; "“After five years?” — Yep. I got into the MSc." → "I got into the MSc."."""
@@ -355,6 +358,7 @@ def _opened(text: str) -> str:
     return re.sub(r"(?i)^(?:but|and|so|oh|well|also|ok(?:ay)?)\W+", "", text)
 
 
+@lru_cache(maxsize=8192)
 def _big_news(point: Point, people: bool) -> bool:
     """Between people, news said in a few words and an exclamation: "We got engaged!!", "I passed!", "I ran a half
     marathon on Sunday!! The Cardiff Bay Winter Half." (the exclamation ends its first sentence)."""

@@ -167,6 +167,7 @@ _DATE_NOTE = re.compile(r"\s*[(（][^)）]*\d{4}[^)）]*[)）]")
 _CATCHING_UP = re.compile(r"(?i)(?:(?:so\s+|well\s+|oh\s+)?(?:a lot|so much|loads)(?:'s| has) (?:been )?happen(?:ing|ed)"
                           r"(?: since we (?:last )?(?:talked|spoke|chatted))?|here'?s something (?:\w+ )?that happened"
                           r"(?: the other day| recently| last week)?)")
+_UPDATE_LABEL = re.compile(r"(?i)^(?:update|edit|ps|p\.s\.|fyi|quick update)\s*[:：-]\s*(?=\w)")
 _FEELING_TAIL = re.compile(r"(?i)\s+(?:and|but|so)\s+(?:" + _FEELING_EN.pattern.removeprefix("(?i)") + r")([.!?…]*)$")
 _LAUGH = re.compile(r"(?i)(?:[\s,]+(?:ha(?:ha)+|lol|lmao|rofl|xd|hehe+|obvs|ngl|tbh)|,\s*(?:trust me|you know|i guess|honestly|"
                     r"to be fair|tbh))(?=[\s.!?]*$|\s*[)）,;])")  # (or before the parenthesis it ends: "ancient lol)")
@@ -631,15 +632,19 @@ def _trim(sentence: str, names: frozenset[str]) -> str:
     if guessed != sentence and _GUESS_WHO.match(sentence):  # "Guess who passed his driving test": I passed my test
         guessed = re.sub(r"^(I \w+(?: \w+)? )(?:his|her|their)\b", r"\1my", guessed)
     sentence = guessed
-    sentence = re.sub(r"(?i)^(?:update|edit|ps|p\.s\.|fyi|quick update)\s*[:：-]\s*(?=\w)", "", sentence)  # ("update: it worked!!")
-    # ("休息日这个完全没想到！那就……": surprise at a point before what is done about it)
-    sentence = re.sub(r"^[^，。！？!?,]{0,8}(?:完全|真的?|根本)?没想到[!！。]+\s*(?=\S)", "", sentence)
+    if re.search(r"[:：-]", sentence[:16]):
+        sentence = _UPDATE_LABEL.sub("", sentence)  # ("update: it worked!!")
+    if "没想到" in sentence:  # ("休息日这个完全没想到！那就……": surprise at a point before what is done about it)
+        sentence = re.sub(r"^[^，。！？!?,]{0,8}(?:完全|真的?|根本)?没想到[!！。]+\s*(?=\S)", "", sentence)
     sentence = _capitalized(_LEAD_FILLER.sub("", _INTENSIFIER.sub("", _EMOJI.sub("", _LAUGH.sub("", sentence))).strip()))
-    # ("…for my dog Biscuit and I'm drowning in quotes.": the feeling after "and" goes, the sentence's end stays)
-    sentence = _FEELING_TAIL.sub(lambda m: m.group(1), sentence)
-    # ("…and still get 168 so idk what's going on": not knowing is why they ask, not what they said)
-    sentence = re.sub(r"(?i)(?:,?\s+(?:so|and)\s+|,\s*)(?:idk|i don'?t know|dunno|no idea)\b[^.!?]*([.!?]*)$", r"\1",
-                      sentence)
+    lower = sentence.lower()
+    if " and " in lower or " but " in lower or " so " in lower:
+        # ("…for my dog Biscuit and I'm drowning in quotes.": the feeling after "and" goes, the sentence's end stays)
+        sentence = _FEELING_TAIL.sub(lambda m: m.group(1), sentence)
+    if "idk" in lower or "know" in lower or "dunno" in lower or "no idea" in lower:
+        # ("…and still get 168 so idk what's going on": not knowing is why they ask, not what they said)
+        sentence = re.sub(r"(?i)(?:,?\s+(?:so|and)\s+|,\s*)(?:idk|i don'?t know|dunno|no idea)\b[^.!?]*([.!?]*)$", r"\1",
+                          sentence)
     # "Femi, set the stock limit to 180": a task given to someone named is theirs ("Femi to set the stock limit…")
     if (told := re.match(r"([A-Z][a-z]+),\s+(?=[a-z])", sentence)) and told.group(1).lower() in names and \
             _IMPERATIVE.match(sentence[told.end():]) and not re.match(r"(?i)(?:let'?s|lets|help|tell)\b", sentence[told.end():]):
