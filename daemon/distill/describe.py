@@ -192,7 +192,12 @@ def name(focus: list[str], texts: list[str], names: frozenset[str], kinds: Count
             best = max(phrases, key=lambda p: (counts[p] * len(p.split()), sum(counts[w] for w in p.split()), p))
             words = counted[1][best].split()[:4]
     if len(words) == 1 and not _CJK_RE.search(words[0]) and len(found) > 1:
-        words += found[1].split()[:2]
+        said = " ".join(focus)
+        more = found[1].split()[:2]
+        # ("the … test is flaky again": a flaky test, not "test-flaky")
+        before = len(more) == 1 and re.search(rf"(?i)\b{re.escape(words[0])}\W+(?:is|are|was|were|seems|looks|got|keeps being)"
+                                              rf"\s+(?:\w+ly\s+|so\s+|really\s+|still\s+)?{re.escape(more[0])}\b", said)
+        words = more + words if before else words + more
     if len(words) < 2 and not (words and _CJK_RE.search(words[0]) and len(words[0]) >= 3):
         top = max(kinds, key=lambda k: (kinds[k], k)) if kinds else "fact"
         words.append(_NAME_SUFFIX[lang][top])
@@ -298,7 +303,11 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
            and not re.match(r"\*\*[^*]{1,40}\(\S*\d[^)]*\)\.?\*\*", p.text)]  # nor an item's label ("**Repainting (£200).**")
     if not people:  # what was decided, then the fix or advice given, then how it turned out
         # (A sentence that leans on one before it, "Its decision binds the operator.", heads nothing.)
-        fit = sorted(fit, key=lambda p: (0 if p.kind == "decision" else 1 if _problem(p) else 2 if _advice(p)
+        # (What the advice comes to, "That's a clear result: … means condensation", before the advice itself; a fix
+        # named as such, "The fix is to give pandas the exact format", is what it comes to already.)
+        named_fix = any(re.match(r"(?i)(?:\*\*)?the (?:\w+ )?(?:fix|solution)\b", p.text) for p in fit)
+        fit = sorted(fit, key=lambda p: (0 if p.kind == "decision" else 1 if _problem(p) else
+                                         1.5 if _VERDICT.match(p.text.lstrip("*")) and not named_fix else 2 if _advice(p)
                                          else 3 if _outcome(p) else 4, bool(re.match(r"(?i)(?:its|it|this|that|these|"
                                                                                      r"those|they|their)\b", p.text))))
     else:
@@ -474,7 +483,7 @@ def _outcome(point: Point) -> bool:
 
 
 _NO_SUBJECT = frozenset("time times thing things way ways lot lots day days people stuff week weeks year years "
-                        "today tonight moment bit back work help".split())
+                        "today tonight moment bit back work help ugh argh meh hmm ooh oh ah wow yay fine ok okay yeah yes nope yep lol haha".split())  # ("Fine fine i'm brainstorming", "ugh the … test": no subject)
 _NOT_A_TAIL = frozenset("yet though anyway already still again too ever even just now then".split())
 _NOT_A_HEAD = frozenset("yet still interesting considering really hard good great so just even also very pretty "
                         "best nice".split())  # "yet stayed optimistic" is no subject
@@ -726,6 +735,9 @@ def _end(sentence: str, lang: str) -> str:
                       sentence.strip()).rstrip(":：")  # ("…wrapping it in `Expanded`:")
     if lang == "zh":
         return sentence if re.search(r"[。！？.!?”]$", sentence) else sentence + "。"
+    sentence = sentence.rstrip(";,")  # ("…: condensation;" ends with a full stop, not ";.")
+    if re.match(r"(?:\*\*)?[a-z]{2,}\b(?![.(_/-])", sentence) and not re.match(r"\S*[A-Z0-9]", sentence):
+        sentence = re.sub(r"[a-z]", lambda m: m.group(0).upper(), sentence, count=1)  # ("moisture on…": a sentence)
     return sentence if re.search(r"[.!?…]$|[.!?…][”\")]$", sentence) else sentence + "."
 
 

@@ -169,7 +169,7 @@ _CATCHING_UP = re.compile(r"(?i)(?:(?:so\s+|well\s+|oh\s+)?(?:a lot|so much|load
                           r"(?: the other day| recently| last week)?)")
 _UPDATE_LABEL = re.compile(r"(?i)^(?:update|edit|ps|p\.s\.|fyi|quick update)\s*[:：-]\s*(?=\w)")
 _FEELING_TAIL = re.compile(r"(?i)\s+(?:and|but|so)\s+(?:" + _FEELING_EN.pattern.removeprefix("(?i)") + r")([.!?…]*)$")
-_LAUGH = re.compile(r"(?i)(?:[\s,]+(?:ha(?:ha)+|lol|lmao|rofl|xd|hehe+|obvs|ngl|tbh)|,\s*(?:trust me|you know|i guess|honestly|"
+_LAUGH = re.compile(r"(?i)(?:[\s,]+(?:ha(?:ha)+|lol|lmao|rofl|xd|hehe+|obvs|ngl|tbh|btw|fyi)|,\s*(?:trust me|you know|i guess|honestly|"
                     r"to be fair|tbh))(?=[\s.!?]*$|\s*[)）,;])")  # (or before the parenthesis it ends: "ancient lol)")
 _OUTCOME_NOTE = re.compile(r"^(?:output|error|result)\s*:\s", re.I)
 _ABOUT_YOU = re.compile(r"(?i)^(?:(?:haha|lol|ok|so|and)[,.!]*\s+)*"
@@ -259,6 +259,7 @@ class ExtractiveDistiller:
         if existing is None and not calls and (_idle(turns, candidates) or _idle_talk(turns, candidates)):
             return Skip(SKIP_REASON)
         candidates = _with_deferred(_with_chain(_with_either(_with_options(candidates), turns), turns))
+        candidates = _with_turned_down(candidates, turns) if len(names) > 1 else candidates
         gone = _superseded(candidates, turns)  # a plan changed later is talk now: never picked, never a referent
         candidates = [replace(c, kind="sentiment") if c.pos in gone else c for c in candidates]
         # Code blocks are kept whole outside the budget, so the budget is for the prose around them.
@@ -326,7 +327,7 @@ def _apostrophes(text: str) -> str:
             return word[:-1] + "'" + word[-1]  # "dont" → "don't"
         return word[:-1] + "'s" if m.group("s") else word[:-2] + "'re"
     # ("next friday's free": that Friday is free, a day the date table reads)
-    text = _DAY_IS.sub(r"\1 is ", text)
+    text = _DAY_IS.sub(r"\1 is ", text) if "'s " in text or "’s " in text else text
     if "`" not in text:
         return _BARE_CONTRACTION.sub(fix, text)
     parts, last = [], 0
@@ -1276,6 +1277,57 @@ _DAY_WORDS = frozenset(w for w in "monday tuesday wednesday thursday friday satu
                        "tomorrow tonight today morning afternoon evening".split())
 
 
+def _with_turned_down(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
+    """Ideas thrown in and turned down at once ("puppy?" — "absolutely not, she lives in a 4th floor flat"; "what
+    about a flash mob" — "mate" — "no. just no") are one line, "Turned down: puppy, a flash mob…": neither an idea
+    nor why not is what was planned."""
+    ideas: list[str] = []
+    proposers: set[str] = set()
+    gone: set[int] = set()
+    first: _Stmt | None = None
+    for i, turn in enumerate(turns[:-1]):
+        if not re.search(r"[^\W\d_]{2}", turn.speaker):  # (people, named: "Marcus")
+            continue
+        # (after a word or two of groaning: "what about a flash mob" — "mate" — "no. just no")
+        at = next((j for j in range(i + 1, min(i + 4, len(turns))) if len(_speech(turns[j].text).split()) > 1), i + 1)
+        answer = turns[at]
+        idea = _LEAD_FILLER.sub("", _speech(turn.text)).strip()
+        # (Or laughed off by name: "marcus it's december 😂 and they're like £200 each")
+        laughed = answer.speaker != turn.speaker and bool(
+            re.match(rf"(?i)\W*{re.escape(turn.speaker)}\b", answer.text) and _LAUGHING.search(answer.text))
+        # (Or groaned at by name, "MARCUS", or "mate", by someone else)
+        groaned = any(t.speaker != turn.speaker and re.fullmatch(
+            rf"(?i)\W*(?:{re.escape(turn.speaker)}|mate|dude|bro)\W*", _speech(t.text)) for t in turns[i + 1:at])
+        refused = answer.speaker != turn.speaker and bool(_REFUSAL.match(answer.text))
+        # (An idea is a thing named, "puppy?", "hot air balloon ride!!!"; "wait isn't that the weekend of the dinner?"
+        # asks about the plan, and its "no" answers it.)
+        if not (refused or laughed or groaned) or len(idea.split()) > 10 or re.search(
+                r"(?i)\b(?:is|isn'?t|are|aren'?t|was|wasn'?t|were|do|does|did|don'?t|can|can'?t|will|won'?t|would|"
+                r"should|have|has|had|i|we|you)\b", idea) or not (
+                _IDEA.match(idea) or (groaned or re.search(r"[?!]\W*$", idea)) and not re.match(
+                    r"(?i)(?:is|are|was|were|do|does|did|have|has|can|could|will|would|should|shall|who|what|when|"
+                    r"where|why|how|which|i|we|you|he|she|they|it|that|this|my|our)\b", idea)):
+            continue
+        said = [s for s in candidates if i <= s.msg <= at and not s.code]  # (or joined to its answer: "“Puppy?” — …")
+        if not said or any(s.kind == "decision" for s in said):
+            continue
+        first = first or said[0]
+        idea = ([t for t in _sentences(idea) if re.search(r"\w", t)] or [idea])[-1]  # ("ok fine. puppy?": the puppy)
+        ideas.append(re.sub(r"(?i)^(?:what|how) about\s+|[\s?!.…]+$", "", _EMOJI.sub("", idea)).strip())
+        proposers.add(turn.speaker)
+        # The refusal, or the laugh, goes with the idea; so does the idea's own shrug ("fine fine i'm brainstorming").
+        short = len(_speech(answer.text).split()) <= 12
+        gone |= {s.pos for s in candidates if i <= s.msg < at or s.msg == at and short and (
+            refused or laughed or answer.speaker == turn.speaker)}
+    if first is None:
+        return candidates
+    whose = f"{next(iter(proposers))}'s ideas, turned down" if len(proposers) == 1 else "Ideas turned down"
+    text = f"{whose}: " + ", ".join(dict.fromkeys(w[:1].lower() + w[1:] for w in ideas if w)) + "."
+    line = replace(first, text=text, kind="fact", speaker="", reply=False,
+                   tokens=frozenset().union(*(_tokens(w) for w in ideas)))
+    return [line if s.pos == first.pos else replace(s, kind="sentiment") if s.pos in gone else s for s in candidates]
+
+
 def _superseded(candidates: list[_Stmt], turns: list[_Turn]) -> set[int]:
     """A dated plan a later message changed: "they can do next Saturday (28 November), 7pm, table for 8" …
     "what about Sunday lunch instead?" … "done! Sunday 29th (29 November), 1pm, table for 8". The later one
@@ -1316,6 +1368,11 @@ def _superseded(candidates: list[_Stmt], turns: list[_Turn]) -> set[int]:
                     not any(_CHANGE.search(t.text) for t in turns[earlier.msg:earlier.msg + 1]):
                 gone.add(earlier.pos)
     return gone
+
+
+_REFUSAL = re.compile(r"(?i)\W*(?:(?:lol|haha|um+|erm+|mate|omg)[,.!]*\s+)?(?:no+\b|nope|nah|absolutely not|definitely not|"
+                      r"hell no|no way|not a chance|just no|over my dead body)")
+_IDEA = re.compile(r"(?i)(?:what|how) about\b|maybe (?:a|an|some)\b|or (?:a|an)\b")
 
 
 def _is_time(token: str) -> bool:
@@ -1702,7 +1759,8 @@ def _density(stmt: _Stmt, weights: dict[str, float], covered: set[str], answer: 
     """Weight added per character. Covered words still count 30 %: a second fact about a thing is news.
     An ``answer`` to the ask counts all its words as new: the code that found it said them first; so does a
     decision: "Going for the Yaris" names what the comparison before it named."""
-    fresh = answer or stmt.kind == "decision"
+    # (A verdict, "That's a clear result: … means condensation", says again what it concludes from: that is its point.)
+    fresh = answer or stmt.kind == "decision" or stmt.role == "assistant" and bool(_VERDICT.match(stmt.text.lstrip("*")))
     new = sum(weights.get(t, 0.0) for t in (stmt.tokens if fresh else stmt.tokens - covered))
     old = 0.0 if fresh else sum(weights.get(t, 0.0) for t in stmt.tokens & covered)
     before, news, after = _boosts(stmt)
@@ -1922,7 +1980,8 @@ def _request(turns: list[_Turn], calls: list[ToolCall]) -> tuple[str, str, str]:
         said = [re.sub(r"^(?:quick )?(?:context|background|fyi|update|question|note|q)\s*[:：]\s*", "",
                        _LEAD_FILLER.sub("", s), flags=re.I) for s in _sentences(_FENCE_RE.sub(" ", turn.text))]
         said = [s for s in said if not _is_small_talk(s) and not _QUESTION_AHEAD.match(s)
-                and not _QUESTION_AHEAD.match(_trim(s, frozenset()))  # ("postgres question, this is driving me mad.")
+                and not ("question" in s.lower() and _QUESTION_AHEAD.match(_trim(s, frozenset())))  # ("postgres
+                # question, this is driving me mad.")
                 and (len(_tokens(s)) >= 2 or _is_question(s) or re.match(
             r"(?i)(?:i'?m|we'?re|i am|we are) (?:\w+ly )?\w+ing\W*$", s))]  # "We're remortgaging." says what about
         if not said:

@@ -96,11 +96,14 @@ _CUES = {
     "zh": {
         "procedure": r"`(?:sudo |pip3? |pipx |npm |npx |git |python3? |uv |cargo |go |make |docker |kubectl |brew |apt(?:-get)? |curl |wget |mix |yarn |pnpm |node |bash |sh |cd |ls |cat |grep |export |memvault |pytest|ssh |scp |rsync |chmod |mkdir |rm |cp |mv |tar |systemctl |conda |poetry |gradle |mvn |dotnet |swift |ruby |gem |bundle |rails |php |composer |psql |mysql |redis-cli |gh |terraform |ansible)[^`]*`|命令|步骤|运行|执行|安装|配置|输入|脚本",
         "decision": r"决定(?<!要决定)(?<!还没决定)(?<!没有决定)(?<!没决定)(?<!怎么决定)(?<!如何决定)(?<!再决定)(?<!来决定)"
+                    r"(?<!评估决定)(?<!医生决定)(?<!你决定)(?<!您决定)"  # ("最终由麻醉医生评估决定": who will decide)
                     r"(?!不了|要不要|是否|怎么|还是)|"
                     r"选择|选用|选了|定了|改用|换成|而不是|"
                     r"放弃|不用了|否决|采用|就用|那就|就这么定|就坐|就订|就选|(?:我们|我)也?(?:都)?倾向(?:于)?(?!.*[?？])",
         "preference": r"喜欢|偏好|更喜欢|最爱|讨厌|习惯|总是用|别再|不要再",
-        "state": r"目前|现在|正在|还没|已经|完成|下一步|计划|打算|准备|待办|接下来|明天|下周",
+        "state": r"目前|现在|正在|还没|已经|完成|下一步|计划|打算|准备|待办|接下来|明天|下周|"
+                 # a deadline or a wait: "月底前转给我", "病理结果要两周后才出"
+                 r"(?:月底|月初|年底|周末|之前|以前)(?:（[^）]*）)?前?(?:把|转|交|付|给)|后才出",
     },
 }
 # Both languages' cues apply to every sentence: chats mix them ("我们决定用 Redis", "We chose 方案 B").
@@ -147,10 +150,10 @@ _REACTION_RE = re.compile(r"(?:you|your|you're|you'd|you've|you'll|it|it's|that|
 _FENCE_RE = re.compile(r"^(`{3,}|~{3,})[^\n]*\n.*?^\1[ \t]*$", re.S | re.M)
 _SENT_END = re.compile(r"(?<=[.!?…])[\"'”’)]*\s+|(?<=[。！？；])|\n+")
 _ABBREV = re.compile(r"\b(?:mr|mrs|ms|dr|st|vs|etc|e\.g|i\.e|jr|sr|no|approx)\.$", re.I)
-_LEAD_FILLER = re.compile(r"^(?:(?:oh|wow|yeah|yes|yep|nah|nope|hey|hi|well|so|haha+|lol|ah+|aw+|omg|ok(?:ay)?|"
+_LEAD_FILLER = re.compile(r"^(?:(?:so far,? so good(?:\s*[-–—])?|oh|wow|yeah|yes|yep|nah|nope|hey|hi|well|so(?! far\b)|haha+|lol|ah+|aw+|omg|ok(?:ay)?|"
                           r"sure|totally|right|absolutely|definitely|anyways?|firstly|secondly|additionally|"
                           r"actually|honestly|unfortunately|fortunately|luckily|btw|by the way|also|and|but|plus|then|"
-                          r"hmm+|um+|uh+|gosh|whoa|woah|yay|guess what|you know what|to be honest|tbh|"
+                          r"hmm+|um+|uh+|ugh+|argh+|gah|sigh|meh|gosh|whoa|woah|yay|(?:lol|haha+) no|no(?=[.!]+\s+(?:ok|okay|so|anyway)\b)|(?:ok(?:ay)? )?(?:but )?serious(?:ly)?\s*:|guess what|you know what|to be honest|tbh|"
                           r"since (?:we|i) last (?:spoke|talked|chatted)|since our last (?:chat|talk|conversation)|"
                           r"in the meantime|meanwhile|fwiw|on an? (?:happier|brighter|lighter|sadder|different|related|"
                           r"similar|other|more positive|serious) note|(?:maybe|probably|possibly|might be|could be) unrelated,?"
@@ -164,7 +167,8 @@ _LEAD_FILLER = re.compile(r"^(?:(?:oh|wow|yeah|yes|yep|nah|nope|hey|hi|well|so|h
                           r"(?=\s+(?:i|i'm|i've|we|we're|we've|my|our)\b)|"
                           r"(?:(?:so )?many things to (?:plan|do|discuss|sort out)\s*)?(?:first|second|third|finally|"
                           r"lastly|(?:first|second|third|next|last|one more) (?:thing|topic|item))\s*:)[,!.:]?\s+|"
-                          r"(?:你好|您好|嗨|哈喽|嗯+|好的?|对了|那个)[，,！!。\s]+|哈哈+[，,！!。\s]*)+", re.I)
+                          r"(?:你好|您好|嗨|哈喽|嗯+|好的?|对了|那个)[，,！!。\s]+|哈哈+[，,！!。\s]*|"
+                          r"(?:我)?想(?:咨询|请教|问)(?:一下|你)?[，,：:！!。\s]+(?=\S{4}))+", re.I)  # ("想咨询一下 我妈…")
 _CLAUSE_SEP = re.compile(r"(,\s+|\s+[-–—]\s+|;\s+|，)")
 _WORD_RE = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?|[\u3400-\u9fff]+", re.I)
 _CJK_RE = re.compile(r"[\u3400-\u9fff]")
@@ -360,7 +364,10 @@ _OUTCOME = re.compile(r"\b(?:i(?:'ve| have)? (?:just |already )?(?:booked|ordere
 # An answer's verdict ("Basically: solar yes, battery no for now"): what the advice comes to.
 _VERDICT = re.compile(r"^(?:basically|in short|bottom line|tl;?dr|in summary|to sum up|summary|verdict|"
                       r"my (?:recommendation|advice|suggestion|verdict)|recommendation|the short answer|short answer|"
-                      r"so,? (?:my|the) (?:recommendation|answer|advice) is)\b", re.I)
+                      r"so,? (?:my|the) (?:recommendation|answer|advice) is|"
+                      # a test's reading: "That's a clear result: … means condensation", "That confirms it"
+                      r"(?:that'?s|this is|it'?s) an? (?:clear|conclusive|definite|textbook) (?:result|answer|sign|case)|"
+                      r"(?:that|this) (?:confirms|settles|rules out)|diagnosis)\b", re.I)
 # Said after being convinced ("ok that convinces me. lease the e-bike…"): what follows is the decision.
 _CONVINCED = re.compile(r"(?i)^(?:(?:ok(?:ay)?|alright|right|perfect|great|brilliant|cool|nice)[,.!]?\s*)?(?:that convinces me|i'?m convinced|"
                         r"you(?:'ve| have) convinced me|sold(?=\W*$)|decision made|that settles it|let'?s do (?:it|that)|"
@@ -422,6 +429,12 @@ _FEELING_EN = re.compile(r"(?i)(?:(?:i'?m|i am)\s+)?(?:too|so|really|very|pretty
                          # ("…at 10:30 sharp, I'm serious": an insistence, no content)
                          r"|(?:i'?m|i am)\s+(?:dead\s+|deadly\s+|totally\s+|so\s+)?(?:serious|not (?:joking|kidding))|no joke|"
                          r"(?:and\s+)?i mean it"
+                         # ("Good luck, and I hope the corner dries out": a wish, said in parting)
+                         r"|(?:good luck,?\s+)?(?:and\s+)?i (?:really\s+|do\s+)?hope (?:that\s+)?(?:the|it|this|your|you|everything|"
+                         r"all|she|he|they)\b[^.!?]{0,60}"
+                         # ("fine fine i'm just brainstorming": what kind of talk it was, no content)
+                         r"|(?:(?:ok|okay|fine|alright)[,!.]*\s+)*(?:i'?m|i am|i was|just)\s+(?:just\s+|only\s+)?(?:brainstorming|joking|kidding|thinking out loud|"
+                         r"spitballing|throwing (?:ideas|it|that) out there)"
                          # ("…for my dog Biscuit and I'm drowning in quotes": overwhelm, no content)
                          r"|(?:i'?m|i am)\s+(?:totally\s+|completely\s+|just\s+|kind of\s+|a bit\s+)?(?:drowning|swamped|"
                          r"buried|overwhelmed|lost)\s+(?:in|with|by)\s+(?:all\s+)?(?:the\s+|these\s+)?[\w-]+(?:\s+[\w-]+)?"

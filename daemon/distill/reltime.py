@@ -78,7 +78,10 @@ _MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _DATE_AFTER = re.compile(
     r"\s*[（(](?:around |约|weekend of |week of )?\d{4}"
     r"|,?\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b|,?\s*\d{1,2}/\d{1,2}\b|,?\s*\d{1,2}\s+" + _MONTHS + r"\b"
-    r"|,?\s*" + _MONTHS + r"\s+\d{1,2}(?:st|nd|rd|th)?\b|\s*[（(]?\d{1,2}月\d{1,2}[日号]", re.I)
+    r"|,?\s*" + _MONTHS + r"\s+\d{1,2}(?:st|nd|rd|th)?\b|\s*[（(]?\d{1,2}月\d{1,2}[日号]"
+    # ("in two weeks, on Saturday 12 December", "两周后：12月17日（周四）": the day is written right after)
+    r"|\s*[:：,，]?\s*(?:on\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?(?:the\s+)?"
+    r"(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTHS + r"\b|" + _MONTHS + r"\s+\d{1,2}\b|\d{1,2}月\d{1,2}[日号])", re.I)
 # The day a phrase inside parentheses was given already: "(27 November 2026)", "(next Tuesday, 2026-12-01)".
 _DATE_INSIDE = re.compile(r"(?:,|，)?\s?(?:around |约|weekend of |week of )?\d{4}\b[-\d]*[)）]")
 _YEAR = re.compile(r"(?<![\d.-])(?:19|20)\d{2}(?!\d)|\b\d{1,2}[./]\d{1,2}[./](?:19|20)?\d{2}\b")
@@ -477,7 +480,10 @@ def _en_bare_weekday(m: re.Match[str], anchor: date, said: Said) -> str | None:
         return None
     sentence, past = _sentence_around(m), _past_tense(m)
     clause = _clause_around(m)
-    if past and re.search(r"(?i)\b(?:is|are|'s|’s|'re)\b", clause) and not _past_cue(clause.replace(m.group(0), " ")):
+    # (A timetable's present, "ordered a dehumidifier, £179, arrives monday", is the coming one too.)
+    scheduled = bool(_SCHEDULED.search(clause)) and not _past_cue(clause.replace(m.group(0), " "))
+    if past and (scheduled or re.search(r"(?i)\b(?:is|are|'s|’s|'re)\b", clause)) and not _past_cue(
+            clause.replace(m.group(0), " ")):
         past = False  # ("your mum mentioned the carol service last time, it's sunday at 4": the clause says when it is)
     # A day the same message just gave: "Friday (27 November) is my work do. Can we do Saturday instead?" is the
     # Saturday after it, whatever Saturday the chat named before.
@@ -510,7 +516,7 @@ def _en_bare_weekday(m: re.Match[str], anchor: date, said: Said) -> str | None:
     # as "on Monday" is (said on a Monday, today or a week later: as written).
     booked = re.search(r"(?i)\bfor\s+$", m.string[max(0, m.start() - 5):m.start()])
     agreed = _AGREED_DAY.match(m.string, m.end())
-    if (booked or agreed or _PLAN_CUE.search(sentence) and not past) and target != anchor.weekday():
+    if (booked or agreed or (_PLAN_CUE.search(sentence) or scheduled) and not past) and target != anchor.weekday():
         return _day(anchor + timedelta(days=(target - anchor.weekday()) % 7))
     # Gone by: "It was Tuesday, right?", "I saw her Monday" — the most recent one, as "on Tuesday" in the past is.
     if past and target != anchor.weekday():
@@ -522,6 +528,9 @@ def _en_bare_weekday(m: re.Match[str], anchor: date, said: Said) -> str | None:
 # ("We'll be back Sunday", said of the weekend after next, is not one: which week stays anyone's guess.)
 _PLAN_CUE = re.compile(r"(?i)\b(?:(?:can|could|shall) (?:we|i|you)|let'?s|are you (?:free|around|about|up for|"
                        r"busy)|see you|how about|what about)\b")
+# A timetable's present tense: what arrives, starts or is due on a day to come.
+_SCHEDULED = re.compile(r"(?i)\b(?:arrives|comes|starts|begins|opens|lands|leaves|departs|ends|finishes|closes|"
+                        r"(?:is|'s|’s) due|due|gets (?:here|delivered|back))\b")
 _AGREED_DAY = re.compile(r"(?i)(?:\s+(?:morning|afternoon|evening|night))?\s+(?:works|suits|is (?:good|fine|great|perfect))\b")
 
 
@@ -674,6 +683,15 @@ def _shifted(anchor: date, n: int, unit: str, sign: int, approx: bool, zh: bool 
     return ("约" if zh else "around ") + str(year) if approx else str(year)
 
 
+_CONDITIONAL = re.compile(r"(?i)(?:^|[,;:]\s*|\n)\W*(?:and |but |so )?if\b|如果|要是|假如|万一")  # ("know if": whether)
+
+
+def _conditional(m: re.Match[str]) -> bool:
+    """Whether a condition comes before the match in its sentence: the clock starts when it is met."""
+    starts = [e.end() for e in _SENTENCE_END.finditer(m.string, max(0, m.start() - 200), m.start())]
+    return bool(_CONDITIONAL.search(m.string[starts[-1] if starts else max(0, m.start() - 200):m.start()].lstrip()))
+
+
 def _en_ago(m: re.Match[str], anchor: date) -> str | None:
     n, approx = _en_count(m)
     return _shifted(anchor, n, m.group("unit").lower(), -1, approx)
@@ -682,6 +700,8 @@ def _en_ago(m: re.Match[str], anchor: date) -> str | None:
 def _en_in(m: re.Match[str], anchor: date) -> str | None:
     if m.group(0).lower().startswith("in ") and _how_long(m):
         return None  # "it has failed three times in two months", "I finished it in 3 days": how long, not when
+    if _conditional(m) and not _FUTURE_CUE.search(_sentence_around(m)):
+        return None  # ("if they take a biopsy, results come in two weeks": two weeks from the biopsy, not from today)
     n, approx = _en_count(m)
     return _shifted(anchor, n, m.group("unit").lower(), 1, approx)
 
@@ -752,6 +772,8 @@ def _zh_year(m: re.Match[str], anchor: date) -> str:
 def _zh_count(m: re.Match[str], anchor: date) -> str | None:
     n, approx = _zh_number(m.group("n"))
     sign = -1 if m.group("dir") in ("前", "以前", "之前") else 1
+    if sign > 0 and _conditional(m):
+        return None  # ("如果取了活检，病理结果要两周后才出": two weeks from the biopsy)
     return _shifted(anchor, n, m.group("unit"), sign, approx, zh=True)
 
 

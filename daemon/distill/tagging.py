@@ -99,7 +99,9 @@ class ExtractiveTagger:
         head = _prose(head)
         # Speakers are who talked, not what the card is about; the card's name is already its name. (Those who
         # said nothing the card keeps are named where the description says who talked: "Odile, … and Kemal talked".)
-        speakers = {m.group(1).strip().casefold() for m in _SPEAKER.finditer(body)}
+        # (A table row's label, "无痛胃镜: 总费用 700元", is no speaker: a Chinese name has two or three characters.)
+        speakers = {m.group(1).strip().casefold() for m in _SPEAKER.finditer(body)
+                    if not (_is_han(m.group(1).strip()) and len(m.group(1).strip()) > 3)}
         if who := _TALKED.search(description):
             speakers |= {n.strip().casefold() for n in re.split(r",\s*|\s+and\s+", who.group(1)) if n.strip()}
         scores: Counter[str] = Counter()
@@ -137,6 +139,7 @@ class ExtractiveTagger:
             found = topics([head, body], names, k=max_tags + 2)
             usable = [p.lower() for p in found if slugify(p) != own and len(p.split()) <= 2 and not _fragment(p)
                       and len(p) >= 5 and "'" not in p and "’" not in p
+                      and not re.search(r"(?i)\b(?:whatever|stuff|anyway|lol|haha|tbh|innit)\b", p)  # ("monzo whatever")
                       and p.casefold() not in {c.casefold() for c in chosen}
                       and not set(p.casefold().split()) & kin]  # ("my dog Biscuit" is no "dog biscuit")
             # Two-word phrases name a topic; a lone word only when nothing better is there. (A phrase that opens on a
@@ -158,7 +161,21 @@ def _fragment(candidate: str) -> bool:
         bool(_DOMAIN.fullmatch(candidate)) or candidate.count(".") >= 3 or \
         any(_DOMAIN.fullmatch(w) or w.casefold() in _STATUS for w in candidate.split()) or \
         (bool(_HAN.search(candidate)) and (" " in candidate.strip() or bool(re.search(r"的|在|\d+[月日号年]|^[月日号年]", candidate)))) or \
-        any(re.fullmatch(r"[0-9a-f]*\d[0-9a-f]*", w) and len(w) >= 6 for w in candidate.casefold().split())
+        any(re.fullmatch(r"[0-9a-f]*\d[0-9a-f]*", w) and len(w) >= 6 for w in candidate.casefold().split()) or \
+        _shouted(candidate)
+
+
+# A word written in capitals for emphasis ("CONFIRMED for friday", "BOOKED:", "NOBODY post anything") is shouted,
+# not an acronym: it ends like an English word, or is one of the words people shout.
+_SHOUTED = frozenset("nobody everyone everybody nothing anything everything never always huge please stop must need "
+                     "really very done yes omg wtf asap urgent important reminder note update warning confirmed "
+                     "cancelled canceled booked sorted help".split())
+
+
+def _shouted(candidate: str) -> bool:
+    return candidate.isalpha() and candidate.isupper() and len(candidate) >= 4 and (
+        candidate.casefold() in _SHOUTED or candidate.casefold() in _STOP or
+        (len(candidate) >= 6 and bool(re.search(r"(?:ED|ING|LY)$", candidate))))
 
 
 _ABBREVIATIONS = frozenset("mon tue tues wed thu thur thurs fri sat sun jan feb mar apr jun jul aug sep sept oct "
@@ -240,10 +257,12 @@ def _candidates(text: str) -> list[str]:
     return found
 
 
-_HAN_JOIN = re.compile(r"[和与及或跟的了]")
+_HAN_JOIN = re.compile(r"[和与及或跟的了得]")  # ("看得更": how it is seen, no term)
 # A yes-no question's or a negation's words ("能不能游", "要不要", "不能游") are how something is asked, not what.
 _HAN_ASKING = re.compile(r"不|能不|要不|是不|有没|会不|可不|没有|需不需")
-_HAN_EDGE = set("的了是和也很在有就都而及与或把被给对从向这那个们上下中到去来我你他她它")
+# A term does not start on a verb of asking or telling ("告诉医生", "要耳塞"): that is what is done, not a topic.
+_HAN_VERB = set("告问说让要会能请想")
+_HAN_EDGE = set("的了是和也很在有就都而及与或把被给对从向这那个们上下中到去来我你他她它更最太还再又才吧呢吗啊时")
 
 
 def _han_terms(text: str) -> list[str]:
@@ -258,6 +277,7 @@ def _han_terms(text: str) -> list[str]:
             counts.update(run[i : i + size] for i in range(len(run) - size + 1))
     # ("子女教育和房贷" is two terms, not one: a joining word never sits inside a term)
     repeated = {t: c for t, c in counts.items() if c >= 2 and t[0] not in _HAN_EDGE and t[-1] not in _HAN_EDGE
+                and t[0] not in _HAN_VERB
                 and t not in _ZH_STOP and not _HAN_JOIN.search(t) and not _HAN_ASKING.match(t)}
     maximal = [t for t, c in repeated.items()
                if not any(t != u and t in u and repeated[u] == c for u in repeated)]

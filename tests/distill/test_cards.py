@@ -2966,3 +2966,107 @@ def test_an_ask_starting_with_an_http_method_keeps_its_case() -> None:
     from daemon.distill.describe import _ask
     asked = _ask("GET /api/classes/{id} now blows up", "", "en", False)
     assert "GET /api/classes/{id}" in asked and "gET" not in asked
+
+
+# ---- review 22: interjections, shouted words, verdicts and ideas turned down ---------------
+
+def test_an_interjection_names_nothing_and_a_flaky_test_is_a_flaky_test() -> None:
+    from collections import Counter
+    from daemon.distill import describe
+    focus = ["", "the `orders › GET /orders returns newest first` test is flaky again on CI, fails maybe 1 in 10 runs"]
+    texts = [focus[1], "the test fails", "the test is flaky", "the test passes"]
+    assert describe.name(focus, texts, frozenset(), Counter(fact=2), "en") == "flaky-test"
+    assert describe.name([], ["Fine fine i'm brainstorming", "Fine, the dinner", "dinner at Lupa"],
+                         frozenset(), Counter(fact=2), "en") != "fine-fine"
+    from daemon.distill.lexicon import _LEAD_FILLER
+    assert _LEAD_FILLER.sub("", "ugh the test is flaky again") == "the test is flaky again"
+
+
+def test_words_shouted_in_capitals_are_no_tags_but_acronyms_are() -> None:
+    text = ("---\nname: jess-viva\ndescription: Jess's viva is CONFIRMED.\n---\n"
+            "- Priya: BOOKED: Lupa, saturday 19th, table for 6. NOBODY post anything before the 19th.\n"
+            "- Tom: the CI run on the PR is green, BOOKED the NASA slot, send money by sunday, bank or monzo whatever.\n")
+    tags = ExtractiveTagger().tag(text, 6)
+    assert not {"CONFIRMED", "BOOKED", "NOBODY"} & set(tags), tags
+    assert "CI" in tags and "NASA" in tags, tags
+    assert not any("whatever" in t for t in tags), tags
+
+
+def test_a_chinese_table_label_is_no_speaker_and_a_verb_phrase_no_tag() -> None:
+    text = ("---\nname: 妈妈做胃镜\ndescription: 用户的母亲要做胃镜。\n---\n"
+            "- 无痛胃镜: 总费用 700元, 自付 532元.\n- 无痛胃镜：静脉麻醉，医生可以看得更仔细。\n"
+            "- 选无痛胃镜更合适，看得更清楚。\n- 麻醉评估时告诉医生，最终由麻醉医生评估决定。\n- 把降压药告诉医生。\n")
+    tags = ExtractiveTagger().tag(text, 3)
+    assert "无痛胃镜" in tags, tags
+    assert not any(t in ("看得更", "告诉医生", "醉医生") or t.endswith("时") for t in tags), tags
+
+
+def test_who_will_decide_is_no_decision_and_asking_for_advice_is_a_lead_in() -> None:
+    chat = [say("你好，想咨询一下😅 我妈今年62岁，最近两个月老是胃胀。医生说要做个胃镜，普通的还是无痛的？"),
+            say("血压控制在130/85左右，一般是可以做无痛胃镜的，最终由麻醉医生评估决定。", role="assistant"),
+            say("好 那就无痛吧，多400多块也值。我哥说费用他出一半，月底前转给我。")]
+    result = card(chat)
+    decisions = _section(result.body, "决定")
+    assert "那就无痛吧" in decisions and "评估决定" not in decisions
+    assert "想咨询" not in text_of(result)
+    assert "我哥说费用他出一半" in _section(result.body, "现状与下一步")  # a deadline is what happens next
+
+
+def test_a_verdict_on_a_test_is_kept_and_leads_the_description() -> None:
+    chat = [say("We've got a damp patch in the back bedroom behind the wardrobe, 28% on the meter. Is it rising damp?"),
+            say("A patch in one corner is the classic pattern for condensation or penetrating damp. Tape a square of "
+                "kitchen foil over it for 48 hours:\n"
+                "- **moisture on the room side** → the water is coming from the room air: **condensation**;\n"
+                "- **wet underneath** → the water is coming **through the wall**: penetrating damp.", role="assistant"),
+            say("48 hours later: the foil was wet on the room side, actual droplets on it, and the wall under it was "
+                "dry-ish."),
+            say("That's a clear result: water on the room side of the foil and a drier wall behind it means "
+                "**condensation**, not penetrating or rising damp. **Move the wardrobe** 10 cm from the wall and get a "
+                "dehumidifier.", role="assistant")]
+    result = card(chat)
+    assert "That's a clear result" in result.body
+    assert "That's a clear result" in result.description
+    assert ";." not in result.description and " moisture on" not in result.description
+
+
+def test_ideas_turned_down_at_once_are_one_line_without_why_not() -> None:
+    chat = [say("ok jess's viva is CONFIRMED for friday the 18th!!! we have to do something", "Priya"),
+            say("surprise dinner the day after? she'll be a wreck on the friday itself", "Leah"),
+            say("hot air balloon ride!!! 🎈", "Marcus"),
+            say("marcus it's december 😂 and they're like £200 each", "Priya"),
+            say("ok fine. puppy?", "Marcus"),
+            say("absolutely not, she lives in a 4th floor flat", "Leah"),
+            say("lol no. ok serious: gift + surprise dinner. her kindle died in september. paperwhite is £159.99",
+                "Tom"),
+            say("what about a flash mob outside the viva room", "Marcus"),
+            say("mate", "Tom"),
+            say("no. just no 🙅‍♀️ she'd die", "Leah"),
+            say("BOOKED 🎉 Lupa, saturday 19th, 7:30pm, table for 6. under my name", "Priya"),
+            say("kindle ordered btw. night all", "Tom")]
+    result = card(chat)
+    text = text_of(result)
+    assert "Marcus's ideas, turned down: hot air balloon ride, puppy, a flash mob outside the viva room." in result.body
+    for said in ("4th floor", "£200 each", "she'd die", "no. ok serious", "btw"):
+        assert said not in text, said
+    assert "Lupa" in result.body and "kindle died" in result.body
+    assert "CONFIRMED" not in ExtractiveTagger().tag(cards.render(result, "s1", "[[s]]"), 3)
+    # An answered question is no idea turned down: "does sam know??" — "no, not yet" stays.
+    plain = card([say("does sam know??", "Priya"), say("no, not yet, I'll tell him tonight at 8", "Leah"),
+                  say("BOOKED: Lupa, saturday 19th, 7:30pm", "Priya")])
+    assert "tell him tonight" in plain.body and "turned down" not in plain.body
+
+
+def test_saying_what_kind_of_talk_it_was_is_filler() -> None:
+    from daemon.distill.extractive import _is_filler
+    assert _is_filler("fine fine i'm just brainstorming", frozenset())
+    assert _is_filler("I'm only joking", frozenset())
+    assert not _is_filler("I'm brainstorming names for the shop with Dana on Friday at the Crown", frozenset())
+
+
+def test_a_parting_wish_is_filler_and_so_far_so_good_a_lead_in() -> None:
+    from daemon.distill.extractive import _is_filler, _trim
+    from daemon.distill.lexicon import _LEAD_FILLER
+    assert _is_filler("Good luck, and I hope the corner dries out.", frozenset())
+    assert not _is_filler("I hope to finish the tiling by Friday (4 December 2026).", frozenset())
+    assert _trim("So far, so good - customers love the new offers", frozenset()).startswith("Customers love")
+    assert _LEAD_FILLER.sub("", "So far we have 3 volunteers") == "So far we have 3 volunteers"

@@ -654,3 +654,33 @@ def test_a_day_of_the_month_takes_the_present_of_its_own_clause() -> None:
         "Esme checked, the 5th (2026-12-05) is full now."
     assert resolve_relative("we went on the 5th, it was great", thursday) == \
         "we went on the 5th (2026-11-05), it was great"
+
+
+def test_a_timetable_present_is_the_coming_day_even_after_a_past_verb() -> None:
+    saturday = D(2026, 11, 28)
+    assert resolve_relative("ordered a 12 litre dehumidifier, £179, arrives monday.", saturday) == \
+        "ordered a 12 litre dehumidifier, £179, arrives monday (2026-11-30)."
+    assert resolve_relative("it arrived monday.", saturday) == "it arrived monday (2026-11-23)."
+    assert resolve_relative("term ends friday.", saturday) == "term ends friday (2026-12-04)."
+
+
+def test_a_relative_day_with_its_date_written_after_it_is_not_annotated() -> None:
+    saturday = D(2026, 11, 28)
+    # The written day says it; a second, counted day beside it could only disagree ("两周后（12-12）：12月17日").
+    assert resolve_relative("Re-check in two weeks, on Saturday 12 December: measure", saturday) == \
+        "Re-check in two weeks, on Saturday 12 December (2026): measure"
+    assert resolve_relative("两周后：12月17日（周四）前后，取病理报告", D(2026, 11, 24)) == "两周后：12月17日（周四）前后，取病理报告"
+    assert resolve_relative("in two weeks. December is busy", saturday) == "in two weeks (2026-12-12). December is busy"
+
+
+def test_a_wait_counted_from_a_condition_is_not_counted_from_today() -> None:
+    tuesday = D(2026, 11, 24)
+    assert resolve_relative("If they take a biopsy, results come in two weeks.", tuesday) == \
+        "If they take a biopsy, results come in two weeks."
+    assert resolve_relative("医生还说如果取了活检，病理结果要两周后才出。", tuesday) == "医生还说如果取了活检，病理结果要两周后才出。"
+    # "know if" asks whether; a condition after the date does not move it
+    assert resolve_relative("mum wants to know if we're driving up in three weeks", tuesday) == \
+        "mum wants to know if we're driving up in three weeks (2026-12-15)"
+    assert resolve_relative("Results in two weeks, if all goes well.", tuesday) == \
+        "Results in two weeks (2026-12-08), if all goes well."
+    assert resolve_relative("两周后复查", tuesday) == "两周后（2026-12-08）复查"

@@ -254,7 +254,6 @@ KNOWN_GAPS = {
         # family chatter kept beside the work, and a name said once: budget and filler
         "Auntie Bea already asked",
         "Luca",
-        "mince pie",
     },
     "review17_coding_spring_lazy_init_claude.json": {
         # the rejected EAGER option named beside the fix, the second error and two asides
@@ -359,6 +358,28 @@ KNOWN_GAPS = {
         # the word "parents" (the chat says "mum and dad" inside longer lines): budget; the spare-room aside is kept
         '(?mi)^(?=[^\\n]*\\b(arriv\\w*|coming|come|comes|train|visit)\\b)(?=[^\\n]*(saturday|2026-12-12|12 december|december 12|12 dec\\b|dec 12|12th))(?![^\\n]*(\\b(cancel\\w*|strike|original\\w*|was|were|instead|no longer|initially|first|planned|dinner|table|cedars|restaurant|meal)\\b|7:30|19:30))[^\\n]*$', "Newcastle", "carol", "parents", "skateboard", "took 3 hours",
     },
+    # --- review 22 (written 2026-12-01 by a reviewer before any card was produced; 17 of 201 checks failed on the
+    # first run, 91.5 %, as for the distiller this session started from) ---
+    "review22_agent_js_flaky_orders_sort_claude_code.jsonl": {
+        # the task's own words ("goes green on retry") and the fix share the description's one line; the 200-run
+        # loop after the fix shows as "→ 23; then 0" in the work, not as "0 failures"
+        "(?mi)^(?=[^\\n]*\\b(retry|retries|retryTimes|loosen\\w*|skip\\w*)\\b)(?=[^\\n]*\\b(fix|fixed|added|adds)\\b)(?![^\\n]*\\b(not|no|don't|without|instead|rather)\\b)[^\\n]*$", "0 failures",
+    },
+    "review22_chinese_mother_gastroscopy_chatgpt.json": {
+        # the user's own prices (280, 60 %) the answer's table says again with the totals; the brother's half by the
+        # end of the month and the biopsy's result two weeks on: budget (Chinese cards are half as long)
+        "280", "60%", "哥哥", "2026-11-30", "2026-12-17", "病理",
+    },
+    "review22_group_gift_surprise_viva_messages.json": {
+        # the sum that makes the £58 (£232, a line of working), the banner and "be there by 7:15": budget
+        "£232", "7:15", "banner",
+    },
+    "review22_home_bedroom_damp_condensation_claude.json": {
+        # the foil test's reading (14 %) and when to call a surveyor: budget; the verdict ("a clear result …
+        # condensation") and the wardrobe moved are kept
+        "14%", "surveyor",
+    },
+    "review22_numbers_japan_rail_pass_sharegpt.json": {"37,920"},  # the pass's price in pounds: budget
 }
 
 
