@@ -342,11 +342,20 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
                                  bool(re.search(r"\b(?:him|her|them|he|she|it)\b", p.text)), not _NAMED.search(p.text),
                                  -min(dwelt.get(p.text, 0), 3)))
         fit = _unique(news + own + fit)
+        # (Away from what it refers to, "I first watched it around 3 years ago" says nothing: a glance needs its thing.)
+        # (One that names its thing first, "finished my first full screenplay and printed it", is fine.)
+        named = [p for p in fit if p.kind == "decision" or not _UNNAMED_IT.match(p.text)]
+        fit = named or fit
         # (One piece each, but an undated promise, "We'll leave at 8 then", takes no one's turn.)
         spread = [p for i, p in enumerate(fit) if p.kind == "decision" or p.who not in {q.who for q in fit[:i]}
                   and not (_PROMISE.search(p.text) and not _DATED.search(p.text) and not _CLOCK_AT.search(p.text))]
         fit = spread + [p for p in fit if p not in spread]
     return fit[:count]
+
+
+# "it"/"them" with no thing named before it in the sentence: no determiner and a noun, no name after the first word.
+_UNNAMED_IT = re.compile(r"^[\w'’,-]+\s+(?:(?!(?i:the|a|an|my|our|their|his|her|your|this|that|these|those)\s)"
+                         r"[a-z0-9][\w'’,-]*\s+)*?(?i:it|them)\b(?!['’]s)")
 
 
 _CLOCK_AT = re.compile(r"(?i)\b(?:on|at|by)\s+\d{1,2}(?::\d{2})?\s?(?:am|pm)\b")

@@ -3070,3 +3070,26 @@ def test_a_parting_wish_is_filler_and_so_far_so_good_a_lead_in() -> None:
     assert not _is_filler("I hope to finish the tiling by Friday (4 December 2026).", frozenset())
     assert _trim("So far, so good - customers love the new offers", frozenset()).startswith("Customers love")
     assert _LEAD_FILLER.sub("", "So far we have 3 volunteers") == "So far we have 3 volunteers"
+
+
+def test_a_catch_up_description_skips_news_about_an_unnamed_it() -> None:
+    chat = [say("Hey Joanna! Long time no see! What's up?", "Nate"),
+            say("I've been working on a project lately - it's been pretty cool. What about you?", "Joanna"),
+            say("I won my first video game tournament last week - so exciting!", "Nate"),
+            say("Wow Nate! Congrats on winning! What game was it?", "Joanna"),
+            say("It's a team shooter game.", "Nate"),
+            say("What type of movies do you like best?", "Nate"),
+            say("I'm all about dramas and romcoms. I love getting immersed in the feelings and plots.", "Joanna"),
+            say("Any recommendations for me?", "Nate"),
+            say("Have you seen this romantic drama that's all about memory and relationships? It's such a good one.",
+                "Joanna"),
+            say("Oh cool! I might check that one out some time soon!", "Nate"),
+            say("Yep, that movie is awesome. I first watched it around 3 years ago. I even went out and got a physical "
+                "copy!", "Joanna"),
+            say("Cool! I'll definitely check it out. Thanks!", "Nate")]
+    description = card(chat).description
+    assert "watched it" not in description and "tournament" in description
+    # News that names its thing before "it" is kept: "finished my first full screenplay and printed it".
+    from daemon.distill.describe import _UNNAMED_IT
+    assert not _UNNAMED_IT.match("I finally finished my first full screenplay and printed it last Friday")
+    assert _UNNAMED_IT.match("Nate made it with coconut milk")
