@@ -165,7 +165,9 @@ def name(focus: list[str], texts: list[str], names: frozenset[str], kinds: Count
     counted = phrase_counts(texts, names)
     # "16th", "3 nights" or "time" names nothing
     found = [p for p in ranked(counted, 6) if not p[:1].isdigit() and p.lower() not in _NO_SUBJECT
-             and not _deed(p)][:4]
+             and not _deed(p) and not _FEEL_GOOD.search(p.lower())
+             and not set(p.lower().split()) <= _NO_SUBJECT | _NOT_A_TAIL  # ("anyone yet")
+             and not re.fullmatch(r"[a-z]{3,}ed", p)][:4]  # ("enjoyed": a verb)
     if any(focus) and lang == "en":  # Chinese phrases need recurrence to be words: the whole conversation
         recurrence = Counter({word: n for word, n in counted[0].items() if " " not in word})
         asked = [p for p in topics(focus, names, k=8) if not p[:1].isdigit()  # "120M tokens" is an amount
@@ -492,10 +494,16 @@ def _outcome(point: Point) -> bool:
 
 
 _NO_SUBJECT = frozenset("time times thing things way ways lot lots day days people stuff week weeks year years "
-                        "today tonight moment bit back work help ugh argh meh hmm ooh oh ah wow yay fine ok okay yeah yes nope yep lol haha".split())  # ("Fine fine i'm brainstorming", "ugh the … test": no subject)
+                        "today tonight moment bit back work help ugh argh meh hmm ooh oh ah wow yay fine ok okay yeah "
+                        "yes nope yep lol haha anyone someone everyone anything something everything".split())
+# ("Fine fine i'm brainstorming", "ugh the … test", "anyone": no subject)
 _NOT_A_TAIL = frozenset("yet though anyway already still again too ever even just now then".split())
 _NOT_A_HEAD = frozenset("yet still interesting considering really hard good great so just even also very pretty "
                         "best nice".split())  # "yet stayed optimistic" is no subject
+# Words that say how life felt, not what it was about: "lasting memories", "finding silver linings", "people smile".
+_FEEL_GOOD = re.compile(r"\b(?:memor(?:y|ies)|difference|silver linings?|tough times?|hard times?|worries|smiles?|breeze|"
+                        r"vibes?|comfy|successful|bright|another|notes?|brings?|sharing ideas|life|lives|ups and downs|"
+                        r"yummy|special|awesome|amazing|wonderful|great|fun|cool|nice|lovely|tough|hard|joy|carefree)\b")
 _VAGUE = re.compile(r"\b(?:positive|impact|journey|passion|happiness|joy|strength|moments?|hard work|dedication|"
                     r"cute|pics?|photos?|pictures?|amazing|awesome|feel|feels|feeling)\b")
 # A sentence that starts on a verb: a word other than a determiner, a pronoun or a name, then its object.

@@ -3093,3 +3093,13 @@ def test_a_catch_up_description_skips_news_about_an_unnamed_it() -> None:
     from daemon.distill.describe import _UNNAMED_IT
     assert not _UNNAMED_IT.match("I finally finished my first full screenplay and printed it last Friday")
     assert _UNNAMED_IT.match("Nate made it with coconut milk")
+
+
+def test_how_life_felt_names_no_card() -> None:
+    from collections import Counter
+    from daemon.distill import describe
+    texts = ["We made lasting memories at the violin concert.", "So many lasting memories!",
+             "The violin concert was great, lasting memories.", "Has anyone yet been to a violin concert?",
+             "anyone yet?", "I enjoyed it, enjoyed every minute"]
+    name = describe.name([], texts, frozenset(), Counter(fact=3), "en")
+    assert name == "violin-concert", name
