@@ -602,7 +602,7 @@ def _as_note(point: Point, lang: str, named: bool, other: str = "", after: str =
         return third_person(f"{point.who} is {text[:1].lower()}{text[1:]}", point.who)
     if point.who and point.kind == "decision" and point.role == "user" and _BARE_VERB.match(text) \
             and not _SETTLED.match(text) and not re.match(r"(?i)off\b", text) \
-            and not re.match(r"(?i)(?:went|chose|picked|settled|opted|switched|decided|bought|booked|ordered)\b", text):
+            and not re.match(r"(?i)(?:went|chose|picked|settled|opted|switched|decided|agreed|bought|booked|ordered)\b", text):
         # "Lease the e-bike, ride March to November…" → "The user decided to lease the e-bike, …"
         return f"{point.who} decided to {text[:1].lower()}{text[1:]}"
     if point.who and (m := re.match(r"(?i)^(?:let'?s|we'?ll|we will|i'?ll|i will) (go with|use|switch to|pick|choose|"

@@ -90,6 +90,7 @@ from daemon.distill.lexicon import (
     _SMALL_TALK_ZH,
     _STOP,
     _TALK_ABOUT,
+    _MEETING_OF,
     _TENTATIVE,
     _TIME_WORDS,
     _TOPIC,
@@ -953,8 +954,8 @@ def _with_votes(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
         if proposal := _SUGGEST.match(text):
             text = proposal.group(1).lower() + text[proposal.end():]  # "I'd drop the hangar": drop the hangar
         if not re.match(r"(?i)(?:agreed|decided|decision)\b", text):
-            lower = re.match(r"(?:The|A|An) ", text) and ":" in text.split()[1]  # ("The cause: …": agreed, the cause)
-            text = f"Agreed: {text[:1].lower() + text[1:] if lower else text}"
+            lower = re.match(r"(?:The|A|An) ", text) and ":" in text.split()[1]  # ("The cause: …": agreed on the cause)
+            text = f"Agreed on {text[:1].lower() + text[1:]}" if lower else f"Agreed: {text}"
         out[proposed[-1]] = replace(stmt, text=text, kind="decision")
         out = [replace(s, kind="sentiment") if s.msg in (i, i + 1) and s.text.startswith("“") and
                _CONSENT.search(s.text.split("” — ")[0].lstrip("“")) else s for s in out]
@@ -2080,10 +2081,13 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
     # (After the hellos: "Right, evening everyone…", "hi all", "evening", then "One main item tonight: …".)
     agenda = [_EMOJI.sub("", m.group(1)).strip() for t in turns[:6] if t.speaker and (m := _AGENDA.search(t.text) or
                                                                      _TALK_ABOUT.search(t.text) or
+                                                                     _MEETING_OF.search(t.text) or
                                                                      _ABOUT_OCCASION.search(t.text))]
     # The occasion the chat opens on names it: "… got back to me about mum's 60th" is mums-60th.
     occasion = next((m.group(1) for t in turns[:2] if t.speaker and len(people) > 1 and lang == "en"
-                     and (m := _ABOUT_OCCASION.search(t.text)) and 2 <= len(m.group(1).split()) <= 5), "")
+                     and (m := _ABOUT_OCCASION.search(t.text) or _MEETING_OF.search(t.text))
+                     and 2 <= len(m.group(1).split()) <= 5), "")  # (or the meeting it calls: "black friday post-mortem")
+    occasion = re.sub(r"(?i)^(?:the|a|our|this week'?s|today'?s)\s+", "", occasion)
     # ("ok Friendsmas planning time 🎄 who's in": friendsmas-plans)
     planning = next((m.group(1) for t in turns[:1] if t.speaker and len(people) > 1 and lang == "en"
                      and (m := _PLANNING.search(t.text))), "")

@@ -460,6 +460,11 @@ _WENT = re.compile(r"(?i)\W*(passed|failed|sold out|nailed it|smashed it|aced it
 _TALK_ABOUT = re.compile(r"(?i)\b(?:we need to|we have to|let'?s|we should|i want to|wanna|gotta) (?:talk|chat|plan|sort out)"
                          r"(?: about)? ((?:[\w'’&-]+ ){0,5}[\w'’&-]+)(?=\s*(?:[.!?,;]|$|[^\w\s]))")
 
+# The meeting the opening message calls: "let's do the black friday post-mortem while it's fresh".
+_MEETING_OF = re.compile(r"(?i)\blet'?s (?:do|have|start|run|kick off) ((?:the|a|our|this week'?s|today'?s) (?:[\w'’&-]+ ){0,3}"
+                         r"(?:post-?mortem|retro(?:spective)?|review|debrief|planning|stand-?up|wash-?up|check-?in|"
+                         r"sync|kick-?off|catch-?up|huddle))\b")
+
 # An occasion the opening message is about: "Zafferano got back to me about mum's 60th", "news about our wedding".
 _ABOUT_OCCASION = re.compile(r"(?i)\babout (?:(?:my|our|your|the|his|her) )?((?:[\w'’-]+ ){0,3}(?:birthday|\d{2}(?:st|nd|rd|th)|"
                              r"anniversary|wedding|party|trip|holiday|move|dinner|christening|funeral|graduation|"

@@ -2434,7 +2434,7 @@ def test_a_cause_everyone_agreed_and_a_suggestion_turned_down_are_the_meetings_d
             say("it'd just hide it for longer. the dumps would still pile up", "Kasia", when=_at(30, 10, 4)),
             say("agreed, no bigger disk. that's treating the symptom.", "Maya", when=_at(30, 10, 5))]
     decisions = _section(card(chat).body, "Decisions")
-    assert "Agreed: the cause: backup key expired, the backup script failed silently, and nothing was watching the " \
+    assert "Agreed on the cause: backup key expired, the backup script failed silently, and nothing was watching the " \
            "disk." in decisions, decisions
     assert "Agreed, no bigger disk." in decisions
     from daemon.distill.extractive import _is_filler
@@ -3103,3 +3103,15 @@ def test_how_life_felt_names_no_card() -> None:
              "anyone yet?", "I enjoyed it, enjoyed every minute"]
     name = describe.name([], texts, frozenset(), Counter(fact=3), "en")
     assert name == "violin-concert", name
+
+
+def test_the_meeting_an_opener_calls_names_the_card() -> None:
+    chat = [say("morning all ☕ let's do the black friday post-mortem while it's fresh. no blame", "Maya",
+                when=_at(30, 9, 0)),
+            say("yep. friday 09:10 checkout started throwing 500s. disk 100% full on db-1", "Jonah", when=_at(30, 9, 1)),
+            say("the backup key expired and the dumps piled up, 24 of them", "Kasia", when=_at(30, 9, 2)),
+            say("I'll set up a disk alert at 80% on db-1 by friday", "Kasia", when=_at(30, 9, 3))]
+    result = card(chat)
+    assert result.name == "black-friday-post-mortem", result.name
+    assert "talked about the black friday post-mortem" in result.description
+    assert "decided to agreed" not in result.description
