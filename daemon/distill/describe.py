@@ -324,7 +324,8 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
         # (A promise with its day is news too: "I'll pick up the van the day after tomorrow (20 November 2026)".)
         news = [p for p in own if p.kind == "decision" or (_EVENT_RE.search(p.text) or _DROPPED_I.match(p.text) or _big_news(p, True)
                                                             or _PROMISE.search(p.text) and _DATED.search(p.text))
-                and not re.search(r"\b(?:it|them)\b", p.text)]
+                and (not re.search(r"\b(?:it|them)\b", p.text) or _big_news(p, True))]  # ("i got head of science!
+        # They announced it on friday": the news names its thing first)
         news = _unique(news + dated + off)
         # News that happened and names something ("I got the job at Greenfield") before a promise ("I will ask").
         # (And one that says whom it is about before one that says "him": "I pick him up on Saturday".)
@@ -337,7 +338,8 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
                                      ("Decision (", "Carried")) else 2 if p.kind == "decision" else 3,
                                  not p.text.startswith(("Decision (", "Carried")),
                                  not _big_news(p, True), not _life_changing(p),
-                                 p.at if _big_news(p, True) else 0,
+                                 # (and votes in the order they were taken)
+                                 p.at if _big_news(p, True) or p.text.startswith(("Decision (", "Carried")) else 0,
                                  bool(re.search(r"(?i)\b(?:that day|anyway|growing up|as a kid|"
                                                                       r"when i was (?:a|little|young)|used to)\b", p.text)),
                                  bool(_PROMISE.search(p.text)),
@@ -374,7 +376,8 @@ def _opened(text: str) -> str:
     """A statement without the word it opens on, or the question it answers: "But… i passed my driving test!!" →
     "i passed my driving test!!"; "“After five years?” — Yep. I got into the MSc." → "I got into the MSc."."""
     text = re.sub(r"(?i)^“[^”]*” — (?:(?:yes|yep|yeah|yup|nope|no)\b[.!,]*)?\s*", "", text)  # (a question it answers)
-    text = re.sub(r"(?i)^(?:(?:big|good|great|some|other|exciting) news)\W+", "", text)  # ("Big news, we exchanged…")
+    text = re.sub(r"(?i)^(?:(?:big|good|great|some|other|exciting|real|actual|proper) news)(?: though| then)?\W+", "",
+                  text)  # ("Big news, we exchanged…", "real news though: i got head of science!")
     return re.sub(r"(?i)^(?:but|and|so|oh|well|also|ok(?:ay)?)\W+", "", text)
 
 
@@ -398,12 +401,13 @@ def _big_news(point: Point, people: bool) -> bool:
 # Big news of the life-changing kind comes before the rest ("I got the job!" before "I bought a van!").
 _MAJOR = re.compile(r"(?i)^[^.!?]*\b(?:job|postdoc|phd|promot\w*|engaged|married|wedding|pregnant|expecting|baby|"
                     r"graduat\w*|degree|offer|moving|moved|house|flat|retir\w*|twins|born|msc|masters|university|"
-                    r"marathon|contracts)\b")
+                    r"marathon|contracts|head of|kidneys?|donor|transplant|surgery|diagnos\w*|cancer)\b")
 # Told calmly, the life change follows its verb closely: "I got the job with…", "we got engaged", "I got promoted".
 _CALM_MAJOR = re.compile(r"(?i)(?:i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|officially\s+|actually\s+)?(?:got|passed|"
                          r"bought|became|am|'m|are|'re)\s+(?:(?:the|a|an|my|our|new|first|dream)\s+){0,3}"
                          r"(?:job|postdoc|phd|place|offer|promotion|promoted|engaged|married|pregnant|house|flat|keys|"
                          r"contracts)\b|(?i:(?:i'?m|i am|we'?re|we are)\s+moving\s+(?:to|into|house)\b)"
+                         r"|(?i:(?:i'?m|i am)\s+(?:giving|donating)\b[^.!?]{0,40}\b(?:kidneys?|liver|bone marrow|organ)\b)"
                          r"|(?i:(?:i|we)\s+(?:just\s+|finally\s+)?got into\s+(?:the\s+|my\s+)?(?:msc|ma|mba|phd|masters|"
                          r"master's|uni|university|college|course|programme|program|school)\b)")
 _LIFE_EVENT = re.compile(r"(?i)(?:i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|officially\s+|actually\s+)?(?:got|passed|won|bought|"
@@ -411,7 +415,10 @@ _LIFE_EVENT = re.compile(r"(?i)(?:i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|of
                          r"adopted|graduated|moved|quit|finished|started|booked|became|signed|sold|opened|launched|"
                          r"published|proposed|eloped)\b|(?:i'?m|i am|we'?re|we are)\s+(?:now\s+|finally\s+|officially\s+)?"
                          r"(?:engaged|pregnant|married|expecting|moving|an? (?:auntie|aunt|uncle|dad|mum|mom|homeowners?|"
-                         r"grandma|grandpa|godmother|godfather))\b")
+                         r"grandma|grandpa|godmother|godfather))\b"
+                         # ("i'm a match. i'm giving my brother one of my kidneys")
+                         r"|(?:i'?m|i am|we'?re|we are)\s+(?:giving|donating)\b[^.!?]{0,40}\b(?:kidneys?|liver|bone marrow|"
+                         r"organ)\b")
 
 
 def _plain_math(text: str) -> str:

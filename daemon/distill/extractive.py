@@ -429,6 +429,7 @@ def _tokens(text: str) -> frozenset[str]:
 
 _LABELLED = re.compile(r"^[^—\n]{1,60} — \*\*([^*\n]{1,40}?):?\*\*:?")
 _LINK_ONLY = re.compile(r"^\s*\[[^\]]+\]\([^)\s]+\)[.;,]?\s*$")
+_NUMBERED_HEADING = re.compile(r"(?m)^([ \t]*\*\*)\d{1,2}[.)][ \t]+(?=[^*\n]{1,60}\*\*:?[ \t]*$)")
 _HEADING = re.compile(r"^\s*(?:#{1,6}\s+(.+?)|\*\*([^*\n]{1,60})\*\*:?)\s*$")
 _LABEL = re.compile(r"^\*\*[^*\n]{1,40}?(?::\*\*|\*\*:)")
 
@@ -447,6 +448,8 @@ def _sentences(prose: str) -> list[str]:
     heading = lead = ""
     prose = _EMOJI_STOP.sub(".", prose)  # "it compiles now 🎉 cargo build is clean": the emoji ends a sentence
     prose = _SHORT_LIST.sub(_list_line, _TABLE.sub(_table_rows, prose))
+    if "**" in prose:  # ("**1. Make it safe**" on its own line is a step's heading, not "1." and a sentence)
+        prose = _NUMBERED_HEADING.sub(r"\1", prose)
     for piece in _SENT_END.split(prose):
         if head := _HEADING.match(piece or ""):
             heading = re.sub(r"\*\*|`", "", head.group(1) or head.group(2) or "").strip(" :：#_*")
@@ -636,6 +639,8 @@ def _trim(sentence: str, names: frozenset[str]) -> str:
     sentence = guessed
     if re.search(r"[:：-]", sentence[:16]):
         sentence = _UPDATE_LABEL.sub("", sentence)  # ("update: it worked!!")
+    if "哈哈" in sentence:  # ("我怀孕了哈哈，预产期明年5月": a laugh, as "haha" is)
+        sentence = re.sub(r"哈{2,}[~～!！]*", "", sentence)
     if "没想到" in sentence:  # ("休息日这个完全没想到！那就……": surprise at a point before what is done about it)
         sentence = re.sub(r"^[^，。！？!?,]{0,8}(?:完全|真的?|根本)?没想到[!！。]+\s*(?=\S)", "", sentence)
     sentence = _capitalized(_LEAD_FILLER.sub("", _INTENSIFIER.sub("", _EMOJI.sub("", _LAUGH.sub("", sentence))).strip()))
@@ -891,14 +896,19 @@ _ASIDE = re.compile(r"(?im)^\W*(?:(?:also|ok|oh|and|btw)\W+)?(?:unrelated|one mo
 _PLANNING = re.compile(r"(?i)(?:^|[.,:;!?]\s+)\W*(?:(?:ok(?:ay)?|right|so|hey|hi|hello|alright)\W+)*"
                        r"((?!(?:the|some|our|my|a|start|we|let'?s)\b)[\w'’-]+(?: [\w'’-]+)?) planning(?: time| chat| thread)?\b")
 _VOTE_CALL = re.compile(r"(?i)\b(?:(?:shall|should|can|could) we (?:have a )?vote|let'?s vote|time to vote|"
-                        r"vote on it|all in favou?r|vote,? please|please vote|show of hands|hands up)\b[^.!?\n]*[?.!:]?\s*")
-_VOTES = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine) (?:votes? )?(?:to|vs\.?|-) (?:\d+|nil|none|one|two|three|" \
+                        r"vote on it|all in favou?r|vote,? please|please vote|show of hands|hands up)\b[^.!?\n]*[?.!:]?\s*"
+                        # ("vote 👍/👎", "ok vote on the cleaner: 👍 for sparkleco, 👎 for keeping the rota")
+                        r"|(?:^|(?<=[.!?]\s)|(?<=^ok\s)|(?<=^so\s))vote(?: on (?:the |it|this)[^:.!?\n]{0,30})?(?=\s*(?:👍|👎|:|\?|$))"
+                        r"[^.!?\n]*[?.!:]?\s*", re.M)
+_VOTES = r"\d{1,2}\s?[–—-]\s?\d{1,2}(?=\s*(?:[,.!;)]|$|[^\w\s£$%]))|" \
+         r"(?:\d+|one|two|three|four|five|six|seven|eight|nine) (?:votes? )?(?:to|vs\.?|-) (?:\d+|nil|none|one|two|three|" \
          r"four|five|six|seven|eight|nine)" \
          r"|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|all) (?:votes? )?(?:for|in favou?r),? " \
          r"(?:\d+|none|nil|nobody|no one|zero|one|two|three|four|five|six|seven|eight|nine) against"
 # ("4 to 1", "three votes to one", "Five for, none against")
 # "Proposal: …", "So, the motion as amended: …"
-_MOTION = re.compile(r"(?i)^(?:(?:so|ok(?:ay)?|right),?\s+)?(?:the\s+)?(?:proposal|motion)(?:\s+as amended)?\s*:\s*")
+_VOTE_SIGNS = re.compile(r"\W*(?:👍|👎|✋|🙋)")
+_MOTION = re.compile(r"(?i)^(?:(?:so|ok(?:ay)?|right),?\s+)?(?:the\s+)?(?:proposal|motion)(?:\s+as amended)?(?:\s+is)?\s*:\s*")
 _TALLY = re.compile(r"(?i)\b" + _VOTES + r"\b|\bunanimous(?:ly)?\b|\bcarried\b")
 
 
@@ -960,7 +970,11 @@ def _with_votes(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
         out = [replace(s, kind="sentiment") if s.msg in (i, i + 1) and s.text.startswith("“") and
                _CONSENT.search(s.text.split("” — ")[0].lstrip("“")) else s for s in out]
     for k, stmt in enumerate(out):
-        if not (_SETTLED.match(stmt.text) or stmt.kind == "decision" or re.search(
+        # (A count right after a call to vote is its result: "👍 from me, 5–0 🎉".)
+        # (The last count of a run: "counting... 9 for, 3 against" — "carried, 9 to 3" is the chair's.)
+        called = any(_VOTE_CALL.search(t.text) for t in turns[max(0, stmt.msg - 8):stmt.msg]) and not any(
+            _TALLY.search(t.text) for t in turns[stmt.msg + 1:stmt.msg + 4])
+        if not (_SETTLED.match(stmt.text) or stmt.kind == "decision" or called or re.search(
                 r"(?i)\b(?:we'?re|we are|we'?ll|we will) (?:\w+ing|go(?:ing)? ahead|do(?:ing)? it)\b|\bcarried\b",
                 stmt.text)) or not _TALLY.search(stmt.text):
             continue
@@ -971,8 +985,14 @@ def _with_votes(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
                 motion = [re.sub(r"(?i),?\s*(?:yes or no|for or against|all in favou?r)\W*$", ".", m)
                           for m in (put[-1:] and [_MOTION.sub("", put[-1])]
                                     or _sentences(turns[j].text[call.end():])[:1])]
-                if not motion or len(motion[0].split()) < 3 or _is_question(motion[0]):
-                    break  # ("Let's vote, one each. Muppet Christmas Carol?": the result names the choice itself)
+                if not motion or len(motion[0].split()) < 3 or _is_question(motion[0]) or _VOTE_SIGNS.match(motion[0]):
+                    # ("Let's vote, one each. Muppet Christmas Carol?", "👍 for sparkleco, 👎 for keeping the rota":
+                    # the result names the choice itself: "2–3, no cleaner. we keep the rota.")
+                    if (named := re.match(r"(?i)\W*(" + _VOTES + r")[,.:;!\s]+(.{8,})$", stmt.text)) and not (
+                            stmt.kind == "decision" and stmt.text.startswith(("Decision (", "Carried"))):
+                        out[k] = replace(stmt, text=f"Decision ({named.group(1)}): {named.group(2)}",
+                                         kind="decision")
+                    break
                 lower = bool(_IMPERATIVE.match(motion[0]) or _ADVISING.match(motion[0])
                              or re.match(r"(?i)(?:the|a|an|we|our)\b", motion[0]))
                 # (The count, when the message gives one: "Five for, none against, no abstentions. Motion carried.")
@@ -994,6 +1014,18 @@ def _with_votes(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
                                  or j < s.msg < stmt.msg and re.match(r"(?i)\W*(?:counting\W+)?(?:" + _VOTES + r")\b", s.text))
                        else replace(s, kind="sentiment") for s in out]
                 break
+    # A motion put to the vote whose count is said only among thumbs ("👍 from me, 5–0 🎉"): the motion, decided.
+    for k, stmt in enumerate(out):
+        if stmt.kind == "sentiment" or not _MOTION.match(stmt.text) or not _VOTE_CALL.search(turns[stmt.msg].text):
+            continue
+        counted = next((m for t in turns[stmt.msg + 1:stmt.msg + 9] if (m := _TALLY.search(t.text))), None)
+        held = stmt.tokens - _DAY_WORDS
+        if counted is None or any(s.kind == "decision" and s.pos != stmt.pos and (
+                stmt.msg < s.msg <= stmt.msg + 8 and _TALLY.search(s.text) or len((s.tokens - _DAY_WORDS) & held) >= 4)
+                for s in out):
+            continue  # (its result is said already: "Carried (9 to 3): full membership goes from £15 to £20…")
+        motion = re.sub(r"(?i),?\s*vote\b.*$", "", _MOTION.sub("", stmt.text)).rstrip(" .") + "."
+        out[k] = replace(stmt, text=f"Decision ({counted.group(0)}): {motion[:1].lower() + motion[1:]}", kind="decision")
     return out
 
 
@@ -1466,11 +1498,14 @@ def _with_fragments(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
                 and not _is_question(stmt.text) and _specific(stmt.text):  # "To Rhys. Wedding's next August, in Tenby"
             join(absorbed[stmt.msg], stmt)
             continue
-        if not stmt.speaker or not (confirmed or _fragment(stmt)):
+        # ("i did the cardiff half in october! 1:58:40, so under two hours": a number that opens on the news before it)
+        number_first = bool(re.match(r"[£$€]?\d[\d:.,]*(?:k|m|%)?(?=[,;!]|\.\s|\s+(?:so|and|which|that'?s)\b)", stmt.text))
+        if not stmt.speaker or not (confirmed or _fragment(stmt) or number_first and not first):
             out.append(stmt)
             continue
         if not first and out[-1].speaker == stmt.speaker and not out[-1].code and not _is_question(out[-1].text) \
-                and (len(stmt.text.split()) <= 6 or _told(out[-1])):  # "…has a real gig. The Paper Lanterns at Molotow"
+                and (len(stmt.text.split()) <= 6 or _told(out[-1]) or number_first):  # "…has a real gig. The Paper
+            # Lanterns at Molotow"
             join(len(out) - 1, stmt)  # "… at Greenfield Animal Hospital! Veterinary nurse!"
             continue
         i = stmt.msg
@@ -1605,7 +1640,10 @@ def _chit_chat(turns: list[_Turn]) -> bool:
     for turn in turns:
         text = _DATE_NOTE.sub("", turn.text)  # "How are you today (8 May 2023)?" holds no number of its own
         names = [w for w in re.findall(r"(?<=[a-z,;] )[A-Z][a-z]+", text) if w.lower() not in _CALENDAR]
-        if len(text.split()) > (20 if turn.role == "user" else 30) or names or _NUMBER.search(text) or \
+        # (Hellos and thanks are no length of talk: "just wanted to say hi and thanks, you've been nice company")
+        said = " ".join(s for s in _sentences(_EMOJI.sub("", _speech(text))) if not _is_small_talk(s)
+                        and not _is_filler(s, frozenset()))
+        if len(said.split()) > (20 if turn.role == "user" else 30) or names or _NUMBER.search(text) or \
                 re.search(r"\b[A-Z]{2,}\b|\w[_.]\w|`", text):  # a name, a number, an acronym or code: talk of things
             return False
         if turn.role == "user" and any(_is_request(s) and not _ABOUT_YOU.match(s) and not _FUN_ASK.search(s)

@@ -432,6 +432,10 @@ _FEELING_EN = re.compile(r"(?i)(?:(?:i'?m|i am)\s+)?(?:too|so|really|very|pretty
                          # ("Good luck, and I hope the corner dries out": a wish, said in parting)
                          r"|(?:good luck,?\s+)?(?:and\s+)?i (?:really\s+|do\s+)?hope (?:that\s+)?(?:the|it|this|your|you|everything|"
                          r"all|she|he|they)\b[^.!?]{0,60}"
+                         # ("just wanted to say hi and thanks, you've been a nice bit of company": a hello)
+                         r"|(?:anyway\s+)?(?:i\s+)?(?:just\s+)?wanted to (?:say|pop in and say|drop in and say) (?:hi|hello|hey|"
+                         r"thanks|thank you)(?:\s+and\s+(?:thanks|thank you|hi))?(?:,?\s+you'?ve been (?:a |such a )?(?:nice|"
+                         r"great|good|lovely|fun) (?:bit of )?(?:company|help)(?: this (?:week|morning|month))?)?"
                          # ("fine fine i'm just brainstorming": what kind of talk it was, no content)
                          r"|(?:(?:ok|okay|fine|alright)[,!.]*\s+)*(?:i'?m|i am|i was|just)\s+(?:just\s+|only\s+)?(?:brainstorming|joking|kidding|thinking out loud|"
                          r"spitballing|throwing (?:ideas|it|that) out there)"

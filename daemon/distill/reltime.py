@@ -44,6 +44,7 @@ Said = dict[int, date]  # weekday (Monday 0) → the day a message of the conver
 _ASKED_WEEKEND = 7
 _COUNTED_AFTER = 8  # and the day a "the Friday after" counted to, which the same phrase said again means
 _PLANNED_WEEKEND = 9  # and the Saturday of the last weekend to come the chat named
+_NAMED_DAY = 10  # and the last day to come the chat named by its month in another month ("the 14th of january")
 
 
 @dataclass(frozen=True)
@@ -137,6 +138,15 @@ def ground(text: str, time: datetime | None, timezone: tzinfo | None = None, sai
             said[_ASKED_WEEKEND] = date.fromisoformat(after.group(1))
         if counted := _COUNTED_NOTE.search(grounded):
             said[_COUNTED_AFTER] = date.fromisoformat(counted.group(1))
+        # "the surgery's on the 14th of january (2027)": the month a later "the 15th to the 17th" is in
+        for named in _MONTH_DAY_NOTED.finditer(grounded):
+            month = _month_index(named.group(2) or named.group("m"))
+            try:
+                when = date(int(named.group(5)), month, int(named.group(1) or named.group(4))) if month else None
+            except ValueError:
+                when = None
+            if when and when > day and (when.year, when.month) != (day.year, day.month):
+                said[_NAMED_DAY] = when
     return grounded
 
 
@@ -408,6 +418,10 @@ def _en_ordinal(m: re.Match[str], anchor: date, said: Said | None = None) -> str
     # sessions on the 5th are cancelled" says what the 5th now is)
     if known and not named:  # "Saturday the 5th (5 December)" … "the evening sessions on the 5th are cancelled"
         return _day(known[-1])
+    # ("the surgery's on the 14th of january" … "the weekend straight after? so that's the 15th to the 17th": the days
+    # just after a day to come the chat named in another month may be that month's or this one's: as written)
+    near = (said or {}).get(_NAMED_DAY) if not named and not past else None
+    ambiguous = near is not None and near > anchor and near.day < day <= near.day + 7
     # The clause's own tense: "three things: how the 14th went, the December session" asks about a 14th gone by,
     # not December's.
     text, clause = m.string, _clause_around(m)
@@ -440,6 +454,8 @@ def _en_ordinal(m: re.Match[str], anchor: date, said: Said | None = None) -> str
             found = date(index // 12, index % 12 + 1, day)
         except ValueError:
             return None
+    if ambiguous and (found.year, found.month) != (near.year, near.month):
+        return None  # (that month's, or the coming one's: as written)
     return _day(found)
 
 
@@ -642,6 +658,14 @@ def _en_period(m: re.Match[str], anchor: date) -> str:
     return f"{anchor.year + shift}"
 
 
+def _en_the_weekend(m: re.Match[str], anchor: date) -> str | None:
+    if _past_tense(m):
+        saturday = _monday(anchor) + timedelta(days=5 if anchor.weekday() >= 5 else -2)
+    else:
+        saturday = _monday(anchor) + timedelta(days=5)
+    return _weekend(saturday)
+
+
 def _en_after_next(m: re.Match[str], anchor: date) -> str:
     unit = m.group(1).lower()
     if unit == "weekend":
@@ -765,6 +789,17 @@ def _zh_period(m: re.Match[str], anchor: date) -> str:
     return _week(_monday(anchor) + timedelta(days=7 * _zh_shift(word)), zh=True)
 
 
+def _zh_year_month(m: re.Match[str], anchor: date) -> str | None:
+    year = anchor.year + {"前年": -2, "去年": -1, "今年": 0, "明年": 1, "后年": 2}[m.group("year")]
+    month = _zh_number(m.group("month"))[0]
+    if not m.group("day"):
+        return f"{year:04d}-{month:02d}"  # ("预产期明年5月": May of next year)
+    try:
+        return _day(date(year, month, int(m.group("day"))))
+    except ValueError:
+        return None
+
+
 def _zh_year(m: re.Match[str], anchor: date) -> str:
     return str(anchor.year + {"前年": -2, "去年": -1, "今年": 0, "明年": 1, "后年": 2}[m.group(0)])
 
@@ -793,6 +828,9 @@ _MONTH_NAMES = (r"(?:January|February|March|April|May|June|July|August|September
 # A month a sentence names, typed in lower case too ("japan 6th-20th jan"); not "may" or "mar", which are words.
 _MONTH_SAID = "(?:" + _MONTH_NAMES + r"|\b(?:january|february|april|june|july|august|september|october|november|december|"\
     r"jan|feb|apr|jun|jul|aug|sep|sept|oct|nov|dec)(?![a-z]))"
+# A day written with its month and the year the grounding noted: "the 14th of january (2027)", "March 3 (2027)".
+_MONTH_DAY_NOTED = re.compile(r"(?i)\b(?:(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(" + _MONTH_SAID + r")|(?:the\s+)?"
+                              r"(?P<m>" + _MONTH_SAID + r")\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?)\s*[(（](\d{4})[)）]")
 
 
 class _Named:
@@ -832,7 +870,8 @@ RULES: tuple[Rule, ...] = (
          re.compile(r"\b(?:the\s+day\s+before\s+yesterday|the\s+day\s+after\s+tomorrow|"
                     r"(?<!like )(?<!like just )(?<!like it was )(?<!as if it were )yesterday|"
                     r"last\s+night|today(?:['’]s)?|tonight|this\s+(?:morning|afternoon|evening)|"
-                    r"tomorrow(?:['’]s)?)\b", re.I), _en_fixed,
+                    r"(?<!the )tomorrow(?:['’]s)?)\b(?!\s+(?:rollover|roll-over|button|option|setting|mode)\b)", re.I),
+         _en_fixed,  # ("the tomorrow rollover": a feature's name)
          examples=("yesterday", "today", "tomorrow", "the day after tomorrow", "last night"),
          triggers=("yesterday", "today", "tomorrow", "night", "morning", "afternoon", "evening")),
     Rule("the week/weekend/month/year after next",
@@ -862,8 +901,8 @@ RULES: tuple[Rule, ...] = (
     Rule("<month> <day>, <day> <month> (no year)",
          "its year: the nearest one ahead, today included; past tense, or said with no tense within the last "
          "45 days: the most recent",
-         re.compile(r"\b(?:(?P<month>" + _MONTH_NAMES + r")\s+(?P<day>\d{1,2})(?:st|nd|rd|th)?\b"
-                    r"|(?:[Tt]he\s+)?(?P<day2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month2>" + _MONTH_NAMES + r"))\b"
+         re.compile(r"\b(?:(?P<month>" + _MONTH_SAID + r")\s+(?P<day>\d{1,2})(?:st|nd|rd|th)?\b"
+                    r"|(?:[Tt]he\s+)?(?P<day2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month2>" + _MONTH_SAID + r"))\b"
                     r"(?!,?\s*\d{4})(?!\s*[（(]\d{4})"), lambda m, a: _en_month_day(_Named(m), a),
          examples=("July 1", "on 3 May", "the 4th of July", "we met on April 20"),
          triggers=("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")),
@@ -886,6 +925,10 @@ RULES: tuple[Rule, ...] = (
                     r"(?!\s*[（(]\d{4})", re.I), _en_ordinal,
          examples=("on the 21st", "the 3rd", "the 28th", "I move in January, start date is the 11th"),
          triggers=("st", "nd", "rd", "th"), said=True),
+    Rule("at / over the weekend",
+         "the coming weekend (said on a Saturday or a Sunday: that one); past tense: the last one",
+         re.compile(r"\b(?:at|over|on)\s+the\s+weekend\b(?!\s*[(（])(?!\s+(?:of|after|before)\b)", re.I), _en_the_weekend,
+         examples=("I'll do it at the weekend", "we went over the weekend"), triggers=("weekend",)),
     Rule("last / this / next week, weekend, month, year",
          "the calendar week (named by its Monday), weekend (by its Saturday), month or year",
          re.compile(r"\b(last|this|next)\s+(weekend|week|month|year)\b", re.I), _en_period,
@@ -969,8 +1012,13 @@ RULES: tuple[Rule, ...] = (
          re.compile(r"大前天|大后天|前几天|(?<![之以从目提])前天|昨天|昨日|昨晚|今天|今日|今晚|明天|明日|明晚|"
                     r"(?<![之以然最])后天"), _zh_fixed, True,
          examples=("今天", "明天", "后天", "大后天", "昨天", "前天", "大前天"), triggers=_ZH_TRIGGERS),
+    Rule("明年5月 / 去年3月12号 …", "that month (or day) of the anchor's year shifted", re.compile(
+        r"(?<![之以从目提])(?P<year>前年|去年|今年|明年|(?<![之以然最])后年)(?P<month>1[0-2]|[1-9]|十[一二]?|[一二三四五六七八九])月"
+        r"(?:(?P<day>[12]\d|3[01]|[1-9])[日号])?"), _zh_year_month, True,
+        examples=("明年5月", "去年3月12号"), triggers=("年",)),
     Rule("去年 / 今年 / 明年 …", "the anchor's year shifted", re.compile(
-        r"(?<![之以从目提])前年|去年|今年|明年|(?<![之以然最])后年"), _zh_year, True, examples=("明年", "去年"),
+        r"(?:(?<![之以从目提])前年|去年|今年|明年|(?<![之以然最])后年)(?!(?:1[0-2]|[1-9]|十[一二]?|[一二三四五六七八九])月)"),
+        _zh_year, True, examples=("明年", "去年"),
         triggers=("年",)),
 )
 

@@ -140,6 +140,7 @@ class ExtractiveTagger:
             usable = [p.lower() for p in found if slugify(p) != own and len(p.split()) <= 2 and not _fragment(p)
                       and len(p) >= 5 and "'" not in p and "’" not in p
                       and not re.search(r"(?i)\b(?:whatever|stuff|anyway|lol|haha|tbh|innit)\b", p)  # ("monzo whatever")
+                      and len(set(p.casefold().split())) == len(p.split())  # ("boxes boxes boxes")
                       and p.casefold() not in {c.casefold() for c in chosen}
                       and not set(p.casefold().split()) & kin]  # ("my dog Biscuit" is no "dog biscuit")
             # Two-word phrases name a topic; a lone word only when nothing better is there. (A phrase that opens on a
@@ -198,7 +199,8 @@ _PERSON = re.compile(r"(?-i:\b(?i:ask|asked|asking|tell|told|text|texted|email|e
                      r"\b([A-Z][a-z]+)\s+(?:is|was|will be)\s+(?:rewriting|writing|reviewing|handling|doing|working on|"
                      r"looking into|fixing)\b|"
                      r"\b([A-Z][a-z]+)\s+(?:can|will|could|should|'ll)\s+(?:review|check|help|look|do|take|bring|pick|sort|"
-                     r"drive|cook|host|book|pay|send|call|ring)\b|"  # "Halvard can review the PR"
+                     r"drive|cook|host|book|pay|send|call|ring|perform|sing|play|come|stay|visit|join|meet)\b|"  # "Halvard can
+                     # review the PR", "Lola will perform her mouse lines"
                      # "Issue #31 from Priya at The Meeple Jar", "requested by Priya": who raised it
                      r"\bfrom\s+([A-Z][a-z]+)\s+(?:at|of)\s+(?:the\s+|The\s+)?[A-Z]|"
                      r"\b(?i:requested|reported|raised|suggested|filed|opened)\s+by\s+([A-Z][a-z]+)\b(?!\s+[A-Z]))|"

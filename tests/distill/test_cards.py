@@ -3115,3 +3115,51 @@ def test_the_meeting_an_opener_calls_names_the_card() -> None:
     assert result.name == "black-friday-post-mortem", result.name
     assert "talked about the black friday post-mortem" in result.description
     assert "decided to agreed" not in result.description
+
+
+def test_votes_taken_by_thumbs_with_a_dashed_count_are_decisions() -> None:
+    chat = [say("ok 2) dev over to you", "Ife", when=_at(29, 19, 0)),
+            say("proposal: we get a dishwasher. the beko is £329, £74.80 each", "Dev", when=_at(29, 19, 1)),
+            say("good point. so the proposal is: buy the beko, £74.80 each, IF rob says yes. vote 👍/👎", "Ife",
+                when=_at(29, 19, 2)),
+            say("👍", "Dev", when=_at(29, 19, 3)), say("👍", "Mireille", when=_at(29, 19, 3)),
+            say("👍 (pending rob)", "Hattie", when=_at(29, 19, 3)),
+            say("👍 from me, 5–0 🎉 hattie can you email rob tomorrow?", "Ife", when=_at(29, 19, 4)),
+            say("ok vote on the cleaner: 👍 for sparkleco, 👎 for keeping the rota", "Ife", when=_at(29, 19, 5)),
+            say("👍", "Mireille", when=_at(29, 19, 6)), say("👎", "Hattie", when=_at(29, 19, 6)),
+            say("👎", "Dev", when=_at(29, 19, 6)),
+            say("2–3, no cleaner. we keep the rota. i'll redo it by wednesday", "Ife", when=_at(29, 19, 7)),
+            say("can you bring 2–3 options?", "Ife", when=_at(29, 19, 8))]
+    result = card(chat)
+    decisions = _section(result.body, "Decisions")
+    assert "Decision (5–0): buy the beko, £74.80 each, IF rob says yes." in decisions, decisions
+    assert "Decision (2–3): no cleaner." in decisions, decisions
+    assert result.description.index("(5–0)") < result.description.index("(2–3)")
+    from daemon.distill.extractive import _TALLY
+    assert not _TALLY.search("can you bring 2–3 options?") and not _TALLY.search("10–12 litres a day")
+
+
+def test_hellos_thanks_and_the_weather_make_no_card() -> None:
+    chat = [say("good morning claude ☀️ well. not very sunny actually, it's grey and drizzly here lol"),
+            say("Good morning! Sorry about the drizzle. Grey December mornings are hard to love. How are you doing?",
+                role="assistant"),
+            say("haha it's fine, it's december, what can you expect. i'm ok! bit sleepy. how are you?"),
+            say("I'm doing well, thanks for asking! A bit of sleepiness is very reasonable at this hour.",
+                role="assistant"),
+            say("not yet 😅 that's the next step. anyway just wanted to say hi and thanks, you've been a nice bit of "
+                "company this week 🙂"),
+            say("That's really kind of you, thank you. 🙂", role="assistant")]
+    assert distill(chat) == Skip(SKIP_REASON)
+
+
+def test_a_numbered_step_heading_is_no_fact_and_a_time_joins_its_race() -> None:
+    from daemon.distill.extractive import _sentences
+    assert _sentences("hold off.\n\n**1. Make it safe**\nSwitch off and unplug.\n\n**5. Refit and test**\nScrew it "
+                      "back in.") == ["hold off.", "Switch off and unplug.", "Screw it back in."]
+    chat = [say("oh and i did the cardiff half in october! 1:58:40, so under two hours like i wanted", "Tomasz"),
+            say("no way! you said you'd never run again", "Ines"),
+            say("i'm giving my brother one of my kidneys. the surgery's at guy's on the 14th of january", "Ines"),
+            say("Ines. wow. that's huge", "Tomasz")]
+    result = card(chat)
+    assert "I did the cardiff half in october! 1:58:40" in result.body, result.body
+    assert result.description.startswith("Ines is giving"), result.description

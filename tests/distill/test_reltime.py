@@ -608,7 +608,7 @@ def test_getting_married_and_as_fixed_are_no_past_and_a_month_typed_in_lower_cas
     assert resolve_relative("we're getting married on the 2nd.", tuesday) == "we're getting married on the 2nd (2026-12-02)."
     assert resolve_relative("we got married on the 2nd.", tuesday) == "we got married on the 2nd (2026-11-02)."
     assert resolve_relative("we're getting married on the 2nd and the honeymoon is japan 6th-20th jan.", tuesday) == \
-        "we're getting married on the 2nd (2027-01-02) and the honeymoon is japan 6th-20th jan."
+        "we're getting married on the 2nd (2027-01-02) and the honeymoon is japan 6th-20th jan (2027)."
     assert resolve_relative("You can't defer again, so treat 8 March as fixed.", D(2026, 11, 19)) == \
         "You can't defer again, so treat 8 March (2027) as fixed."
     assert resolve_relative("we may go on the 2nd", tuesday) == "we may go on the 2nd (2026-12-02)"  # "may" is no month
@@ -684,3 +684,37 @@ def test_a_wait_counted_from_a_condition_is_not_counted_from_today() -> None:
     assert resolve_relative("Results in two weeks, if all goes well.", tuesday) == \
         "Results in two weeks (2026-12-08), if all goes well."
     assert resolve_relative("两周后复查", tuesday) == "两周后（2026-12-08）复查"
+
+
+def test_a_day_of_a_month_in_lower_case_and_the_days_just_after_a_named_one() -> None:
+    sunday = D(2026, 12, 6)
+    assert resolve_relative("the surgery's at guy's on the 14th of january.", sunday) == \
+        "the surgery's at guy's on the 14th of january (2027)."
+    assert resolve_relative("i start monday the 4th of january", sunday) == \
+        "i start monday the 4th of january (2027)"
+    assert resolve_relative("I may 5 times", sunday) == "I may 5 times"  # "may" is no month
+    # After "the 14th of january", "the 15th to the 17th" may be January's or December's: as written. The days of
+    # the coming month stay dated, and so does a day the chat gave by its weekday.
+    said: dict = {}
+    at = datetime(2026, 12, 6, 20, 0, tzinfo=timezone.utc)
+    ground("the surgery's at guy's on the 14th of january.", at, timezone.utc, said)
+    assert ground("so that's the 15th to the 17th", at, timezone.utc, said) == "so that's the 15th to the 17th"
+    assert ground("next meeting on the 14th", at, timezone.utc, said) == "next meeting on the 14th (2026-12-14)"
+    late_november = datetime(2026, 11, 22, 20, 0, tzinfo=timezone.utc)
+    said = {}
+    ground("Order them by 4 December so they arrive", late_november, timezone.utc, said)
+    assert ground("I'll confirm names by the 5th", late_november, timezone.utc, said) == \
+        "I'll confirm names by the 5th (2026-12-05)"
+
+
+def test_a_chinese_month_of_next_year_and_the_weekend_said_as_at_the_weekend() -> None:
+    wednesday = D(2026, 11, 25)
+    assert resolve_relative("预产期明年5月，产假那几个月", wednesday) == "预产期明年5月（2027-05），产假那几个月"
+    assert resolve_relative("去年3月12号买的", wednesday) == "去年3月12号（2025-03-12）买的"
+    assert resolve_relative("明年我们再看", wednesday) == "明年（2027）我们再看"
+    tuesday = D(2026, 12, 8)
+    assert resolve_relative("I'll add the tomorrow rollover at the weekend.", tuesday) == \
+        "I'll add the tomorrow rollover at the weekend (weekend of 2026-12-12)."
+    assert resolve_relative("we went to the coast over the weekend", tuesday) == \
+        "we went to the coast over the weekend (weekend of 2026-12-05)"
+    assert resolve_relative("on the weekend of the 12th", tuesday) == "on the weekend of the 12th (2026-12-12)"
