@@ -1760,7 +1760,25 @@ def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt], turns: list[_T
                                         and said[s.msg] == 1 and not re.search(r"\d", s.text)
                                         and not any(m in (s.msg + 1, s.msg + 2) and who != s.speaker
                                                     for m, who in answers))]
-    return sorted(chosen, key=lambda s: s.pos)
+    # ... and kept with it, it is the answer's lead: "Selin: “How's Tofu?” — The grumpiest, best cat."
+    chosen = sorted(chosen, key=lambda s: s.pos)
+    out: list[_Stmt] = []
+    for stmt in chosen:
+        question = out[-1] if out else None
+        if question and question.speaker and stmt.speaker and question.speaker != stmt.speaker \
+                and stmt.msg == question.msg + 1 and said[question.msg] == 1 and _is_question(question.text) \
+                and not question.text.startswith("“") and not stmt.text.startswith("“") and not stmt.code \
+                and not question.code and len(question.text.split()) <= 14 and (
+                    _HOW_IS.fullmatch(question.text) or _ASKED_ABOUT.match(question.text)):
+            out[-1] = replace(stmt, text=f"“{question.text}” — {stmt.text}", tokens=stmt.tokens | question.tokens)
+            continue
+        out.append(stmt)
+    return out
+
+
+# A question about the other's life, not a proposal: "Still seeing Owen?", "Did you hear about Jonah?".
+_ASKED_ABOUT = re.compile(r"(?i)(?:and |so |oh,? )?(?:still|did you|are you|have you|were you|was it|was she|was he|"
+                          r"is (?:he|she|it|that)|how (?:is|was|are|did|'s)|how'?s|what about|whatever happened)\b")
 
 
 def _bare_answer(stmt: _Stmt, candidates: list[_Stmt]) -> bool:

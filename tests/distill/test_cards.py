@@ -705,7 +705,7 @@ def test_a_referent_comes_from_the_question_or_the_speakers_own_message_before_a
         say("I know I know. He's two years old, from Harbor Cat Rescue on Elm Street.", "Kwame"),
     ]
     body = card(chat).body
-    assert "- Marisol: Did you hear about Jonah by the way?\n- Kwame: He called me last week" in body
+    assert "- Kwame: “Did you hear about Jonah by the way?” — He called me last week" in body
     assert "Meet Mango (an orange tabby cat lying on a grey sofa). He's two years old" in body  # one bullet
     # A caption beside many words is not kept: the words say it themselves.
     long_text = [say("I finally framed the print from the market in Porto and hung it over the desk.\n"
@@ -1790,7 +1790,7 @@ def test_a_catch_up_told_in_short_answers_keeps_the_details_with_the_news() -> N
     assert "Gwen: Miso, currently asleep in the laundry basket." in result.body
     assert "Bethan's engaged! To Rhys." in result.body and "RIP curtains" not in result.body
     assert "dying to ask" not in result.body
-    assert "Gwen: How's Gerald?\n- Arjun: Asleep till March. He's in the hibernation fridge" in result.body
+    assert "Arjun: “How's Gerald?” — Asleep till March. He's in the hibernation fridge" in result.body
     assert "Decisions" not in result.body and "Gotta go" not in result.body  # "Sold 14 mugs!" decides nothing
 
 
@@ -3163,3 +3163,13 @@ def test_a_numbered_step_heading_is_no_fact_and_a_time_joins_its_race() -> None:
     result = card(chat)
     assert "I did the cardiff half in october! 1:58:40" in result.body, result.body
     assert result.description.startswith("Ines is giving"), result.description
+
+
+def test_a_question_about_the_others_life_leads_its_answer_but_a_proposal_stays_its_own() -> None:
+    chat = [say("still seeing Owen?", "Ines"),
+            say("yep, a year in january! we're going to lisbon for new year, flying out on the 29th", "Tomasz"),
+            say("fuel, call it £15 each?", "Dev"),
+            say("i'll bring the camping chairs and the big blankets for the car park at Kielder", "Rafa")]
+    body = card(chat).body
+    assert "Tomasz: “Still seeing Owen?” — " in body and "lisbon" in body
+    assert "“Fuel, call it £15 each?” —" not in body
