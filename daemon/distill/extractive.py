@@ -969,11 +969,17 @@ def _with_votes(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
         out[proposed[-1]] = replace(stmt, text=text, kind="decision")
         out = [replace(s, kind="sentiment") if s.msg in (i, i + 1) and s.text.startswith("“") and
                _CONSENT.search(s.text.split("” — ")[0].lstrip("“")) else s for s in out]
+    lowered = [t.text.lower() for t in turns]
+    calls = [i for i, t in enumerate(lowered) if ("vote" in t or "hands" in t or "favo" in t)
+             and _VOTE_CALL.search(turns[i].text)]
+    counts = {i for i, t in enumerate(turns) if _TALLY.search(t.text)} if calls else set()
     for k, stmt in enumerate(out):
+        if not _TALLY.search(stmt.text):
+            continue
         # (A count right after a call to vote is its result: "👍 from me, 5–0 🎉".)
         # (The last count of a run: "counting... 9 for, 3 against" — "carried, 9 to 3" is the chair's.)
-        called = any(_VOTE_CALL.search(t.text) for t in turns[max(0, stmt.msg - 8):stmt.msg]) and not any(
-            _TALLY.search(t.text) for t in turns[stmt.msg + 1:stmt.msg + 4])
+        called = any(stmt.msg - 8 <= i < stmt.msg for i in calls) and not any(
+            stmt.msg < i <= stmt.msg + 3 for i in counts)
         if not (_SETTLED.match(stmt.text) or stmt.kind == "decision" or called or re.search(
                 r"(?i)\b(?:we'?re|we are|we'?ll|we will) (?:\w+ing|go(?:ing)? ahead|do(?:ing)? it)\b|\bcarried\b",
                 stmt.text)) or not _TALLY.search(stmt.text):
@@ -1016,7 +1022,7 @@ def _with_votes(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
                 break
     # A motion put to the vote whose count is said only among thumbs ("👍 from me, 5–0 🎉"): the motion, decided.
     for k, stmt in enumerate(out):
-        if stmt.kind == "sentiment" or not _MOTION.match(stmt.text) or not _VOTE_CALL.search(turns[stmt.msg].text):
+        if not calls or stmt.kind == "sentiment" or not _MOTION.match(stmt.text) or stmt.msg not in calls:
             continue
         counted = next((m for t in turns[stmt.msg + 1:stmt.msg + 9] if (m := _TALLY.search(t.text))), None)
         held = stmt.tokens - _DAY_WORDS
@@ -1318,12 +1324,16 @@ def _with_turned_down(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt
     proposers: set[str] = set()
     gone: set[int] = set()
     first: _Stmt | None = None
+    words = [len(t.text.split()) for t in turns]
     for i, turn in enumerate(turns[:-1]):
-        if not re.search(r"[^\W\d_]{2}", turn.speaker):  # (people, named: "Marcus")
+        if words[i] > 14 or not re.search(r"[^\W\d_]{2}", turn.speaker):  # (people, named: "Marcus"; an idea is short)
             continue
         # (after a word or two of groaning: "what about a flash mob" — "mate" — "no. just no")
-        at = next((j for j in range(i + 1, min(i + 4, len(turns))) if len(_speech(turns[j].text).split()) > 1), i + 1)
+        at = next((j for j in range(i + 1, min(i + 4, len(turns))) if words[j] > 1), i + 1)
         answer = turns[at]
+        if not (_REFUSAL.match(answer.text) or re.match(rf"(?i)\W*{re.escape(turn.speaker)}\b", answer.text)
+                or any(words[j] <= 2 for j in range(i + 1, at))):
+            continue  # (no "no", no laugh by name, no groan: no idea turned down)
         idea = _LEAD_FILLER.sub("", _speech(turn.text)).strip()
         # (Or laughed off by name: "marcus it's december 😂 and they're like £200 each")
         laughed = answer.speaker != turn.speaker and bool(

@@ -139,7 +139,7 @@ def ground(text: str, time: datetime | None, timezone: tzinfo | None = None, sai
         if counted := _COUNTED_NOTE.search(grounded):
             said[_COUNTED_AFTER] = date.fromisoformat(counted.group(1))
         # "the surgery's on the 14th of january (2027)": the month a later "the 15th to the 17th" is in
-        for named in _MONTH_DAY_NOTED.finditer(grounded):
+        for named in _MONTH_DAY_NOTED.finditer(grounded) if "(20" in grounded or "（20" in grounded else ():
             month = _month_index(named.group(2) or named.group("m"))
             try:
                 when = date(int(named.group(5)), month, int(named.group(1) or named.group(4))) if month else None
