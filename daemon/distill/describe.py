@@ -226,8 +226,10 @@ def _deed(phrase: str) -> bool:
 
 
 _STATE_NEWS = {"engaged": "engagement", "married": "wedding", "pregnant": "baby news", "expecting": "baby news",
-               "promoted": "promotion", "graduated": "graduation", "retired": "retirement", "eloped": "elopement"}
-_NEWS_VERB = re.compile(r"(?i)(?:i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|officially\s+|actually\s+)?"
+               "promoted": "promotion", "graduated": "graduation", "retired": "retirement", "eloped": "elopement",
+               "approved as foster carers": "fostering", "approved to foster": "fostering",
+               "approved to adopt": "adoption", "approved as adopters": "adoption"}
+_NEWS_VERB = re.compile(r"(?i)(?:[a-z]+ and i|me and [a-z]+|i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|officially\s+|actually\s+)?"
                         r"(?:(?:got|am|'m|are|'re|have been|'ve been)\s+)?(?P<state>" + "|".join(_STATE_NEWS) + r")\b"
                         # "We're moving to Frome": femi-move-to-frome
                         r"|(?:i'?m|i am|we'?re|we are)\s+(?:finally\s+|officially\s+)?moving\s+(?:to|into)\s+"
@@ -378,6 +380,7 @@ def _opened(text: str) -> str:
     text = re.sub(r"(?i)^“[^”]*” — (?:(?:yes|yep|yeah|yup|nope|no)\b[.!,]*)?\s*", "", text)  # (a question it answers)
     text = re.sub(r"(?i)^(?:(?:big|good|great|some|other|exciting|real|actual|proper) news)(?: though| then)?\W+", "",
                   text)  # ("Big news, we exchanged…", "real news though: i got head of science!")
+    text = re.sub(r"(?i)^[^:.!?“”]{0,40}:\s+(?=(?:i|we)\b)", "", text)  # ("Mine is much smaller but: I PASSED…")
     return re.sub(r"(?i)^(?:but|and|so|oh|well|also|ok(?:ay)?)\W+", "", text)
 
 
@@ -393,6 +396,8 @@ def _big_news(point: Point, people: bool) -> bool:
         return False
     sentence = re.sub(r"\b(St|Dr|Mr|Mrs|Ms|Mt|Jr|Sr)\.", r"\1", text)
     first = sentence[:sentence.find("!") + 1] if "!" in sentence else ""
+    if not first and (shout := _SHOUTING.match(sentence)):  # ("I PASSED MY DRIVING TEST.": said at the top of the voice)
+        first = shout.group(0) + "!"
     if first and 2 <= len(first.split()) <= 25 and not re.search(r"[.?]\s+[A-Z]", first):
         return True
     return bool(_CALM_MAJOR.match(sentence))
@@ -401,16 +406,18 @@ def _big_news(point: Point, people: bool) -> bool:
 # Big news of the life-changing kind comes before the rest ("I got the job!" before "I bought a van!").
 _MAJOR = re.compile(r"(?i)^[^.!?]*\b(?:job|postdoc|phd|promot\w*|engaged|married|wedding|pregnant|expecting|baby|"
                     r"graduat\w*|degree|offer|moving|moved|house|flat|retir\w*|twins|born|msc|masters|university|"
-                    r"marathon|contracts|head of|kidneys?|donor|transplant|surgery|diagnos\w*|cancer)\b")
+                    r"marathon|contracts|head of|kidneys?|donor|transplant|surgery|diagnos\w*|cancer|foster\w*|adopt\w*|"
+                    r"driving test)\b")
 # Told calmly, the life change follows its verb closely: "I got the job with…", "we got engaged", "I got promoted".
-_CALM_MAJOR = re.compile(r"(?i)(?:i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|officially\s+|actually\s+)?(?:got|passed|"
-                         r"bought|became|am|'m|are|'re)\s+(?:(?:the|a|an|my|our|new|first|dream)\s+){0,3}"
+_CALM_MAJOR = re.compile(r"(?i)(?:[a-z]+ and i|me and [a-z]+|i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|officially\s+|"
+                         r"actually\s+)?(?:got|passed|bought|became|am|'m|are|'re)\s+(?:(?:the|a|an|my|our|new|first|dream)\s+){0,3}"
                          r"(?:job|postdoc|phd|place|offer|promotion|promoted|engaged|married|pregnant|house|flat|keys|"
-                         r"contracts)\b|(?i:(?:i'?m|i am|we'?re|we are)\s+moving\s+(?:to|into|house)\b)"
+                         r"contracts|approved as (?:foster|adopt)\w*)\b|(?i:(?:i'?m|i am|we'?re|we are)\s+moving\s+(?:to|into|house)\b)"
                          r"|(?i:(?:i'?m|i am)\s+(?:giving|donating)\b[^.!?]{0,40}\b(?:kidneys?|liver|bone marrow|organ)\b)"
                          r"|(?i:(?:i|we)\s+(?:just\s+|finally\s+)?got into\s+(?:the\s+|my\s+)?(?:msc|ma|mba|phd|masters|"
                          r"master's|uni|university|college|course|programme|program|school)\b)")
-_LIFE_EVENT = re.compile(r"(?i)(?:i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|officially\s+|actually\s+)?(?:got|passed|won|bought|"
+_LIFE_EVENT = re.compile(r"(?i)(?:(?:[a-z]+ and i|me and [a-z]+)(?=\s+(?:just\s+|finally\s+|officially\s+)?got\b)|i|we)"
+                         r"(?:'ve| have)?\s+(?:just\s+|finally\s+|officially\s+|actually\s+)?(?:got|passed|won|bought|"
                          r"exchanged|ran|completed|climbed|swam|cycled|"
                          r"adopted|graduated|moved|quit|finished|started|booked|became|signed|sold|opened|launched|"
                          r"published|proposed|eloped)\b|(?:i'?m|i am|we'?re|we are)\s+(?:now\s+|finally\s+|officially\s+)?"
@@ -585,6 +592,9 @@ def _ask(request: str, asker: str, lang: str, task: bool) -> str:
     return f"{who} asked about: {text}"
 
 
+_SHOUTING = re.compile(r"\b[A-Z]+(?:['’][A-Z]+)?(?:[\s,]+[A-Z]+(?:['’][A-Z]+)?){2,}\b")  # three words or more in capitals
+
+
 def _as_note(point: Point, lang: str, named: bool, other: str = "", after: str = "") -> str:
     """A statement as a note: in the third person, its speaker named once, then "they".
 
@@ -592,6 +602,8 @@ def _as_note(point: Point, lang: str, named: bool, other: str = "", after: str =
     who said the note before this one.
     """
     text = _clip(point.text, 200).rstrip()
+    if lang == "en" and _SHOUTING.search(text):  # ("I PASSED MY DRIVING TEST": said loudly, written plainly)
+        text = _SHOUTING.sub(lambda m: re.sub(r"\b(?!I\b)[A-Z]+\b", lambda w: w.group(0).lower(), m.group(0)), text)
     if point.role == "user" and not named and lang == "en":  # "went with your option 3": the assistant's
         text = re.sub(r"(?i)\byour (option|suggestion|idea|fix|approach|solution|version|code|advice|answer|plan|"
                       r"recommendation|pick)\b", r"the assistant's \1", text)

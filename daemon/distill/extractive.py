@@ -145,6 +145,8 @@ _NEXT_STEPS = re.compile(r"(?i)\b(?:next steps?|to-?dos?|action items|what'?s ne
 # The assistant taking back what it just ran ("My apologies; there was an error…"): that code did not work.
 _NOT_WORKED = re.compile(r"(?i)\b(?:that|it|this)\s+(?:didn'?t|did not|doesn'?t|does not)\s+(?:really\s+|quite\s+)?work|"
                          r"\bdidn'?t (?:really )?fix|\bstill (?:doesn'?t work|broken|failing|getting the same)")
+_RETRACTED = re.compile(r"(?i)\bmy (?:first|previous|earlier|last) (?:suggestion|answer|fix|version|attempt)\b[^.]{0,20}"
+                        r"\b(?:was|is)\b[^.]{0,20}\b(?:incomplete|wrong|incorrect|not right|broken|a mistake)\b")
 _RETRY = re.compile(r"(?i)\s*(?:my apologies|apologies|sorry|oops|"
                     r"it (?:seems|appears|looks like) (?:that )?(?:there was an? error|the \w+ (?:is|was) (?:still )?not)|"
                     r"(?:that|this) (?:didn't|did not|doesn't|does not) work|there was an? error)")
@@ -526,8 +528,8 @@ def _advising(sentence: str) -> bool:
 
 
 def _classify(sentence: str, previous: str | None) -> str:
-    if _SETTLED.match(sentence):
-        return "decision"
+    if _SETTLED.match(sentence) or _BOOKED_PLAN.match(sentence):
+        return "decision"  # ("Booked: lockbox, the alchemist's study, saturday 12 december 4:30pm": the plan, settled)
     if _SECRET.search(sentence):
         return "state"  # what to keep doing
     if label := _LABELLED.match(sentence):  # "opentelemetry_api — **Latest Version:** 1.5.0 (released …)"
@@ -815,6 +817,8 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                 if outcome:
                     # "That did it: …": how it turned out; "Agreed: Sunday 13th, 4pm…": what was settled
                     previous = "decision" if sentence.startswith("Agreed: ") else "state"
+                if turn.speaker and _BOOKED_PLAN.match(sentence) and _DATE_NOTE.search(sentence):
+                    previous = "decision"  # between people, "Booked: lockbox, saturday 12 december 4:30pm" is the plan
                 if agent and turn.role == "assistant" and previous != "decision" and _DONE.match(sentence):
                     previous = "work"  # an agent reporting a change it made: work done, not a fact
                 if skip and _norm(skip) in (_norm(sentence), _norm(raw)) or (len(skip) > 12 and _norm(skip) in _norm(raw)) \
@@ -858,6 +862,13 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                 retried = retried or turn.role == "assistant" and i + 1 < len(turns) and turns[i + 1].role == "user" \
                     and bool(_NOT_WORKED.search(turns[i + 1].text)) \
                     and any(t.role == "assistant" and _FENCE_RE.search(t.text) for t in turns[i + 2:])
+                # (Nor is code its own author then takes back, "Sorry, my first suggestion was incomplete: …")
+                retried = retried or turn.role == "assistant" and not turn.speaker and any(
+                    t.role == "assistant" and _RETRACTED.search(t.text) and _FENCE_RE.search(t.text) for t in turns[i + 1:])
+                # A long block the user then says works ("that's it ✅ `go test ./...` all ok") is the fix: kept whole.
+                confirmed = turn.role == "assistant" and i + 1 < len(turns) and turns[i + 1].role == "user" and bool(
+                    (said := _sentences(turns[i + 1].text)[:1]) and _OUTCOME.search(said[0])
+                    and not re.search(r"(?i)\bbut\b", said[0]))
                 # (What the user pasted from a failing run, "Error: connect ECONNREFUSED …", is the record's, not a
                 # procedure to reuse.)
                 # (The error may come a line or two in: "Run actions/github-script@v7" then "RequestError …".)
@@ -870,7 +881,8 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     lead = _EMOJI.sub("", lead).strip()  # ("… now I get a different one 🙃")
                     said = f"{lead.rstrip(' :：')}: {first}" if lead else first
                     out.append(_Stmt(len(out), i, turn.speaker, said, "fact", _tokens(said), "", False, turn.role))
-                elif code.count("\n") <= _MAX_CODE_LINES + 1 and code not in seen_code and not retried and not output:
+                elif code.count("\n") <= (2 if confirmed else 1) * _MAX_CODE_LINES + 1 and code not in seen_code \
+                        and not retried and not output:
                     seen_code.add(code)
                     if _NARRATION.match(lead) or _is_filler(lead, names):
                         lead = ""
@@ -1157,8 +1169,10 @@ _NEAR = 40  # statements back that a follow-up's answer looks for the news it as
 _KIN_NAMED = re.compile(r"(?i:\bmy\s+(?:partner|wife|husband|girlfriend|boyfriend|son|daughter|sister|brother|mum|mom|"
                         r"dad|friend|colleague|boss|fianc[ée]e?|flatmate|roommate)),?\s+([A-Z][a-z]+)\b")
 _MAX_ERROR_LINE = 160
-_ERROR_OUTPUT = re.compile(r"[\s│┃|]*(?:(?:[\w$]+\.)*\w*(?:Error|Exception)\b(?: \[\w+\])?[:(]|Traceback \(most recent call last\)|error(?:\[E\d+\])?:|"
-                           r"FAIL(?:ED)?\b|panic:|fatal:|Segmentation fault)")
+_ERROR_OUTPUT = re.compile(r"[\s│┃|]*(?:\d{4}[/-]\d{2}[/-]\d{2}[ T]\d{2}:\d{2}:\d{2}\S*\s+(?:\w+\s+)?(?:[\w/.-]+:\s+)*(?=\w+:\s))?"
+                           # (after a log line's time and source: "2026/12/04 09:47:12 webhook orders/create: json: …")
+                           r"(?:(?:[\w$]+\.)*\w*(?:Error|Exception)\b(?: \[\w+\])?[:(]|Traceback \(most recent call last\)|"
+                           r"error(?:\[E\d+\])?:|json: cannot|FAIL(?:ED)?\b|panic:|fatal:|Segmentation fault)")
 _YES_NO = re.compile(r"(?i)\W*(?:yes|yeah|yep|yup|no|nope|nah)\b")
 _GOING_TO = re.compile(r"(?i)\b(?:i'?m|i am|we'?re|we are) (?:going to|gonna)\b")
 _IDLE_TURNS = 20
@@ -1296,7 +1310,7 @@ def _with_either(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
 
 
 _CHANGE = re.compile(r"(?i)\b(?:instead|moved?|move it|rebook(?:ed)?|re-?schedul\w*|cancel\w*|changed?|"
-                     r"can'?t make|postpon\w*|push(?:ed)? (?:it )?back|brought (?:it )?forward|new plan|"
+                     r"can'?t make|can'?t skip|any chance of|fully booked|booked up|postpon\w*|push(?:ed)? (?:it )?back|brought (?:it )?forward|new plan|"
                      r"change of plans?|swap(?:ped)?|(?:go|leave|set off|start|come back|meet) (?:a bit |an hour )?"
                      r"(?:earlier|later))\b|改成|改到|改为|换到|推到|挪到|推迟|提前到")
 _CANCELLED = re.compile(r"(?:\b(?:cancell?ed|scrapped|dropped)\s+(?:the\s+)?([A-Z][\w'’]*(?:\s+(?:&|and)\s+[A-Z][\w'’]*|"
@@ -1310,6 +1324,8 @@ _CANCELLED = re.compile(r"(?:\b(?:cancell?ed|scrapped|dropped)\s+(?:the\s+)?([A-
 _CALLED_OFF = re.compile(r"(?i)\b((?:[a-z]+\s+){0,2}[a-z]{2,})(?:['’]s|\s+(?:is|are|was|were|has been|have been|got))"
                          r"\s+(?:all\s+|now\s+)?(?:been\s+)?(?:cancell?ed|called off)\b")
 _CLOCK = re.compile(r"(?i)\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}[:.]\d{2}\b")
+_BOOKED_PLAN = re.compile(r"(?i)\W*(?:booked|confirmed)\s*(?:[:✅!—–-]|\s(?=[A-Za-z]))(?!\s*(?:up|out|solid)\b)")
+_FINAL = re.compile(r"(?i)\W*(?:booked|confirmed|done|sorted|right,? so|so,? final(?:ly)?|final plan)\b")
 _NOTED_DAY = re.compile(r"[(（]([^()（）]*\d{4}[^()（）]*)[)）]")
 _DAY_WORDS = frozenset(w for w in "monday tuesday wednesday thursday friday saturday sunday january february march "
                        "april may june july august september october november december next this last weekend "
@@ -1402,6 +1418,16 @@ def _superseded(candidates: list[_Stmt], turns: list[_Turn]) -> set[int]:
             words = re.sub(r"(?i)^(?:the|our|my|your|their|his|her)\s+", "", off.group(1)).split()
             said = re.compile(r"(?i)\b" + r"(?:\s+\S+){0,2}?\s+".join(map(re.escape, words)) + r"\b")
             gone |= {s.pos for s in candidates if s.msg < i and s.speaker and not s.code and said.search(s.text)}
+    # "i'm thinking friday 11th (11 December), 7pm, the vault" … "friday 11th (11 December) is my work do, any chance of
+    # saturday 12th?" … "Booked: lockbox, saturday 12 december": the booking is the plan, the day it replaced is not.
+    for later, days, words in dated:
+        if not later.speaker or not days or not _FINAL.match(later.text):
+            continue
+        for earlier, before, said in dated:
+            if earlier.msg < later.msg and before and not before & days and (_CLOCK.search(earlier.text) or said & words) \
+                    and any(_CHANGE.search(t.text) and any(d in t.text for d in before)
+                            for t in turns[earlier.msg + 1:later.msg]):
+                gone.add(earlier.pos)
     for later, days, words in dated:
         if not any(_CHANGE.search(t.text) for t in turns[max(0, later.msg - 4):later.msg + 1]) or \
                 not later.speaker and later.role != "user":
@@ -1410,6 +1436,21 @@ def _superseded(candidates: list[_Stmt], turns: list[_Turn]) -> set[int]:
             if earlier.msg < later.msg and not before & days and len(said & words) >= 2 and \
                     not any(_CHANGE.search(t.text) for t in turns[earlier.msg:earlier.msg + 1]):
                 gone.add(earlier.pos)
+    # What a gone plan's message says of it next ("… the vault escapes on deansgate. They've got the 'bank job' room")
+    # goes with it, and so does a yes to it by its day ("fri 11th 7pm work for everyone?" — "fri works").
+    for pos in sorted(gone):
+        plan = next((c for c in candidates if c.pos == pos), None)
+        if plan is None:
+            continue
+        for c in candidates:
+            if c.pos > pos and c.msg == plan.msg and _PRONOUN_START.match(c.text):
+                gone.add(c.pos)
+        weekdays = {w.lower()[:3] for w in re.findall(r"(?i)\b(mon|tue|wed|thu|fri|sat|sun)[a-z]*\b", plan.text)}
+        for c in candidates:
+            if plan.msg < c.msg <= plan.msg + 2 and c.speaker != plan.speaker and (said := re.match(
+                    r"(?i)\W*(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s+(?:\d{1,2}\w*\s+)?(?:works|is (?:fine|good|ok))\b",
+                    c.text)) and said.group(1).lower()[:3] in weekdays:
+                gone.add(c.pos)
     return gone
 
 
@@ -2158,6 +2199,11 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
     planning = next((m.group(1) for t in turns[:1] if t.speaker and len(people) > 1 and lang == "en"
                      and (m := _PLANNING.search(t.text))), "")
     occasion = occasion or (f"{planning} plans" if planning else "")
+    # ("BATH CHRISTMAS MARKET 🎄 it's on until 14 December": the opener's shouted headline names the plan)
+    shouted = next((m.group(1) for t in turns[:1] if t.speaker and len(people) > 1 and lang == "en"
+                    and (m := re.match(r"\W*((?:[A-Z][A-Z'’&-]*\s+)+[A-Z][A-Z'’&-]*)(?![\w'’])", t.text))
+                    and 2 <= len(m.group(1).split()) <= 4 and all(len(w) > 2 for w in m.group(1).split())), "")
+    occasion = occasion or shouted.lower()
     description = notes.describe(points, context=context, request=ask, verdict=_verdict(ask, turns, lang),
                                  asker=asker if people else "",
                                  topic=agenda[0] if agenda and len(people) > 1 and lang == "en" else "",
@@ -2182,7 +2228,8 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
         # (A meeting that decided something is named by its first decision.)
         lead = notes.highlights(points, 1)
         # (An agent told only "continue implementation" is named by what recurs in its work.)
-        focus = [p.text for p in lead if (len(people) < 2 and not ask) or p.kind == "decision"]
+        focus = [p.text for p in lead if (len(people) < 2 and not ask) or p.kind == "decision"
+                 and not _BOOKED_PLAN.match(p.text)]  # (what was booked, a train or a table, is no subject)
         # A meeting's agenda names it: "One item tonight: the Eastgate Community Choir winter concert."
         # (One item: "the v2.3 release and dark mode" says what was on the table, not what came of it.)
         focus = [a for a in agenda if not re.search(r",\s|\sand\s", a)][:1] or focus
@@ -2194,7 +2241,8 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
             focus = [first]
         # Between people, the news names the card ("video game tournament"), not the chatter around it.
         happened = [len(people) > 1 and _told(s) and not _PROMISE.search(s.text) for s in chosen]
-        texts = [s.text for s, n in zip(chosen, happened) for _ in range(1 + (s.kind == "decision") + 2 * n)] \
+        texts = [s.text for s, n in zip(chosen, happened)
+                 for _ in range(1 + (s.kind == "decision" and not _BOOKED_PLAN.match(s.text)) + 2 * n)] \
             + [t.text for t in turns]
     said = [t.text for t in turns]
     # A catch-up led by big news is named by it ("We got engaged!!" from Beatriz: beatriz-engagement).

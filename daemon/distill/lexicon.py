@@ -359,7 +359,10 @@ _OUTCOME = re.compile(r"\b(?:i(?:'ve| have)? (?:just |already )?(?:booked|ordere
                       r"^(?:update\s*:\s*)?(?:they|he|she|the (?:bank|court|council|landlord|school|shop|company|airline|"
                       r"insurer)) (?:accepted|approved|granted|refunded|agreed to|said yes)|"
                       r"\d[\d,.]*\s*(?:ms|s|sec|seconds|min|minutes|%|mb|gb)?\s*(?:→|->)\s*\d|[×x] faster|times faster|"
-                      r"(?:is|are) now|now (?:matches|shows|works)|matches|that confirms|(?:compiles|builds|runs|passes|"
+                      r"(?:is|are) now|now (?:matches|shows|works)|matches|that confirms|"
+                      # ("that's it ✅ `go test ./...` all ok, replayed … they all went through", "they match the bank")
+                      r"that'?s it(?=\s*[✅!.,]|\s*$)|all (?:ok|good|green|passing)|(?:all )?went through|"
+                      r"match(?:es|ed)? (?:the \w+|to the penny)|(?:compiles|builds|runs|passes|"
                       r"loads|starts) (?:now|fine|again)|(?:build|it|everything) is (?:clean|green)|all green)\b", re.I)
 # An answer's verdict ("Basically: solar yes, battery no for now"): what the advice comes to.
 _VERDICT = re.compile(r"^(?:basically|in short|bottom line|tl;?dr|in summary|to sum up|summary|verdict|"
@@ -429,6 +432,9 @@ _FEELING_EN = re.compile(r"(?i)(?:(?:i'?m|i am)\s+)?(?:too|so|really|very|pretty
                          # ("…at 10:30 sharp, I'm serious": an insistence, no content)
                          r"|(?:i'?m|i am)\s+(?:dead\s+|deadly\s+|totally\s+|so\s+)?(?:serious|not (?:joking|kidding))|no joke|"
                          r"(?:and\s+)?i mean it"
+                         # ("…to the penny for the first time ever, accountant will be thrilled": a feeling foretold)
+                         r"|(?:(?:my|our|the|your)\s+)?[\w'’]+\s+(?:will|'ll|is going to|gonna) be (?:so |very |absolutely )?"
+                         r"(?:thrilled|pleased|happy|delighted|chuffed|over the moon|stoked|relieved)"
                          # ("Good luck, and I hope the corner dries out": a wish, said in parting)
                          r"|(?:good luck,?\s+)?(?:and\s+)?i (?:really\s+|do\s+)?hope (?:that\s+)?(?:the|it|this|your|you|everything|"
                          r"all|she|he|they)\b[^.!?]{0,60}"

@@ -315,8 +315,16 @@ _PASSIVE_PRESENT = re.compile(r"(?i)\b(?:is|are|am|'s|'re|be|being|gets?|getting
 
 
 def _past_tense(m: re.Match[str]) -> bool:
-    """Whether the sentence around a match speaks of the past (and has no future word)."""
+    """Whether the sentence around a match speaks of the past (and has no future word). A sentence of a few words
+    that says only when ("I PASSED MY DRIVING TEST. On tuesday.") takes the tense of the sentence before it."""
     sentence = _sentence_around(m)
+    if re.fullmatch(r"(?i)\W*(?:on|that|last)?\s*[.!…]*\s*", sentence) and not m.string[m.end():m.end() + 3].lstrip().startswith("?"):
+        begin = max(0, m.start() - 300)
+        ends = [e.start() for e in _SENTENCE_END.finditer(m.string, begin, m.start())]
+        if ends:
+            starts = [e.end() for e in _SENTENCE_END.finditer(m.string, begin, ends[-1])]
+            before = m.string[starts[-1] if starts else begin:ends[-1]]
+            return bool(_past_cue(before)) and not _FUTURE_CUE.search(before)
     return bool(_past_cue(sentence)) and not _FUTURE_CUE.search(sentence)
 
 
@@ -510,6 +518,13 @@ def _en_bare_weekday(m: re.Match[str], anchor: date, said: Said) -> str | None:
     if near and 0 < (target - near[-1].weekday()) % 7 <= 3 and not past:
         return _day(near[-1] + timedelta(days=(target - near[-1].weekday()) % 7))
     found = said.get(target)
+    # ("friday 8th (8 January) to sunday 10th january" … "i'll book it for 7:30 on the saturday": the Saturday between
+    # the days the chat last gave, not an older one)
+    days = sorted(d for k, d in said.items() if k < 7)
+    spans = [a + timedelta(days=(target - a.weekday()) % 7) for a in days for b in days
+             if a < b <= a + timedelta(days=6) and a + timedelta(days=(target - a.weekday()) % 7) < b]
+    if the and spans and (found is None or max(spans) > found) and not past:
+        found = max(spans)
     planned = said.get(_PLANNED_WEEKEND)
     if target in (5, 6) and planned and 0 <= (planned - anchor).days <= _SAID_DAYS and (
             found is None or found < anchor) and not past:
@@ -909,9 +924,9 @@ RULES: tuple[Rule, ...] = (
     Rule("<weekday> (the) <ordinal>",
          "the nearest day of that number that falls on that weekday: this month or the next (past tense: this "
          "month or the last); none does: as written",
-         re.compile(r"(?<!next )(?<!last )\b(" + "|".join(_EN_WEEKDAYS) + r"|(?-i:(?:Mon|Tue|Tues|Wed|Thu|Thur|Thurs|Fri|Sat|"
-                    r"Sun)\.?))(?!['’]?s\b),?\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of|century|floor)\b)"
-                    r"(?!\s+" + _MONTH_NAMES + r")"  # ("Friday 4th December": the month names its day)
+         re.compile(r"(?<!next )(?<!last )\b(" + "|".join(_EN_WEEKDAYS) + r"|(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|"
+                    r"sun)\.?)(?!['’]?s\b),?\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of|century|floor)\b)"
+                    r"(?!\s+" + _MONTH_SAID + r")"  # ("Friday 4th December": the month names its day; "fri 11th")
                     r"(?!\s*[（(]\d{4})", re.I), lambda m, a: _en_weekday_ordinal(m, a),
          examples=("Saturday 25th", "Thursday the 23rd", "this Thursday, the 26th", "on Friday the 13th", "Sat 6th"),
          triggers=("st", "nd", "rd", "th")),

@@ -3173,3 +3173,39 @@ def test_a_question_about_the_others_life_leads_its_answer_but_a_proposal_stays_
     body = card(chat).body
     assert "Tomasz: “Still seeing Owen?” — " in body and "lisbon" in body
     assert "“Fuel, call it £15 each?” —" not in body
+
+
+def test_a_booking_is_the_plan_and_the_plan_it_replaced_goes_with_its_yes() -> None:
+    chat = [say("ok escape room before christmas 🔐 i'm thinking friday 11th, 7pm, the vault escapes on deansgate. "
+                "they've got the 'bank job' room, 4 people max", "Kezia", when=_at(30, 18, 0)),
+            say("fri 11th 7pm work for everyone? it's £26 each there", "Kezia", when=_at(30, 18, 2)),
+            say("fri works, i'll get the train in from stockport", "Rohan", when=_at(30, 18, 3)),
+            say("argh friday 11th is my work christmas do 😩 can't skip it. any chance of saturday 12th?", "Dan",
+                when=_at(30, 18, 4)),
+            say("vault is fully booked all saturday 🙄 BUT lockbox in ancoats has 'the alchemist's study' at 4:30pm on "
+                "saturday 12th, £96 total so £24 each", "Kezia", when=_at(30, 18, 6)),
+            say("booked ✅ lockbox, the alchemist's study, saturday 12 december 4:30pm. meet outside at 4:15.",
+                "Kezia", when=_at(30, 18, 9))]
+    result = card(chat)
+    assert "Booked: lockbox, the alchemist's study, saturday 12 december (2026) 4:30pm." in \
+        _section(result.body, "Decisions"), result.body
+    assert result.description.startswith("Booked: lockbox")
+    for gone in ("the vault escapes", "bank job", "Fri works", "Fri 11th (11 December 2026) 7pm"):
+        assert gone not in result.body, gone
+
+
+def test_the_fix_the_user_confirms_keeps_its_long_code_and_code_taken_back_goes() -> None:
+    money = "```go\npackage money\n\n" + "\n".join(f"// line {k}" for k in range(34)) + "\n```"
+    chat = [say("go question. it fails:\n\n```\n2026/12/04 09:47:12 webhook orders/create: json: cannot unmarshal string "
+                "into Go struct field Order.total_price of type float64\n```"),
+            say("The smallest change is the `,string` option:\n\n```go\nTotalPrice float64 `json:\"total_price,string\"`\n```",
+                role="assistant"),
+            say("ok so orders/create works now but the refunds webhook blew up instead"),
+            say("Sorry, my first suggestion was incomplete: `,string` only accepts the quoted form.\n\nSo use a small "
+                "`Money` type:\n\n" + money, role="assistant"),
+            say("that's it ✅ `go test ./...` all ok, replayed the failed webhooks (31 orders) and they all went through. "
+                "totals match the bank to the penny, accountant will be thrilled")]
+    result = card(chat)
+    assert "package money" in result.body and "total_price,string" not in result.body
+    assert "json: cannot unmarshal string into Go struct field" in result.body
+    assert "31 orders" in result.body and "thrilled" not in text_of(result)

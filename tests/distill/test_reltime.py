@@ -718,3 +718,16 @@ def test_a_chinese_month_of_next_year_and_the_weekend_said_as_at_the_weekend() -
     assert resolve_relative("we went to the coast over the weekend", tuesday) == \
         "we went to the coast over the weekend (weekend of 2026-12-05)"
     assert resolve_relative("on the weekend of the 12th", tuesday) == "on the weekend of the 12th (2026-12-12)"
+
+
+def test_a_day_said_alone_after_news_takes_its_tense_and_the_saturday_between_the_days_given() -> None:
+    sunday = D(2026, 12, 13)
+    assert resolve_relative("I PASSED MY DRIVING TEST. On tuesday. Third time lucky", sunday) == \
+        "I PASSED MY DRIVING TEST. On tuesday (2026-12-08). Third time lucky"
+    assert resolve_relative("I have the dentist. On tuesday.", sunday) == "I have the dentist. On tuesday (2026-12-15)."
+    said: dict = {}
+    at = datetime(2026, 12, 13, 19, 40)
+    ground("we go up on the 29th and back on the 2nd", at, said=said)
+    ground("What about the weekend before, friday 8th to sunday 10th january?", at, said=said)
+    assert ground("i'll book it for 7:30 on the saturday", at, said=said) == \
+        "i'll book it for 7:30 on the saturday (2027-01-09)"
