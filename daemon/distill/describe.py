@@ -110,7 +110,15 @@ def describe(points: list[Point], *, context: str = "", request: str = "", verdi
             context = f"Chat with {people[0]}" + (f" on {when(day)}" if day else "") + "."
         elif day:
             context = f"On {when(day)}."
-        body = _plain(" ".join(_end(s, lang) for s in sentences))
+        ended = [_end(s, lang) for s in sentences]
+        body = _plain(" ".join(ended))
+        # (A note that does not fit loses its last whole sentences before any is cut short: "…then it moves…" says less
+        # than nothing.)
+        while len(ended) > 1 and len(body) + len(context) >= limit:
+            # (the work done goes first: the body lists it under "Work done")
+            ended.pop(next((k for k, s in enumerate(sentences) if work and s == work and k < len(ended)), -1))
+            sentences = [s for s in sentences if s != work] if work in sentences else sentences
+            body = _plain(" ".join(ended))
         body = body if len(body) + len(context) < limit else _clip(body, limit - len(context) - 1)
         return f"{body} {context}".strip()  # who and when survive the clipping
     text = _plain(text)

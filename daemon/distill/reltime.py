@@ -200,7 +200,13 @@ def _resolve_prose(text: str, anchor: date, said: Said) -> str:
     for rule in RULES:
         if not rule.triggers or any(word in lowered for word in rule.triggers):
             text = _apply(rule, text, anchor, said)
+    if "after (" in text:  # "the Friday after (2026-12-11) next weekend (weekend of …)": one phrase, one day after it
+        text = _AFTER_SPLIT.sub(r"\1\3 (\2)", text)
     return text
+
+
+_AFTER_SPLIT = re.compile(r"(?i)(\bthe\s+\w+\s+after)\s+\((\d{4}-\d{2}-\d{2})\)(\s+(?:next|this|that)\s+(?:weekend|week))"
+                          r"\s+\((?:weekend|week) of \d{4}-\d{2}-\d{2}\)")
 
 
 def _apply(rule: Rule, text: str, anchor: date, said: Said) -> str:
@@ -964,9 +970,9 @@ RULES: tuple[Rule, ...] = (
          examples=("two weeks from now",), triggers=("from now", "from today")),
     Rule("the <weekday> after <a day or weekend>", "the first such weekday after the day or weekend the phrase names",
          re.compile(r"\bthe\s+(" + "|".join(_EN_WEEKDAYS) + r")\s+after\b(?=\s+(?:(?:next|this|that)\s+"
-                    r"(?:weekend|week)|(?:the\s+)?\d{1,2}(?:st|nd|rd|th)|(?:" + "|".join(_EN_WEEKDAYS) + r")"
-                    r"(?:\s+the\s+\d{1,2}(?:st|nd|rd|th))?)\s*[(（](?:weekend of |week of )?(\d{4}-\d{2}-\d{2})[)）])",
-                    re.I),
+                    r"(?:weekend|week)\s*[(（](?:weekend of |week of )|(?:(?:the\s+)?\d{1,2}(?:st|nd|rd|th)|(?:"
+                    + "|".join(_EN_WEEKDAYS) + r")(?:\s+the\s+\d{1,2}(?:st|nd|rd|th))?)\s*[(（])"
+                    r"(\d{4}-\d{2}-\d{2})[)）])", re.I),
          lambda m, a: _weekday_after(m), examples=("the Friday after next weekend (weekend of 2023-05-06)",
                                                    "the Sunday after the 5th (2023-05-05)"),
          triggers=("after",), counts_from_next=True),

@@ -71,7 +71,8 @@ monday tuesday wednesday thursday friday saturday sunday january february march 
 september october november december task ran edited created looked searched conversation version latest
 rationale example examples error errors update updated result results output input summary overview
 important warning tip tips question answer option options approach solution problem issue step
-work done other tools fixed added removed changed check checked gb mb kb tb ghz mhz ms kg km cm mm""".split())
+work done other tools fixed added removed changed check checked gb mb kb tb ghz mhz ms kg km cm mm
+add use run set get see try make open save click press""".split())
 _ZH_STOP = {"我们", "你们", "他们", "这个", "那个", "因为", "所以", "但是", "然后", "已经", "可以", "没有", "就是",
             "什么", "怎么", "用户", "助手", "关键事实", "现状与下一步", "命令与步骤", "偏好", "决定", "建议"}
 
@@ -206,7 +207,7 @@ _PERSON = re.compile(r"(?-i:\b(?i:ask|asked|asking|tell|told|text|texted|email|e
                      r"\b(?i:requested|reported|raised|suggested|filed|opened)\s+by\s+([A-Z][a-z]+)\b(?!\s+[A-Z]))|"
                      r"([\u4e00-\u9fff](?:师傅|老师|先生|女士|阿姨|叔叔|医生|经理))")  # a surname and a title
 # Words a test run or a log prints ("FAIL github.com/…", "Tests 18 passed"): output, not a subject.
-_STATUS = frozenset("fail failed failing pass passed ok error errors warn warning tests test info debug".split())
+_STATUS = frozenset("fail failed failing pass passed ok error errors err warn warning tests test info debug".split())
 _DOMAIN = re.compile(r"(?:www\.)?[a-z0-9-]+\.(?:com|org|net|io|dev|app|co|ai|de|uk)", re.I)
 
 

@@ -3209,3 +3209,23 @@ def test_the_fix_the_user_confirms_keeps_its_long_code_and_code_taken_back_goes(
     assert "package money" in result.body and "total_price,string" not in result.body
     assert "json: cannot unmarshal string into Go struct field" in result.body
     assert "31 orders" in result.body and "thrilled" not in text_of(result)
+
+
+def test_a_long_description_loses_whole_sentences_not_half_of_one() -> None:
+    from daemon.distill.describe import Point, describe
+    points = [Point("The user", "Decided: the £2,400 goes into easy access now, not the bond, because £15 isn't worth "
+                    "locking it up for a year.", "decision", "user"),
+              Point("The assistant", "The plan is £375 a month for 20 months, then it moves to the regular saver once "
+                    "the easy-access pot reaches £3,000, which is when the bonus rate starts to matter more.", "fact",
+                    "assistant")]
+    text = describe(points, context="The user wants to take a 3-month sabbatical to travel (Peru, Bolivia, Chile) and "
+                    "they think they need about £9,000 all in, leaving in 20 months.", request="Can you help me with a "
+                    "savings plan?", day=date(2026, 11, 20), limit=300)
+    assert "…" not in text and text.endswith("On Friday 20 November 2026."), text
+
+
+def test_a_status_word_or_a_button_is_no_tag() -> None:
+    text = ("---\nname: nas-backup\ndescription: The NAS backup fails with ERR 53.\n---\n"
+            "- The Synology NAS shows ERR 53 when the backup runs.\n- Click Add, then pick the NAS share.\n")
+    tags = ExtractiveTagger().tag(text, 4)
+    assert "NAS" in tags and "ERR" not in tags and "Add" not in tags, tags

@@ -300,7 +300,7 @@ MON, TUE, WED, THU, FRI, SAT, SUN = (D(2023, 5, 1) + timedelta(days=i) for i in 
          "Pena Palace timed tickets for Sat 13 Feb (2027), early slot"),
         ("Sat 12th is the hen in Galway.", D(2026, 11, 27), "Sat 12th (2026-12-12) is the hen in Galway."),
         ("Birchwood Lodge, the Friday after next weekend, two nights.", D(2026, 11, 26),
-         "Birchwood Lodge, the Friday after (2026-12-11) next weekend (weekend of 2026-12-05), two nights."),
+         "Birchwood Lodge, the Friday after next weekend (2026-12-11), two nights."),
         ("In the fridge since the 15th. Hibernating until March", D(2026, 11, 30),
          "In the fridge since the 15th (2026-11-15). Hibernating until March"),
         # The clause's own tense: a 14th that "went" is gone by, whatever month the sentence names elsewhere.
