@@ -535,6 +535,9 @@ def _classify(sentence: str, previous: str | None) -> str:
     if label := _LABELLED.match(sentence):  # "opentelemetry_api — **Latest Version:** 1.5.0 (released …)"
         return next((k for k in ("decision", "state") if _KIND_RE[k].search(label.group(1))), "fact")
     kind = next((k for k, cue in _KIND_RE.items() if cue.search(sentence)), "fact")
+    if kind == "preference" and re.search(r"(?i)\bwant to do\b", sentence) and (_DATE_NOTE.search(sentence) or re.search(
+            r"(?i)\b(?:on|this|next)\s+(?:the\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", sentence)):
+        kind = "state"  # ("We want to do Sintra on the Saturday": a plan with its day, not a taste)
     if kind == "decision" and (_TENTATIVE.search(sentence) or _is_question(sentence)):
         # "if I decide to go there" and "是不是定了？" decide nothing
         kind = "state" if _KIND_RE["state"].search(sentence) else "fact"

@@ -3229,3 +3229,9 @@ def test_a_status_word_or_a_button_is_no_tag() -> None:
             "- The Synology NAS shows ERR 53 when the backup runs.\n- Click Add, then pick the NAS share.\n")
     tags = ExtractiveTagger().tag(text, 4)
     assert "NAS" in tags and "ERR" not in tags and "Add" not in tags, tags
+
+
+def test_wanting_to_do_something_on_a_day_is_a_plan_not_a_taste() -> None:
+    from daemon.distill.extractive import _classify
+    assert _classify("We want to do Sintra on the Saturday (2026-12-05)", None) == "state"
+    assert _classify("we want to do something fun", None) == "preference"
