@@ -538,6 +538,9 @@ def _classify(sentence: str, previous: str | None) -> str:
     if kind == "preference" and re.search(r"(?i)\bwant to do\b", sentence) and (_DATE_NOTE.search(sentence) or re.search(
             r"(?i)\b(?:on|this|next)\s+(?:the\s+)?(?:mon|tues|wednes|thurs|fri|satur|sun)day\b", sentence)):
         kind = "state"  # ("We want to do Sintra on the Saturday": a plan with its day, not a taste)
+    if kind == "decision" and re.match(r"(?i)\W*(?:the|my|our|her|his) (?:cat|dog|kitten|puppy|baby|toddler)s? "
+                                       r"(?:has |have |had )?decided\b", sentence):
+        kind = "fact"  # ("the cat has decided my legs are her property now": a pet decides nothing)
     if kind == "decision" and (_TENTATIVE.search(sentence) or _is_question(sentence)):
         # "if I decide to go there" and "是不是定了？" decide nothing
         kind = "state" if _KIND_RE["state"].search(sentence) else "fact"
@@ -563,7 +566,11 @@ _IDLE_TOPIC = re.compile(r"(?i)\b(?:it'?s|it has|it'?s been|been)\s+(?:\w+\s+){0
                          r"episodes? behind|new series|spoil(?:ers?)?\b|binge[ds]?|bingeing|telly|"
                          r"(?:eaten|eating|ate|scoffed|had)\s+(?:\w+\s+){0,3}?(?:mince pies?|biscuits|crisps)|yes to mince pies|"
                          r"the heating|sat in (?:our |my )?coats|(?:go|need to go|gotta go)\s+(?:and\s+)?(?:make|cook)\s+"
-                         r"(?:dinner|tea|lunch))\b")
+                         r"(?:dinner|tea|lunch)|"
+                         # ("it's already going dark and it's barely 3??", "some baking show rerun i've seen before")
+                         r"(?:going|getting) dark|barely \d{1,2}(?:pm)?|rerun|repeats?|(?:baking|cooking|quiz) show|"
+                         r"(?:my|our|the) (?:\w+ )?(?:tea|coffee|cuppa) (?:of the day)?|(?:third|fourth|second) (?:tea|coffee|cuppa)|"
+                         r"the sofa has|horizontal)\b")
 
 
 def _idle_chatter(sentence: str) -> bool:
@@ -1427,7 +1434,8 @@ def _superseded(candidates: list[_Stmt], turns: list[_Turn]) -> set[int]:
         if not later.speaker or not days or not _FINAL.match(later.text):
             continue
         for earlier, before, said in dated:
-            if earlier.msg < later.msg and before and not before & days and (_CLOCK.search(earlier.text) or said & words) \
+            if earlier.msg < later.msg and before and not before & days and (
+                    _CLOCK.search(earlier.text) or said & words or _FINE_BY_ME.search(earlier.text)) \
                     and any(_CHANGE.search(t.text) and any(d in t.text for d in before)
                             for t in turns[earlier.msg + 1:later.msg]):
                 gone.add(earlier.pos)
@@ -1454,7 +1462,20 @@ def _superseded(candidates: list[_Stmt], turns: list[_Turn]) -> set[int]:
                     r"(?i)\W*(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s+(?:\d{1,2}\w*\s+)?(?:works|is (?:fine|good|ok))\b",
                     c.text)) and said.group(1).lower()[:3] in weekdays:
                 gone.add(c.pos)
+    # A promise its speaker then says is done ("payday's friday, i'll send it then" … "paid you leanne £47") is done.
+    for c in candidates:
+        if c.speaker and c.pos not in gone and len(c.text.split()) <= 12 and (promise := _PROMISED.search(c.text)):
+            done = _DONE_AS.get(promise.group(1).lower(), "")
+            if done and any(t.speaker == c.speaker and re.search(rf"(?i)\b(?:{done})\b", t.text)
+                            for t in turns[c.msg + 1:]):
+                gone.add(c.pos)
     return gone
+
+
+_FINE_BY_ME = re.compile(r"(?i)\b(?:works(?: for (?:me|us))?|is fine|fine (?:for|by) me|ok (?:for|by) me)\b")
+_PROMISED = re.compile(r"(?i)\bi'?ll (send|pay|transfer|book|order|buy|email|ring|call|print)\b")
+_DONE_AS = {"send": "sent|paid|transferred", "pay": "paid|sent", "transfer": "transferred|sent|paid", "book": "booked", "order": "ordered",
+            "buy": "bought|got", "email": "emailed", "ring": "rang|called", "call": "called|rang", "print": "printed"}
 
 
 _REFUSAL = re.compile(r"(?i)\W*(?:(?:lol|haha|um+|erm+|mate|omg)[,.!]*\s+)?(?:no+\b|nope|nah|absolutely not|definitely not|"
@@ -1675,8 +1696,9 @@ def _idle_talk(turns: list[_Turn], candidates: list[_Stmt]) -> bool:
             for s in candidates if s.kind != "sentiment"):
         return False
     # (A riddle's question asks nothing: "why did the scarecrow win an award?" — "go on".)
-    return not any(_is_question(s) and len(_tokens(s)) >= 3 and not (i + 1 < len(turns) and _RIDDLE_REPLY.match(
-        turns[i + 1].text)) for i, t in enumerate(turns) for s in _sentences(t.text))
+    # (Nor does a question about the moment: "it's already going dark and it's barely 3??")
+    return not any(_is_question(s) and len(_tokens(s)) >= 3 and not _idle_chatter(s) and not (
+        i + 1 < len(turns) and _RIDDLE_REPLY.match(turns[i + 1].text)) for i, t in enumerate(turns) for s in _sentences(t.text))
 
 
 _RIDDLE_REPLY = re.compile(r"(?i)\W*(?:go on|why|what|no idea|idk|i don'?t know|dunno|tell me|i give up|no\?*)\W*$")
@@ -2202,6 +2224,10 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
     planning = next((m.group(1) for t in turns[:1] if t.speaker and len(people) > 1 and lang == "en"
                      and (m := _PLANNING.search(t.text))), "")
     occasion = occasion or (f"{planning} plans" if planning else "")
+    # ("operation Nana Panto": what the opener calls the plan names it)
+    operation = next((m.group(1) for t in turns[:1] if t.speaker and len(people) > 1 and lang == "en"
+                      and (m := re.search(r"(?i)\b(?:operation|project|mission)\s+((?:[A-Z][\w'’-]*\s*){1,3})", t.text))), "")
+    occasion = occasion or operation.strip()
     # ("BATH CHRISTMAS MARKET 🎄 it's on until 14 December": the opener's shouted headline names the plan)
     shouted = next((m.group(1) for t in turns[:1] if t.speaker and len(people) > 1 and lang == "en"
                     and (m := re.match(r"\W*((?:[A-Z][A-Z'’&-]*\s+)+[A-Z][A-Z'’&-]*)(?![\w'’])", t.text))

@@ -3235,3 +3235,34 @@ def test_wanting_to_do_something_on_a_day_is_a_plan_not_a_taste() -> None:
     from daemon.distill.extractive import _classify
     assert _classify("We want to do Sintra on the Saturday (2026-12-05)", None) == "state"
     assert _classify("we want to do something fun", None) == "preference"
+
+
+def test_a_sofa_afternoon_is_small_talk_and_a_pet_decides_nothing() -> None:
+    chat = [say("what u up to", "Bea"), say("absolutely nothing. horizontal. the sofa has claimed me", "Ollie"),
+            say("same honestly. it's already going dark and it's barely 3?? 🌚", "Bea"),
+            say("december is a scam", "Ollie"),
+            say("the cat has decided my legs are her property now so i legally can't move", "Bea"),
+            say("some baking show rerun i've definitely seen before. someone's sponge just collapsed, very emotional",
+                "Ollie"),
+            say("iconic. i'm on my third tea", "Bea"), say("respect. enjoy the nap 😴", "Ollie")]
+    assert distill(chat) == Skip(SKIP_REASON)
+    from daemon.distill.extractive import _classify
+    assert _classify("The cat has decided my legs are her property now", None) == "fact"
+
+
+def test_a_promise_its_speaker_then_keeps_is_done_and_an_operation_names_the_plan() -> None:
+    chat = [say("ok cousins 🎭 operation Nana Panto. the Grand is doing Cinderella, the saturday 12th matinee at 2.30?",
+                "Leanne", when=_at(29, 18, 0)),
+            say("the 12th works for me", "Marcus", when=_at(29, 18, 1)),
+            say("argh the wheelchair spaces on the saturday are all gone 😩 sunday 13th at 1pm instead?", "Leanne",
+                when=_at(29, 18, 5)),
+            say("sunday's fine", "Marcus", when=_at(29, 18, 6)),
+            say("booked ✅ sunday 13th, 1pm, row K, wheelchair space + 3 seats. £141 = £47 each", "Leanne",
+                when=_at(29, 18, 9)),
+            say("sent 💸", "Zara", when=_at(29, 18, 10)),
+            say("payday's friday, i'll send it then, promise", "Marcus", when=_at(29, 18, 11)),
+            say("no rush. doors open 12.15", "Leanne", when=_at(29, 18, 12)),
+            say("paid you leanne 👍 £47", "Marcus", when=_at(29, 18, 30))]
+    result = card(chat)
+    assert result.name == "nana-panto", result.name
+    assert "i'll send it then" not in result.body.lower() and "The 12th (12 December 2026) works" not in result.body
