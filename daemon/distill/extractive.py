@@ -930,7 +930,8 @@ _VOTES = r"\d{1,2}\s?[–—-]\s?\d{1,2}(?=\s*(?:[,.!;)]|$|[^\w\s£$%]))|" \
 # ("4 to 1", "three votes to one", "Five for, none against")
 # "Proposal: …", "So, the motion as amended: …"
 _VOTE_SIGNS = re.compile(r"\W*(?:👍|👎|✋|🙋)")
-_MOTION = re.compile(r"(?i)^(?:(?:so|ok(?:ay)?|right),?\s+)?(?:the\s+)?(?:proposal|motion)(?:\s+as amended)?(?:\s+is)?\s*:\s*")
+_MOTION = re.compile(r"(?i)^(?:(?:so|ok(?:ay)?|right),?\s+)?(?:the\s+)?(?:(?:amended|revised|new)\s+)?(?:proposal|motion|version)"
+                     r"(?:\s+as amended)?(?:\s+is)?\s*:\s*")
 _TALLY = re.compile(r"(?i)\b" + _VOTES + r"\b|\bunanimous(?:ly)?\b|\bcarried\b")
 
 
@@ -1043,17 +1044,33 @@ def _with_votes(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
                        else replace(s, kind="sentiment") for s in out]
                 break
     # A motion put to the vote whose count is said only among thumbs ("👍 from me, 5–0 🎉"): the motion, decided.
+    # (Or said yes to by the others, then counted: "ok amended version: we buy the new cover now…" — "yes" — "yes"
+    # — "Carried 5-0.")
     for k, stmt in enumerate(out):
-        if not calls or stmt.kind == "sentiment" or not _MOTION.match(stmt.text) or stmt.msg not in calls:
+        if stmt.kind == "sentiment" or not _MOTION.match(stmt.text):
             continue
-        counted = next((m for t in turns[stmt.msg + 1:stmt.msg + 9] if (m := _TALLY.search(t.text))), None)
+        yeses = sum(1 for t in turns[stmt.msg + 1:stmt.msg + 7] if t.speaker != turns[stmt.msg].speaker
+                    and _ASSENT.match(t.text))
+        if stmt.msg not in calls and yeses < 2:
+            continue
+        at, counted = next(((j, m) for j in range(stmt.msg + 1, min(stmt.msg + 9, len(turns)))
+                            if (m := _TALLY.search(turns[j].text))), (0, None))
+        if counted is not None and any(_MOTION.match(s.text) and stmt.msg < s.msg < at for s in out):
+            continue  # (a later motion, "so the proposal is: …", is what the count counts)
         held = stmt.tokens - _DAY_WORDS
         if counted is None or any(s.kind == "decision" and s.pos != stmt.pos and (
                 stmt.msg < s.msg <= stmt.msg + 8 and _TALLY.search(s.text) or len((s.tokens - _DAY_WORDS) & held) >= 4)
                 for s in out):
             continue  # (its result is said already: "Carried (9 to 3): full membership goes from £15 to £20…")
         motion = re.sub(r"(?i),?\s*vote\b.*$", "", _MOTION.sub("", stmt.text)).rstrip(" .") + "."
-        out[k] = replace(stmt, text=f"Decision ({counted.group(0)}): {motion[:1].lower() + motion[1:]}", kind="decision")
+        label = "Carried" if re.search(r"(?i)\bcarried\b", counted.string) else "Decision"
+        number = re.search(r"(?i)\b(?:" + _VOTES + r")", counted.string)  # ("Carried 5-0": the count, not the word)
+        label += f" ({number.group(0)})" if number else "" if label == "Carried" else f" ({counted.group(0)})"
+        out[k] = replace(stmt, text=f"{label}: {motion[:1].lower() + motion[1:]}", kind="decision")
+        # (the count said again at the head of the actions that follow it, "Carried 5-0. Dev orders the cover…", goes)
+        out = [replace(s, text=_capitalized(rest)) if s.pos != stmt.pos and stmt.msg < s.msg <= stmt.msg + 8 and (
+            rest := re.sub(r"(?i)^\W*(?:motion\s+)?carried\W*(?:" + _VOTES + r")?[\s.,!:;]*", "", s.text)) != s.text
+            and len(rest.split()) >= 3 else s for s in out]
     return out
 
 
@@ -1445,8 +1462,9 @@ def _superseded(candidates: list[_Stmt], turns: list[_Turn]) -> set[int]:
             continue  # (in a help chat, the user changes the plan)
         for earlier, before, said in dated:
             if earlier.msg < later.msg and not before & days and len(said & words) >= 2 and \
+                    not earlier.text.startswith(("Carried", "Decision (")) and \
                     not any(_CHANGE.search(t.text) for t in turns[earlier.msg:earlier.msg + 1]):
-                gone.add(earlier.pos)
+                gone.add(earlier.pos)  # (a vote's result is not undone by a detail changed after it)
     # What a gone plan's message says of it next ("… the vault escapes on deansgate. They've got the 'bank job' room")
     # goes with it, and so does a yes to it by its day ("fri 11th 7pm work for everyone?" — "fri works").
     for pos in sorted(gone):

@@ -3266,3 +3266,20 @@ def test_a_promise_its_speaker_then_keeps_is_done_and_an_operation_names_the_pla
     result = card(chat)
     assert result.name == "nana-panto", result.name
     assert "i'll send it then" not in result.body.lower() and "The 12th (12 December 2026) works" not in result.body
+
+
+def test_an_amended_version_said_yes_to_and_counted_is_carried() -> None:
+    chat = [say("proposal: replace the whole cover now, a fitter quoted £180. £520 out of the fund", "Dev",
+                when=_at(26, 19, 0)),
+            say("i object to the £180, we've put covers on before", "Pete", when=_at(26, 19, 1)),
+            say("ok amended version: we buy the new cover now, patch the tear with tape this weekend, and fit the new "
+                "cover ourselves on a warm day in march, no fitter. £352 from the fund", "Marguerite",
+                when=_at(26, 19, 3)),
+            say("yes, happy with that", "Dev", when=_at(26, 19, 4)), say("yes 👍", "Pete", when=_at(26, 19, 4)),
+            say("yes", "Aga", when=_at(26, 19, 5)),
+            say("Carried 5-0. Dev orders the cover and the tape by monday. Pete leads the fitting in march.",
+                "Marguerite", when=_at(26, 19, 6))]
+    result = card(chat)
+    decisions = _section(result.body, "Decisions")
+    assert "Carried (5-0): we buy the new cover now" in decisions, result.body
+    assert "Decision (5-0): replace the whole cover" not in result.body

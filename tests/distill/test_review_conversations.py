@@ -452,7 +452,9 @@ KNOWN_GAPS = {
     },
     "review25_help_hotel_overcharge_claude.json": {"Seems fair", "no chargeback", "£356"},  # budget and a shrug kept
     "review25_meeting_community_garden_messages.json": {
-        "Hollins Street", "no fitter", "warm day", "£352",  # where the cover comes from, the amendment's words: budget
+        # the garden's street, the amendment's cost (£352) and the beekeeper's "no rent": budget (the amended motion
+        # carried 5-0 is kept whole)
+        "Hollins Street", "£352", "no rent",
     },
     "review25_personal_plans_nana_panto_messages.json": {
         # the show and the theatre were named only in the line that proposed the first day, which the booking
