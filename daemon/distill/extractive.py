@@ -1863,7 +1863,9 @@ def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt], turns: list[_T
                 and stmt.msg == question.msg + 1 and said[question.msg] == 1 and _is_question(question.text) \
                 and not question.text.startswith("“") and not stmt.text.startswith("“") and not stmt.code \
                 and not question.code and len(question.text.split()) <= 14 and (
-                    _HOW_IS.fullmatch(question.text) or _ASKED_ABOUT.match(question.text)):
+                    _HOW_IS.fullmatch(question.text) or _ASKED_ABOUT.match(question.text)
+                    or len(_DATE_NOTE.sub("", stmt.text).split()) <= 3):  # ("Can you have it done by Thursday?" —
+                # "Thursday.": a bare answer says what only beside its question)
             out[-1] = replace(stmt, text=f"“{question.text}” — {stmt.text}", tokens=stmt.tokens | question.tokens)
             continue
         out.append(stmt)

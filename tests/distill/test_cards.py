@@ -3283,3 +3283,10 @@ def test_an_amended_version_said_yes_to_and_counted_is_carried() -> None:
     decisions = _section(result.body, "Decisions")
     assert "Carried (5-0): we buy the new cover now" in decisions, result.body
     assert "Decision (5-0): replace the whole cover" not in result.body
+
+
+def test_a_bare_answer_is_said_beside_its_question() -> None:
+    chat = [say("Rafa, can you have the quote done by Thursday?", "Imogen"), say("thursday.", "Rafa"),
+            say("great, I'll book the van for Saturday 5th then", "Imogen")]
+    body = card(chat).body
+    assert "Rafa: “Can you have the quote done by Thursday" in body and "- Rafa: Thursday" not in body, body
