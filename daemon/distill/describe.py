@@ -237,7 +237,7 @@ _STATE_NEWS = {"engaged": "engagement", "married": "wedding", "pregnant": "baby 
                "promoted": "promotion", "graduated": "graduation", "retired": "retirement", "eloped": "elopement",
                "approved as foster carers": "fostering", "approved to foster": "fostering",
                "approved to adopt": "adoption", "approved as adopters": "adoption"}
-_NEWS_VERB = re.compile(r"(?i)(?:[a-z]+ and i|me and [a-z]+|i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|officially\s+|actually\s+)?"
+_NEWS_VERB = re.compile(r"(?i)(?:[a-z]+ and i|me and [a-z]+|i|we)(?:'ve|'m|'re| have| am| are)?\s+(?:just\s+|finally\s+|officially\s+|actually\s+)?"
                         r"(?:(?:got|am|'m|are|'re|have been|'ve been)\s+)?(?P<state>" + "|".join(_STATE_NEWS) + r")\b"
                         # "We're moving to Frome": femi-move-to-frome
                         r"|(?:i'?m|i am|we'?re|we are)\s+(?:finally\s+|officially\s+)?moving\s+(?:to|into)\s+"
@@ -420,7 +420,9 @@ _MAJOR = re.compile(r"(?i)^[^.!?]*\b(?:job|postdoc|phd|promot\w*|engaged|married
 _CALM_MAJOR = re.compile(r"(?i)(?:[a-z]+ and i|me and [a-z]+|i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|officially\s+|"
                          r"actually\s+)?(?:got|passed|bought|became|am|'m|are|'re)\s+(?:(?:the|a|an|my|our|new|first|dream)\s+){0,3}"
                          r"(?:job|postdoc|phd|place|offer|promotion|promoted|engaged|married|pregnant|house|flat|keys|"
-                         r"contracts|approved as (?:foster|adopt)\w*)\b|(?i:(?:i'?m|i am|we'?re|we are)\s+moving\s+(?:to|into|house)\b)"
+                         r"contracts|approved as (?:foster|adopt)\w*)\b"
+                         r"|(?i:(?:i'?m|i am|we'?re|we are)\s+(?:now\s+|finally\s+|officially\s+)?(?:engaged|married|"
+                         r"pregnant|expecting)\b)|(?i:(?:i'?m|i am|we'?re|we are)\s+moving\s+(?:to|into|house)\b)"
                          r"|(?i:(?:i'?m|i am)\s+(?:giving|donating)\b[^.!?]{0,40}\b(?:kidneys?|liver|bone marrow|organ)\b)"
                          r"|(?i:(?:i|we)\s+(?:just\s+|finally\s+)?got into\s+(?:the\s+|my\s+)?(?:msc|ma|mba|phd|masters|"
                          r"master's|uni|university|college|course|programme|program|school)\b)")

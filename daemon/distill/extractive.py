@@ -918,7 +918,7 @@ _ASIDE = re.compile(r"(?im)^\W*(?:(?:also|ok|oh|and|btw)\W+)?(?:unrelated|one mo
 _PLANNING = re.compile(r"(?i)(?:^|[.,:;!?]\s+)\W*(?:(?:ok(?:ay)?|right|so|hey|hi|hello|alright)\W+)*"
                        r"((?!(?:the|some|our|my|a|start|we|let'?s)\b)[\w'’-]+(?: [\w'’-]+)?) planning(?: time| chat| thread)?\b")
 _VOTE_CALL = re.compile(r"(?i)\b(?:(?:shall|should|can|could) we (?:have a )?vote|let'?s vote|time to vote|"
-                        r"vote on it|all in favou?r|vote,? please|please vote|show of hands|hands up)\b[^.!?\n]*[?.!:]?\s*"
+                        r"vote on it|all in favou?r|vote,? please|please vote|show of hands|hands up)\b[^.!?\n:]*[?.!:]?\s*"
                         # ("vote 👍/👎", "ok vote on the cleaner: 👍 for sparkleco, 👎 for keeping the rota")
                         r"|(?:^|(?<=[.!?]\s)|(?<=^ok\s)|(?<=^so\s))vote(?: on (?:the |it|this)[^:.!?\n]{0,30})?(?=\s*(?:👍|👎|:|\?|$))"
                         r"[^.!?\n]*[?.!:]?\s*", re.M)
@@ -929,6 +929,8 @@ _VOTES = r"\d{1,2}\s?[–—-]\s?\d{1,2}(?=\s*(?:[,.!;)]|$|[^\w\s£$%]))|" \
          r"(?:\d+|none|nil|nobody|no one|zero|one|two|three|four|five|six|seven|eight|nine) against"
 # ("4 to 1", "three votes to one", "Five for, none against")
 # "Proposal: …", "So, the motion as amended: …"
+_OPTION_COUNTS = re.compile(r"(?i)\W*(?:so,?\s+|final(?:ly)?:?\s+|result:?\s+)?((?:[a-z][\w'’ -]{1,30}?\s+\d{1,2}\s*[,;]\s*)+"
+                            r"[a-z][\w'’ -]{1,30}?\s+\d{1,2})\b[.!]*")
 _VOTE_SIGNS = re.compile(r"\W*(?:👍|👎|✋|🙋)")
 _MOTION = re.compile(r"(?i)^(?:(?:so|ok(?:ay)?|right),?\s+)?(?:the\s+)?(?:(?:amended|revised|new)\s+)?(?:proposal|motion|version)"
                      r"(?:\s+as amended)?(?:\s+is)?\s*:\s*")
@@ -957,6 +959,16 @@ def _with_votes(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
     the hangar. Everyone ok with that?" — "Yes" — "yes" is "Drop the hangar — agreed."."""
     out = list(candidates)
     for k, stmt in enumerate(out):
+        # "so piranesi 3, demon copperhead 2, remains of the day 0": a vote between options, counted
+        if (counts := _OPTION_COUNTS.match(stmt.text)) and any(
+                "vote" in t.text.lower() for t in turns[max(0, stmt.msg - 10):stmt.msg + 1]):
+            pairs = [(int(n), o.strip()) for o, n in re.findall(r"([^\d,;]+?)\s+(\d+)\b", counts.group(1))]
+            ranked = sorted(pairs, key=lambda p: -p[0])
+            if len(ranked) >= 2 and ranked[0][0] > ranked[1][0]:
+                out[k] = replace(stmt, kind="decision",
+                                 text=f"Decision ({ranked[0][0]}–{ranked[1][0]}): {ranked[0][1]}"
+                                      + (f", over {ranked[1][1]}" if ranked[1][0] else "") + ".")
+                continue
         if tally_for := _TALLY_FOR.match(stmt.text):  # "4 to 1 for Oakfield.": the vote's result names its choice
             out[k] = replace(stmt, text=f"Decision ({tally_for.group(1)}): {tally_for.group(2)}.", kind="decision")
     for i, turn in enumerate(turns[:-1]):

@@ -3290,3 +3290,29 @@ def test_a_bare_answer_is_said_beside_its_question() -> None:
             say("great, I'll book the van for Saturday 5th then", "Imogen")]
     body = card(chat).body
     assert "Rafa: “Can you have the quote done by Thursday" in body and "- Rafa: Thursday" not in body, body
+
+
+def test_a_vote_between_options_counted_names_the_winner_and_a_call_ends_at_its_colon() -> None:
+    chat = [say("ok let's vote on farid's proposal: hartley road library room from january, £18 a session split "
+                "between us. hands up 🙋", "Imogen", when=_at(1, 19, 0)),
+            say("yes obviously", "Farid", when=_at(1, 19, 1)), say("yes", "Theo", when=_at(1, 19, 1)),
+            say("no, on principle", "Bronwen", when=_at(1, 19, 2)),
+            say("3–1, carried. first library meeting tuesday 12 january, 7pm", "Imogen", when=_at(1, 19, 3)),
+            say("2) january book. one vote each please", "Imogen", when=_at(1, 19, 4)),
+            say("piranesi obviously", "Kasia", when=_at(1, 19, 5)), say("demon copperhead", "Bronwen", when=_at(1, 19, 5)),
+            say("so piranesi 3, demon copperhead 2, remains of the day 0. sorry theo", "Imogen", when=_at(1, 19, 6))]
+    decisions = _section(card(chat).body, "Decisions")
+    assert "Carried (3–1): hartley road library room from january, £18 a session split between us." in decisions, \
+        decisions
+    assert "Decision (3–2): Piranesi, over demon copperhead." in decisions, decisions
+
+
+def test_big_news_told_in_pieces_and_after_a_modest_lead_in() -> None:
+    chat = [say("ok. i'm pregnant 🥹", "Nadia"), say("NADIA. oh my god. congratulations!!!", "Josh"),
+            say("wait there's more", "Nadia"), say("more than a whole baby??", "Josh"), say("it's twins", "Nadia"),
+            say("ok it's less dramatic than TWINS but i got a place on the physio masters at northumbria!! starts "
+                "september", "Josh")]
+    result = card(chat)
+    assert result.name == "nadia-baby-news", result.name
+    assert "I'm pregnant" in result.body
+    assert "Josh got a place on the physio masters at northumbria" in result.description, result.description

@@ -427,7 +427,7 @@ KNOWN_GAPS = {
     "review24_long_catch_up_fostering_locomo.json": {
         # the cat and the Christmas tree, the bagpipes and the wonky mug (asides kept as told); Easton, the landlord
         # and "end of February": budget
-        "Christmas tree", "Mr Biscuits", "bagpipes", "wonky", "Easton", "landlord", "end of February",
+        "Christmas tree", "Mr Biscuits", "wonky", "Easton", "landlord", "end of February",
     },
     "review24_meeting_band_nye_gig_messages.json": {"Mr Brightside", "drum stool"},  # two asides kept as told
     "review24_personal_plans_escape_room_messages.json": {
@@ -461,6 +461,25 @@ KNOWN_GAPS = {
         # replaced; the blanket and "all paid": budget
         "Cinderella", "Grand Theatre", "Wolverhampton", "blanket", "all paid",
     },
+    # --- review 26 (written 2026-12-01 by a reviewer before any card was produced; 32 of 267 checks failed on the
+    # first run, 88.0 %, against 36 for the distiller this session started from) ---
+    "review26_chinese_massage_chair_refund_claude.json": {"JD-SH-88120473", "心动"},  # the order number and a remark
+    "review26_help_council_tax_reminder_chatgpt.json": {
+        # the discount's start day, the band, the fraud warning, the discount's name and "the occupier": budget
+        "2026-11-01", "band B", "fraud", "single person discount", "the occupier",
+    },
+    "review26_long_catch_up_twins_locomo.json": {
+        # "officially 14th june (2027)" gives the year, not a spelling the check lists; the flat, the mortgage, the
+        # move by May, the cat and the train: budget; a sickly aside (ginger biscuits) kept inside a line of substance
+        "2027-06-14", "Pickle", "after Christmas", "by May", "hair tie", "one-bed", "sofa bed", "train", "£260k",
+        "ginger biscuit",
+    },
+    "review26_meeting_book_club_messages.json": {
+        # the Christmas social's first day (the 18th) stays in the line that proposed it, beside the work do that
+        # moved it; the deferred summer read, "book club" in words, the quiches and the raffle: budget
+        "(?mi)^(?=[^\\n]*(2026-12-18|\\b18(th)? dec\\w*|\\bdec\\w* 18\\b|friday 18|\\b18th\\b))(?![^\\n]*\\b(not|no|instead|moved|changed|originally|original|first|clash\\w*|can't|cannot|couldn't|work do|works do|rather|was|dropped|proposed|initial\\w*|from)\\b)[^\\n]*$", "2027-02-09", "book club", "deferred", "quiche", "raffle",
+    },
+    "review26_numbers_rowing_machine_sharegpt.json": {"11 months", "22–23", "sanity check", "£7 "},  # budget
 }
 
 
