@@ -1,7 +1,7 @@
 """Move benchmark: churn after downtime (issue 17 item 1) and a big folder move (item 4).
 
     python scripts/bench_moves.py [--notes 10000] [--sizes 250,500,1000,2000] [--repeat 3]
-                                  [--only churn|folder] [--folder-runs 1] [--warm]
+                                  [--only churn|folder|status] [--folder-runs 1] [--warm] [--tree DIR ...]
 
 **Churn.**
 Generates a vault with ``scripts/gen_vault.py``, computes each note's index row (hash and line
@@ -11,6 +11,13 @@ note (renamed *and* edited, which must be paired). It times ``pairing.detect_mov
 all-pairs version it replaced (the peer, run in the same process on the same rows) and reports
 the growth per doubling of M. The target (issue 17): 2,000 + 2,000 within 3 s on a 10k vault, at
 most x2.2 per doubling.
+
+**Churn, end to end** (``--only status``): the same churn made on disk while memvault is
+stopped (the first M notes deleted, the next M copied under ``moved/``, one in ten an edited copy of
+a deleted one), then ``memvault status`` run as a new process, whose start catches the index up
+(pairs the moves, repairs their links, indexes the rest). Each M starts from the same indexed vault
+(copied back with its state folder, mtimes kept); each source tree (``--tree``, default this one)
+is timed in turn, best of ``--repeat``, with the unchanged vault (M = 0) as the floor.
 
 **Folder move.** In a fresh child process (its own state folder; peak RSS from ``os.wait4``, and the
 move's own peak from ``VmHWM`` reset just before it): index
@@ -223,13 +230,66 @@ def run_folder_move(vault: Path, work: Path, warm: bool = False) -> dict[str, An
     return result
 
 
+def churn_on_disk(vault: Path, m: int) -> None:
+    """``churn`` made on disk: the first M notes deleted, the next M copied under ``moved/``."""
+    paths = sorted(p.relative_to(vault).as_posix() for p in vault.rglob("*.md"))
+    gone, new = paths[:m], paths[m:2 * m]
+    texts = {p: (vault / p).read_text(encoding="utf-8") for p in gone + new}
+    for p in gone:
+        (vault / p).unlink()
+    for i, p in enumerate(new):  # one in ten an edited copy of a deleted note under a new name
+        text = texts[gone[i]] + "\nOne line added after the rename.\n" if i % 10 == 0 else texts[p]
+        (vault / "moved" / p).parent.mkdir(parents=True, exist_ok=True)
+        (vault / "moved" / p).write_text(text, encoding="utf-8")
+
+
+def status_after_churn(work: Path, sizes: list[int], trees: list[Path], repeat: int) -> dict[str, dict[int, float]]:
+    """Seconds of ``memvault status`` (a new process) right after M + M changed files, per tree and M."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("MEMVAULT_")}
+    env.update(XDG_STATE_HOME=str(work / "state"), XDG_CONFIG_HOME=str(work / "config"))
+    vault = work / "vault"
+    command = [sys.executable, "-m", "daemon", "status", f"vault={vault}", "timezone=UTC"]
+    subprocess.run(command, env=dict(env, PYTHONPATH=str(SCRIPTS.parent)), cwd=SCRIPTS.parent, check=True,
+                   capture_output=True)
+    for name in ("vault", "state"):  # the indexed vault every run starts from (cp -a keeps the mtimes)
+        subprocess.run(["cp", "-a", str(work / name), str(work / f"{name}.orig")], check=True)
+    found: dict[str, dict[int, float]] = {str(tree): {} for tree in trees}
+    for m in [0] + sizes:
+        for _ in range(repeat):
+            for tree in trees:  # taking turns: load from other jobs falls on both
+                for name in ("vault", "state"):
+                    shutil.rmtree(work / name)
+                    subprocess.run(["cp", "-a", str(work / f"{name}.orig"), str(work / name)], check=True)
+                churn_on_disk(vault, m)
+                os.sync()
+                started = time.perf_counter()
+                subprocess.run(command, env=dict(env, PYTHONPATH=str(tree)), cwd=tree, check=True,  # -m: cwd first
+                               capture_output=True)
+                took = time.perf_counter() - started
+                found[str(tree)][m] = min(took, found[str(tree)].get(m, took))
+    return found
+
+
+def status_table(found: dict[str, dict[int, float]]) -> None:
+    print("| tree | M | `memvault status` | vs. previous M |")
+    print("|---|---:|---:|---:|")
+    for tree, times in found.items():
+        previous = None
+        for m, seconds in times.items():
+            growth = f"×{seconds / previous:.2f}" if previous and m else "–"
+            previous = seconds if m else None
+            print(f"| {tree} | {m:,} | {seconds:.2f} s | {growth} |")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--notes", type=int, default=10000)
     parser.add_argument("--sizes", default="250,500,1000,2000")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--skip-peer-above", type=int, default=2000, help="skip the all-pairs peer above this M")
-    parser.add_argument("--only", choices=("churn", "folder"), help="run one of the two parts")
+    parser.add_argument("--only", choices=("churn", "folder", "status"),
+                        help="run one part (status: the churn end to end, not run otherwise)")
+    parser.add_argument("--tree", action="append", type=Path, help="status: a source tree to time (repeatable)")
     parser.add_argument("--folder-runs", type=int, default=1, help="folder moves, each on a fresh copy")
     parser.add_argument("--warm", action="store_true", help="folder move: start on an index built beforehand")
     parser.add_argument("--folder-move-child", nargs=2, metavar=("VAULT", "OUT"), help=argparse.SUPPRESS)
@@ -244,6 +304,10 @@ def main(argv: list[str] | None = None) -> int:
     sizes = [int(s) for s in args.sizes.split(",")]
     with tempfile.TemporaryDirectory() as tmp:
         gen_vault.generate(Path(tmp) / "vault", notes=args.notes)
+        if args.only == "status":
+            (Path(tmp) / "vault" / ".obsidian").mkdir(exist_ok=True)
+            status_table(status_after_churn(Path(tmp), sizes, args.tree or [SCRIPTS.parent], args.repeat))
+            return 0
         if args.only != "folder":
             churn_table(rows_of(Path(tmp) / "vault"), sizes, args)
         if args.only == "churn":

@@ -36,12 +36,16 @@ PARALLEL_MIN = 2000
 MAX_WORKERS = 4
 CHUNK = 250
 READ_AHEAD = 256  # files whose reading the kernel is asked to start before a rebuild reaches them
+SYNC_BATCH = 2000  # files ``sync`` reads, then writes into the index, at a time (their texts held meanwhile)
 IDENTITY_KEY = "session_id"
 # A `#` at the start of the body or after whitespace. The `#` comes first so the regex engine
 # can jump from `#` to `#`; a leading `(?:^|(?<=\s))` made it try every position (~20x slower).
 _TAG = re.compile(r"#(?<!\S#)([^\s#!-/:-@\[-^`{-~][^\s!-,./:-@\[-^`{-~]*(?:[-_/][^\s!-,./:-@\[-^`{-~]+)*)")
 _FENCED = re.compile(r"(?ms)^([ \t]*)(`{3,}|~{3,}).*?^\1\2[ \t]*$")
 _CODE_SPAN = re.compile(r"`[^`\n]*`")
+
+
+Read = tuple[NoteRow, str | None, dict[str, Any]]  # ``Graph.read``: a file's row, its text and properties
 
 
 @dataclass(frozen=True)
@@ -134,7 +138,7 @@ class Graph:
         modified = sorted(p for p in set(on_disk) & set(indexed) if on_disk[p] != indexed[p])
         return Changes(tuple(added), tuple(modified), tuple(deleted))
 
-    def read(self, rel: str) -> tuple[NoteRow, str | None, dict[str, Any]] | None:
+    def read(self, rel: str) -> Read | None:
         """A file's index row and, for UTF-8 Markdown, its text and properties; None when it is gone.
 
         Only the properties the index uses are guaranteed: the YAML is parsed only when the
@@ -161,8 +165,7 @@ class Graph:
                 text = None
         return self._row(rel, text, st.st_size, st.st_mtime_ns, hashed.hexdigest())
 
-    def _row(self, rel: str, text: str | None, size: int, mtime_ns: int,
-             digest: str) -> tuple[NoteRow, str | None, dict[str, Any]]:
+    def _row(self, rel: str, text: str | None, size: int, mtime_ns: int, digest: str) -> Read:
         """``read``'s answer for a file with this text (None: not UTF-8 Markdown), status and digest."""
         wanted = text is not None and (IDENTITY_KEY in text or self.tag_key in text)
         properties = props.read(text) if wanted else {}
@@ -184,15 +187,16 @@ class Graph:
         ``plan_moves``' ``relinked``); otherwise the text is scanned and they are resolved.
         """
         with self.index.transaction():
-            entries = [self._entry(*self._row(done.path, text, done.size, done.mtime_ns, done.digest), paths=paths,
-                                   links=links) for done, text, links in written]
-            self.index.put_notes((entry.row, entry.links) for entry in entries)  # a few statements for all
-            for entry in entries:  # then what ``_put`` does after ``put_note`` (each file has its text)
-                self.index.put_tags(entry.row.path, entry.tags)
-                self.index.put_search(entry.row.path, entry.doc)
+            self._put_all([(*self._row(done.path, text, done.size, done.mtime_ns, done.digest), links)
+                           for done, text, links in written], paths)
 
-    def sync(self, rels: Iterable[str]) -> None:
-        """Re-read these paths into the index (removing the ones that are gone)."""
+    def sync(self, rels: Iterable[str], known: Mapping[str, Read] | None = None) -> None:
+        """Re-read these paths into the index (removing the ones that are gone).
+
+        ``known``: what ``read`` gave for some of them moments ago (a start reads the new
+        files to pair moves); one whose file still has the size and mtime it was read at
+        holds those bytes (the warm start trusts the same test) and is not read again.
+        """
         rels = sorted(set(rels))
         if not self.paths and self.index.count("notes") == 0:  # a vault's first index: one batch
             self._load([rel for rel in rels if self.watched(rel)])
@@ -206,28 +210,47 @@ class Graph:
                 if rel not in self.paths and self.watched(rel) and os.path.isfile(self.vault.abspath(rel)):
                     self.paths.add(rel)
                     added.append(rel)
-            for rel in rels:
-                found = self.read(rel) if self.watched(rel) else None
-                if found is None:
-                    if rel in self.paths:
-                        self.index.remove_note(rel)
-                        self.paths.remove(rel)
-                        (added.remove if rel in added else removed.append)(rel)
-                    continue
-                if rel not in self.paths:
-                    self.paths.add(rel)
-                    added.append(rel)
-                self._put(*found)
+            for start in range(0, len(rels), SYNC_BATCH):  # a few statements a batch, not a few a file
+                found, gone = [], []
+                for rel in rels[start:start + SYNC_BATCH]:
+                    read = None
+                    if self.watched(rel):
+                        read = (self._still(known[rel]) if known and rel in known else None) or self.read(rel)
+                    if read is None:
+                        if rel in self.paths:
+                            gone.append(rel)
+                            self.paths.remove(rel)
+                            (added.remove if rel in added else removed.append)(rel)
+                        continue
+                    if rel not in self.paths:
+                        self.paths.add(rel)
+                        added.append(rel)
+                    found.append((*read, None))
+                if gone:
+                    self.index.remove_notes(gone)
+                self._put_all(found)
             self._reresolve(added, removed)
             self._resync_cards_of_records([rel for rel in rels if rel.endswith(".jsonl")], set(rels))
 
-    def _put(self, row: NoteRow, text: str | None, properties: dict[str, Any], paths: PathIndex | None = None,
-             links: list[tuple[Link, str | None]] | None = None) -> None:
-        entry = self._entry(row, text, properties, paths, links)
-        self.index.put_note(row, entry.links)
-        if text is not None:
-            self.index.put_tags(row.path, entry.tags)
-        self.index.put_search(row.path, entry.doc)
+    def _still(self, read: Read) -> Read | None:
+        """``read`` when its file still has the size and mtime it was read at, else None."""
+        row = read[0]
+        try:
+            st = os.stat(self.vault.abspath(row.path))
+        except (OSError, VaultError):
+            return None
+        return read if (st.st_size, st.st_mtime_ns) == (row.size, row.mtime_ns) else None
+
+    def _put_all(self, found: list[tuple[NoteRow, str | None, dict[str, Any], list[tuple[Link, str | None]] | None]],
+                 paths: PathIndex | None = None) -> None:
+        """Index files (distinct paths) from what ``read`` gave, each with its links when already resolved
+        (else scanned and resolved by ``paths``): the note and link rows in a few statements for all."""
+        entries = [self._entry(row, text, properties, paths, links) for row, text, properties, links in found]
+        self.index.put_notes((entry.row, entry.links) for entry in entries)
+        for entry, (_, text, _, _) in zip(entries, found):
+            if text is not None:
+                self.index.put_tags(entry.row.path, entry.tags)
+            self.index.put_search(entry.row.path, entry.doc)
 
     def _entry(self, row: NoteRow, text: str | None, properties: dict[str, Any], paths: PathIndex | None = None,
                links: list[tuple[Link, str | None]] | None = None) -> Entry:
@@ -249,10 +272,8 @@ class Graph:
     def _resync_cards_of_records(self, records: list[str], done: set[str]) -> None:
         """A changed source record changes the search rows of its session's cards (they hold its words)."""
         sessions = {rel.rpartition("/")[2][: -len(".jsonl")] for rel in records}
-        for path in sorted(self.index.search_paths_of_sessions(sessions) - done):
-            found = self.read(path)
-            if found is not None:
-                self._put(*found)
+        found = [self.read(path) for path in sorted(self.index.search_paths_of_sessions(sessions) - done)]
+        self._put_all([(*read, None) for read in found if read is not None])
 
     def _source(self, properties: Mapping[str, Any]) -> str:
         """A card's source conversation as text for its search row ("" when it has none or it is unreadable)."""

@@ -259,6 +259,7 @@ class Index:
     """One vault's index database. Not thread-safe: the daemon's worker owns it."""
 
     _naming: frozenset[str] = frozenset()  # the names ``temp.naming`` holds (``links_naming_of``)
+    _batching = False  # inside ``one_checkpoint``
 
     def __init__(self, path: Path | str) -> None:
         if isinstance(path, Path):
@@ -321,12 +322,18 @@ class Index:
         more than 1,000 pages in it: a folder move's few big transactions each did, copying
         the same hot pages of the links indexes again every time (two thirds of their
         commits' time). Meanwhile the log may grow to ``pages``, then checkpoints as usual.
+        Inside another ``one_checkpoint`` it changes nothing: the outer one checkpoints.
         """
+        if self._batching:
+            yield
+            return
+        self._batching = True
         before = self.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0]
         self.db.execute(f"PRAGMA wal_autocheckpoint={int(pages)}")
         try:
             yield
         finally:
+            self._batching = False
             self.db.execute(f"PRAGMA wal_autocheckpoint={int(before)}")
             self.db.execute("PRAGMA wal_checkpoint(PASSIVE)").fetchall()
 
@@ -423,7 +430,8 @@ class Index:
                                 "WHERE rowid = ?", other)
         if gone:
             self.db.executemany("DELETE FROM links WHERE rowid = ?", gone)
-        if added:
+        if added:  # in ``_by_name`` order: a batch's new rows then fill the name indexes page after page
+            added.sort(key=lambda row: _by_name(row[5], row[4]))  # (20,000 rows: 0.26 s against 0.50 s)
             self.db.executemany("INSERT INTO links VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", added)
 
     def replace_all(
@@ -471,10 +479,29 @@ class Index:
         return len(batch)
 
     def remove_note(self, path: str) -> None:
-        self.db.execute("DELETE FROM notes WHERE path = ?", (path,))
-        self.db.execute("DELETE FROM links WHERE source = ?", (path,))
-        self.db.execute("DELETE FROM tags WHERE path = ?", (path,))
-        self._drop_search(path)
+        self.remove_notes([path])
+
+    def remove_notes(self, paths: Iterable[str]) -> None:
+        """Delete these notes' rows (note, links, tags, search), a few statements per 500 notes:
+        a branch switch deletes thousands, and a statement per row and table cost a third more.
+
+        Their links go by rowid in ``_by_name`` order, not in ``source`` order: then the two
+        indexes led by ``target_name`` are rewritten page after page (10,000 notes, 18,000
+        links: 0.19 s against 0.32 s), and the table's pages of one note stay together anyway.
+        """
+        links: list[tuple[Any, ...]] = []
+        for chunk in iter_chunks(sorted(set(paths))):
+            marks = ", ".join("?" * len(chunk))
+            links += self.db.execute(f"SELECT rowid, target_name, target FROM links WHERE source IN ({marks})",
+                                     chunk).fetchall()
+            for table, column in (("notes", "path"), ("tags", "path")):
+                self.db.execute(f"DELETE FROM {table} WHERE {column} IN ({marks})", chunk)
+            searched = f"SELECT rowid FROM search_docs WHERE path IN ({marks})"
+            self.db.execute(f"DELETE FROM search WHERE rowid IN ({searched})", chunk)
+            self.db.execute(f"DELETE FROM search_docs WHERE path IN ({marks})", chunk)
+        if links:
+            links.sort(key=lambda row: _by_name(row[1], row[2]))
+            self.db.executemany("DELETE FROM links WHERE rowid = ?", [(row[0],) for row in links])
 
     def rename_note(self, old: str, new: str) -> None:
         """Move a note's rows to a new path (its links are re-put by the caller after rewrites)."""
@@ -854,6 +881,13 @@ def _diff_links(old: list[tuple[Any, ...]], new: list[tuple[object, ...]]) -> tu
 
 
 _RESOLVING = "rowid, source, kind, target, resolved"  # what re-resolving a link needs, and what it held
+
+
+def _by_name(name: str, target: str) -> tuple[str, str]:
+    """About the order of the two indexes of links led by ``target_name`` (``links_name_target``,
+    ``links_name_resolution``): writing rows in it touches their pages in turn, not at random
+    in indexes larger than the page cache."""
+    return name, target.lower()
 
 
 def _link_values(source: str, link: Link, resolved: str | None) -> tuple[object, ...]:

@@ -10,13 +10,14 @@ from __future__ import annotations
 import json
 import logging
 import os
+from contextlib import nullcontext
 from dataclasses import dataclass, replace
 from typing import Iterator, Mapping
 
 from daemon.errors import ConflictError, VaultError
-from daemon.links.graph import Changes
+from daemon.links.graph import Changes, Read
 from daemon.links.pairing import detect_moves
-from daemon.links.index import NoteStatus, target_name
+from daemon.links.index import NoteRow, NoteStatus, target_name
 from daemon.links.plan import Relinked, Verdicts, after_moves, before_moves, may_change, plan_moves
 from daemon.links.scan import Link
 from daemon.links.moves import Actions
@@ -29,6 +30,7 @@ ATTEMPTS = 3
 CHUNK = 200  # candidate notes read, planned and written at a time (bounded memory for big folder moves)
 INDEX_BATCH = 2000  # rewritten notes indexed from their new text per transaction (each commit rewrites hot pages)
 MOVED_HELD = 500  # rewritten moved notes whose texts and links wait for their rows to follow (the rest are read back)
+HELD = 5000  # new files a start keeps as read to pair them, until it indexes them (the rest are read again)
 log = logging.getLogger("memvault.renames")
 Known = tuple[Written, str, list[tuple[Link, str | None]] | None]  # a file written: what, its text, its links
 
@@ -221,13 +223,22 @@ def reconcile(ctx: Context) -> Changes:
     if not changes:
         return changes
     moves: dict[str, str] = {}
+    held: dict[str, Read] = {}  # new files as read to pair them (up to HELD): the sync below reads them once
     if changes.deleted and changes.added:  # a move needs both ends: otherwise nothing to pair
-        fresh = {p: found[0] for p in changes.added if (found := graph.read(p)) is not None}
+        added: dict[str, NoteRow] = {}
+        for path in changes.added:
+            found = graph.read(path)
+            if found is not None:
+                added[path] = found[0]
+                if len(held) < HELD:
+                    held[path] = found
         rows = graph.index.notes_at(changes.deleted)
-        moves = detect_moves({p: rows[p] for p in changes.deleted}, fresh)
+        moves = detect_moves({p: rows[p] for p in changes.deleted}, added)
     rewritten: tuple[str, ...] = ()
-    if moves:
-        rewritten = on_moves(ctx, moves).rewritten
-        log.info("renamed while not watching: %s; rewrote links in %s", moves, ", ".join(rewritten) or "no file")
-    graph.sync(set(changes.added) | set(changes.modified) | set(changes.deleted) - set(moves) - set(moves.values()))
+    # A repair checkpoints the log once at its end (``on_moves``): the catch-up's transaction joins it.
+    with graph.index.one_checkpoint() if moves else nullcontext():
+        if moves:
+            rewritten = on_moves(ctx, moves).rewritten
+            log.info("renamed while not watching: %s; rewrote links in %s", moves, ", ".join(rewritten) or "no file")
+        graph.sync({*changes.added, *changes.modified, *changes.deleted} - set(moves) - set(moves.values()), held)
     return replace(changes, moves=moves, rewritten=rewritten)

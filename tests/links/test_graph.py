@@ -264,3 +264,60 @@ def test_re_resolving_only_what_may_change_matches_a_rebuild(ctx: Context, vault
         incremental = _resolved_everywhere(ctx)
         ctx.graph.rebuild()
         assert _resolved_everywhere(ctx) == incremental, (step, rel)
+
+
+def test_a_sync_in_several_batches_matches_a_rebuild(ctx: Context, vault_root: Path,
+                                                      monkeypatch: pytest.MonkeyPatch) -> None:
+    # A branch switch in one sync, read and indexed two files at a time: a note of an early batch
+    # links to one removed in a later batch, and to one added in a later batch.
+    for rel, text in {"a.md": "[[z]] [[n]] [[m]]", "m.md": "[[a]] #old", "z.md": "[[a]]", "k/z.md": "x"}.items():
+        write(vault_root, rel, text)
+    reconcile(ctx)
+    monkeypatch.setattr(graph_module, "SYNC_BATCH", 2)
+    (vault_root / "m.md").unlink()
+    (vault_root / "z.md").unlink()
+    write(vault_root, "b.md", "[[z]] [[n]]")
+    write(vault_root, "y/n.md", "[[b]] #new")
+    ctx.graph.sync(["a.md", "b.md", "k/z.md", "m.md", "y/n.md", "z.md"])
+    incremental = _resolved_everywhere(ctx), ctx.graph.index.tag_counts(), set(ctx.graph.index.notes())
+    assert incremental[0][("a.md", 0)] == "k/z.md" and incremental[0][("a.md", 6)] == "y/n.md"
+    ctx.graph.rebuild()
+    assert (_resolved_everywhere(ctx), ctx.graph.index.tag_counts(), set(ctx.graph.index.notes())) == incremental
+
+
+def test_a_sync_takes_a_file_read_moments_ago_only_while_it_is_unchanged(ctx: Context, vault_root: Path,
+                                                                          monkeypatch: pytest.MonkeyPatch) -> None:
+    write(vault_root, "a.md", "[[b]]")
+    write(vault_root, "c.md", "[[b]]")
+    known = {rel: found for rel in ("a.md", "c.md") if (found := ctx.graph.read(rel)) is not None}
+    write(vault_root, "c.md", "[[d]] since")  # another size: what was read is stale
+    reads: list[str] = []
+    read = graph_module.Graph.read
+    monkeypatch.setattr(graph_module.Graph, "read", lambda self, rel: reads.append(rel) or read(self, rel))
+    ctx.graph.sync(["a.md", "c.md"], known)
+    assert reads == ["c.md"]
+    assert [r.target for r in ctx.graph.index.links_from("a.md")] == ["b"]
+    assert [r.target for r in ctx.graph.index.links_from("c.md")] == ["d"]
+
+
+def test_a_start_reads_each_new_file_once(ctx: Context, vault_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    # Pairing reads the new files; indexing them then takes what it read (a moved file's rows
+    # follow it, and the others are indexed from that text), not a second read of each.
+    write(vault_root, "old.md", "# Old\nline one\nline two\n")
+    write(vault_root, "gone.md", "bye")
+    write(vault_root, "keep.md", "[[old]] [[fresh]]")
+    reconcile(ctx)
+    (vault_root / "new").mkdir()
+    (vault_root / "old.md").rename(vault_root / "new/older.md")
+    (vault_root / "gone.md").unlink()
+    write(vault_root, "fresh.md", "[[keep]]")
+    reads: list[str] = []
+    read = graph_module.Graph.read
+    monkeypatch.setattr(graph_module.Graph, "read", lambda self, rel: reads.append(rel) or read(self, rel))
+    changes = reconcile(ctx)
+    assert changes.moves == {"old.md": "new/older.md"} and changes.rewritten == ("keep.md",)
+    assert sorted(r for r in reads if r != "gone.md") == ["fresh.md", "new/older.md"]
+    assert (vault_root / "keep.md").read_text() == "[[older]] [[fresh]]"
+    assert [r.resolved for r in ctx.graph.index.links_from("keep.md")] == ["new/older.md", "fresh.md"]
+    assert [r.resolved for r in ctx.graph.index.links_from("fresh.md")] == ["keep.md"]
+    assert "gone.md" not in ctx.graph.index.notes()

@@ -194,7 +194,11 @@ def test_a_batch_of_transactions_is_checkpointed_once_at_its_end(tmp_path: Path)
 
 
 def test_putting_many_notes_at_once_equals_putting_them_one_by_one() -> None:
-    """A folder move indexes its rewritten notes together (``put_notes``): same rows, same rowids kept."""
+    """A folder move indexes its rewritten notes together (``put_notes``): same rows, same rowids kept.
+
+    (New link rows go in ordered by the name they ask for, across the batch: their rowids are
+    the only thing that may differ.)
+    """
     texts = {"a.md": "[[b]] and [[t]] then [[c]] [[c]] [[b]]", "o.md": "[[a]] [[b]]", "p.md": "[[t]] [[t]]",
              "q.md": "[[b]]"}
     was = {"a": "a.md", "b": "b.md", "t": "t.md", "c": None}
@@ -210,12 +214,14 @@ def test_putting_many_notes_at_once_equals_putting_them_one_by_one() -> None:
                 index.put_note(NoteRow(path, 1, 1, "h", None, ""), [(l, was[l.target]) for l in scan(text)])
     puts = [(NoteRow(path, 2, 2, "h2", "s", "sig"), [(l, now[l.target]) for l in scan(text)])
             for path, text in new_texts.items()] + [(NoteRow("img.png", 3, 3, "h3", None, ""), None)]
+    kept = one.db.execute("SELECT MAX(rowid) FROM links").fetchone()[0]
     with one.transaction():
         for row, links in puts:
             one.put_note(row, links)
     with many.transaction():
         many.put_notes(puts)
-    for query in ["SELECT rowid, * FROM notes", "SELECT rowid, * FROM links"]:
+    for query in ["SELECT rowid, * FROM notes", f"SELECT rowid, * FROM links WHERE rowid <= {kept}",
+                  "SELECT * FROM links"]:
         assert sorted(one.db.execute(query).fetchall(), key=repr) == sorted(many.db.execute(query).fetchall(), key=repr)
     assert many.note("p.md") == puts[2][0] and many.note("img.png") == puts[-1][0]
     assert [r.raw for r in many.links_from("p.md")] == ["[[t]]", "[[t]]", "[[x|y]]", "![[c]]"]
@@ -263,6 +269,37 @@ def test_renaming_many_notes_at_once_equals_renaming_them_one_by_one() -> None:
     for query in queries:
         assert sorted(one.db.execute(query).fetchall(), key=repr) == sorted(many.db.execute(query).fetchall(), key=repr)
     assert many.note("a.md") is None and many.note("c/a.md") == NoteRow("c/a.md", 1, 1, "a.md", None, "")
+
+
+def test_removing_many_notes_at_once_removes_every_row_of_theirs_and_nothing_else() -> None:
+    index = Index(":memory:")
+    _fill(index)
+    with index.transaction():
+        index.put_search("a.md", SearchDoc("a.md", "card", "a", "", "", "", "2024-01-01", "s1", "words"))
+        index.put_search("é.md", SearchDoc("é.md", "card", "é", "", "", "", None, "s2", "kept"))
+    with index.transaction():
+        index.remove_notes(["a.md", "b/x.md", "never-indexed.md"])
+    assert set(index.notes()) == {"é.md"} and [r.source for r in index.links_from("é.md")] == ["é.md"]
+    assert index.count("links") == 1 and index.count("tags") == 0
+    assert index.db.execute("SELECT path FROM search_docs").fetchall() == [("é.md",)]
+    assert [r[0] for r in index.db.execute("SELECT body FROM search")] == ["kept"]
+
+
+def test_a_batch_inside_a_batch_is_checkpointed_once_at_the_outer_end(tmp_path: Path) -> None:
+    index = Index(tmp_path / "index.sqlite3")
+    index.db.execute("PRAGMA wal_autocheckpoint=1")
+    checkpoints: list[str] = []
+    index.db.set_trace_callback(lambda sql: checkpoints.append(sql) if "wal_checkpoint(" in sql else None)
+    with index.one_checkpoint(pages=10_000):
+        with index.one_checkpoint(pages=500):  # a move's repair inside a start's catch-up
+            with index.transaction():
+                index.put_note(NoteRow("a.md", 1, 1, "h", None, ""), [])
+        assert index.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 10_000 and checkpoints == []
+        with index.transaction():
+            index.put_note(NoteRow("b.md", 1, 1, "h", None, ""), [])
+    assert len(checkpoints) == 1 and index.db.execute("PRAGMA wal_autocheckpoint").fetchone()[0] == 1
+    assert set(index.notes()) == {"a.md", "b.md"}
+    index.close()
 
 
 def test_links_naming_of_lists_the_links_of_those_notes_asking_for_those_names() -> None:
