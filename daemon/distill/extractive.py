@@ -27,7 +27,7 @@ import math
 import re
 from collections import Counter
 from dataclasses import dataclass, replace
-from datetime import date
+from datetime import date, datetime
 
 from daemon.distill import describe as notes
 from daemon.distill.lexicon import (
@@ -1364,7 +1364,8 @@ _CALLED_OFF = re.compile(r"(?i)\b((?:[a-z]+\s+){0,2}[a-z]{2,})(?:['’]s|\s+(?:i
                          r"\s+(?:all\s+|now\s+)?(?:been\s+)?(?:cancell?ed|called off)\b")
 _CLOCK = re.compile(r"(?i)\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}[:.]\d{2}\b")
 _BOOKED_PLAN = re.compile(r"(?i)\W*(?:booked|confirmed)\s*(?:[:✅!—–-]|\s(?=[A-Za-z]))(?!\s*(?:up|out|solid)\b)")
-_FINAL = re.compile(r"(?i)\W*(?:booked|confirmed|done|sorted|right,? so|so,? final(?:ly)?|final plan)\b")
+_FINAL = re.compile(r"(?i)\W*(?:booked|confirmed|done|sorted|right,? so|so,? final(?:ly)?|final plan)\b"
+                    r"|.{0,60}\b(?:it is|told them yes to|said yes to|we'?re booked for)\b")
 _NOTED_DAY = re.compile(r"[(（]([^()（）]*\d{4}[^()（）]*)[)）]")
 _DAY_WORDS = frozenset(w for w in "monday tuesday wednesday thursday friday saturday sunday january february march "
                        "april may june july august september october november december next this last weekend "
@@ -1460,13 +1461,25 @@ def _superseded(candidates: list[_Stmt], turns: list[_Turn]) -> set[int]:
     # "i'm thinking friday 11th (11 December), 7pm, the vault" … "friday 11th (11 December) is my work do, any chance of
     # saturday 12th?" … "Booked: lockbox, saturday 12 december": the booking is the plan, the day it replaced is not.
     for later, days, words in dated:
-        if not later.speaker or not days or not _FINAL.match(later.text):
+        # (or the change itself, with its new day: "they've had to cancel saturday's 4pm… sunday 13th at 11am instead")
+        if not later.speaker or not days or not (_FINAL.match(later.text) or _RESCHEDULED.search(later.text)):
             continue
         for earlier, before, said in dated:
+            # (The change may name the old day by its weekday: "they've had to cancel saturday's 4pm")
+            named = {d for d in before} | {_WEEKDAY_NAMES[w] for d in before if (w := _weekday_of(d)) is not None}
             if earlier.msg < later.msg and before and not before & days and (
                     _CLOCK.search(earlier.text) or said & words or _FINE_BY_ME.search(earlier.text)) \
-                    and any(_CHANGE.search(t.text) and any(d in t.text for d in before)
-                            for t in turns[earlier.msg + 1:later.msg]):
+                    and any(_CHANGE.search(t.text) and any(d.lower() in t.text.lower() for d in named)
+                            for t in turns[earlier.msg + 1:later.msg + 1]):
+                gone.add(earlier.pos)
+    # "i'll book the pub for after, 6ish" … "i'll move the pub booking to lunch then, brass monkey at 1pm"
+    for later in candidates:
+        if not later.speaker or not (moved := _MOVED_THING.search(later.text)):
+            continue
+        thing = moved.group(1).lower()
+        for earlier in candidates:
+            if earlier.msg < later.msg and not earlier.code and re.search(rf"(?i)\b{re.escape(thing)}\b", earlier.text) \
+                    and (_CLOCK.search(earlier.text) or re.search(r"(?i)\b\d{1,2}\s?ish\b", earlier.text)):
                 gone.add(earlier.pos)
     for later, days, words in dated:
         if not any(_CHANGE.search(t.text) for t in turns[max(0, later.msg - 4):later.msg + 1]) or \
@@ -1500,6 +1513,22 @@ def _superseded(candidates: list[_Stmt], turns: list[_Turn]) -> set[int]:
                             for t in turns[c.msg + 1:]):
                 gone.add(c.pos)
     return gone
+
+
+_RESCHEDULED = re.compile(r"(?i)\b(?:cancel\w*|instead|rebook\w*|re-?schedul\w*|postpon\w*|(?:moved?|moving) (?:it |the \w+ )?"
+                          r"to|push(?:ed)? (?:it )?back|brought (?:it )?forward)\b")
+_MOVED_THING = re.compile(r"(?i)\bmov(?:e|ed|ing) (?:the |our |my )?([a-z]{3,})(?: booking| table| reservation| slot)? to\b")
+_WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
+
+
+def _weekday_of(noted: str) -> int | None:
+    """The weekday of a noted day ("12 December 2026", "2026-12-12"), or None."""
+    for fmt in ("%d %B %Y", "%Y-%m-%d"):
+        try:
+            return datetime.strptime(noted.strip(), fmt).weekday()
+        except ValueError:
+            continue
+    return None
 
 
 _FINE_BY_ME = re.compile(r"(?i)\b(?:works(?: for (?:me|us))?|is fine|fine (?:for|by) me|ok (?:for|by) me)\b")

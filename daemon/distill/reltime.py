@@ -477,14 +477,19 @@ def _en_weekday_ordinal(m: re.Match[str], anchor: date) -> str | None:
     """"Saturday 25th": the 25th of this month or the next (past tense: the last) that is a Saturday."""
     weekday, day = [d[:3] for d in _EN_WEEKDAYS].index(m.group(1).lower()[:3]), int(m.group(2))  # ("Sat 12th")
     step = -1 if _past_tense(m) else 1
-    for shift in (0, step):
-        index = anchor.year * 12 + anchor.month - 1 + shift
-        try:
-            found = date(index // 12, index % 12 + 1, day)
-        except ValueError:
-            continue
-        if found.weekday() == weekday and ((found <= anchor) if step < 0 else (found >= anchor)):
-            return _day(found)
+    # (A past verb may still offer a day to come, "they've offered sunday 13th at 11am instead": when no such day has
+    # gone by, the coming one.)
+    offered = step < 0 and bool(re.search(r"(?i)\b(?:'ve|have|has)\s+(?:\w+\s+)?\w+ed\b", _sentence_around(m))) and \
+        not re.search(r"(?i)\bon\s+$", m.string[max(0, m.start() - 4):m.start()])
+    for step in (step, -step) if offered else (step,):
+        for shift in (0, step):
+            index = anchor.year * 12 + anchor.month - 1 + shift
+            try:
+                found = date(index // 12, index % 12 + 1, day)
+            except ValueError:
+                continue
+            if found.weekday() == weekday and ((found <= anchor) if step < 0 else (found >= anchor)):
+                return _day(found)
     return None
 
 

@@ -3316,3 +3316,22 @@ def test_big_news_told_in_pieces_and_after_a_modest_lead_in() -> None:
     assert result.name == "nadia-baby-news", result.name
     assert "I'm pregnant" in result.body
     assert "Josh got a place on the physio masters at northumbria" in result.description, result.description
+
+
+def test_a_plan_the_venue_cancels_and_a_booking_moved_go_and_an_offered_day_is_ahead() -> None:
+    chat = [say("they've got saturday 12th december at 4pm, or friday 11th at 7.30pm", "Ellie", when=_at(26, 20, 6)),
+            say("saturday 4pm works for me", "Kwame", when=_at(26, 20, 7)),
+            say("booking saturday 12th 4pm then! and pub after? the Brass Monkey is next door", "Ellie",
+                when=_at(26, 20, 8)),
+            say("i'll book the pub for after, 6ish", "Rob", when=_at(26, 20, 11)),
+            say("ugh, the rink just emailed, they've had to cancel saturday's 4pm because of an ice hockey match. "
+                "they've offered sunday 13th at 11am instead, same price", "Ellie",
+                when=datetime(2026, 12, 8, 12, 40, tzinfo=timezone.utc)),
+            say("dave's covering!! sunday 11am it is", "Rob", when=datetime(2026, 12, 8, 12, 55, tzinfo=timezone.utc)),
+            say("i'll move the pub booking to lunch then, brass monkey at 1pm", "Rob",
+                when=datetime(2026, 12, 8, 12, 57, tzinfo=timezone.utc))]
+    body = card(chat).body
+    assert "sunday 13th (13 December 2026)" in body, body
+    for gone in ("Saturday (12 December 2026) 4pm works", "6ish", "or friday 11th"):
+        assert gone not in body, gone
+    assert "brass monkey at 1pm" in body

@@ -731,3 +731,10 @@ def test_a_day_said_alone_after_news_takes_its_tense_and_the_saturday_between_th
     ground("What about the weekend before, friday 8th to sunday 10th january?", at, said=said)
     assert ground("i'll book it for 7:30 on the saturday", at, said=said) == \
         "i'll book it for 7:30 on the saturday (2027-01-09)"
+
+
+def test_a_day_offered_in_the_perfect_is_still_ahead() -> None:
+    tuesday = D(2026, 12, 8)
+    assert resolve_relative("they've offered sunday 13th at 11am instead", tuesday) == \
+        "they've offered sunday 13th (2026-12-13) at 11am instead"
+    assert resolve_relative("we met on sunday 13th", tuesday) == "we met on sunday 13th"  # gone by, and none was

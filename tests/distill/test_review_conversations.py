@@ -242,7 +242,7 @@ KNOWN_GAPS = {
         # name, two quips
         "(?mi)^(?=[^\\n]*(9:30|9\\.30|09:30))(?![^\\n]*(was\\b|were\\b|originally|first|instead|changed|→|->|earlier|moved|no longer|old|previous|initial|from\\b))[^\\n]*$",
         "(?mi)^(?=[^\\n]*(wreath|workshop|brackenhill|booked|booking))(?=[^\\n]*(2026-11-28|\\b28 nov|nov(ember)? 28\\b|28th))(?![^\\n]*(sold out|sold-out|was\\b|were\\b|originally|original|first|instead|moved|no longer|full|not\\b|n't|→|->|changed|initial|planned|previous|replaced|earlier))[^\\n]*$",
-        "she'll live",
+        "Hana",  # a friend's name: budget
         "was a crime",
         "Marmite ate",  # the dog's joke takes the room the booking's price, now joined to it, freed: budget
     },
@@ -356,9 +356,9 @@ KNOWN_GAPS = {
         "cataract", "on my street",  # the user's reason for keeping the car, and where the club car is: budget
     },
     "review21_personal_plans_parents_visit_messages.json": {
-        # the first plan (arrive Saturday) stays beside the strike that cancelled it; Newcastle, the carols dropped and
-        # the word "parents" (the chat says "mum and dad" inside longer lines): budget; the spare-room aside is kept
-        '(?mi)^(?=[^\\n]*\\b(arriv\\w*|coming|come|comes|train|visit)\\b)(?=[^\\n]*(saturday|2026-12-12|12 december|december 12|12 dec\\b|dec 12|12th))(?![^\\n]*(\\b(cancel\\w*|strike|original\\w*|was|were|instead|no longer|initially|first|planned|dinner|table|cedars|restaurant|meal)\\b|7:30|19:30))[^\\n]*$', "Newcastle", "carol", "parents", "skateboard", "took 3 hours",
+        # Newcastle, the carols dropped and the word "parents" (the chat says "mum and dad" inside longer lines):
+        # budget; the spare-room aside is kept (the first plan, arriving Saturday, now goes with the strike)
+        "Newcastle", "carol", "parents", "skateboard", "took 3 hours",
     },
     # --- review 22 (written 2026-12-01 by a reviewer before any card was produced; 17 of 201 checks failed on the
     # first run, 91.5 %, as for the distiller this session started from) ---
@@ -480,6 +480,30 @@ KNOWN_GAPS = {
         "(?mi)^(?=[^\\n]*(2026-12-18|\\b18(th)? dec\\w*|\\bdec\\w* 18\\b|friday 18|\\b18th\\b))(?![^\\n]*\\b(not|no|instead|moved|changed|originally|original|first|clash\\w*|can't|cannot|couldn't|work do|works do|rather|was|dropped|proposed|initial\\w*|from)\\b)[^\\n]*$", "2027-02-09", "book club", "deferred", "quiche", "raffle",
     },
     "review26_numbers_rowing_machine_sharegpt.json": {"11 months", "22–23", "sanity check", "£7 "},  # budget
+    # --- review 27 (written 2026-12-01 by a reviewer before any card was produced; 32 of 269 checks failed on the
+    # first run, 88.1 %, as for the distiller this session started from) ---
+    "review27_agent_recipe_fractions_claude_code.jsonl": {
+        # the 37 recipes the grep found and that the branch was pushed: budget; two asides kept as told
+        "37 recipes", "pushed", "give me a sec", "very precise of us",
+    },
+    "review27_chinese_winter_camp_chatgpt.json": {
+        # the deposit, the balance, the info session and the deposit's day (明天, not written as 12月7日): budget
+        "1000元", "5280", "说明会", "12月7日",
+    },
+    "review27_help_gym_contract_claude.json": {"2026-12-03"},  # the day the letter went: budget
+    "review27_long_catch_up_new_zealand_locomo.json": {
+        # the emigration told as "we're moving to new zealand" in a line cut by the budget, the visit's and the new
+        # job's days, Gore, the driving test ("passed my test"), and three asides kept as told
+        "2027-02-20", "2027-03-15", "Gerry", "Gore", "New Zealand", "Werther", "driving test", "emigrat", "stay over",
+        "wheelie bin",
+    },
+    "review27_meeting_charity_run_messages.json": {
+        "2027-01-12", "£2,000", "banana",  # the quiz night's new day and the first target: budget; a joke kept
+    },
+    "review27_personal_plans_curling_messages.json": {
+        # "curling" in words, who drives, "all paid up", the pub paid on the day: budget; two jokes kept as told
+        "curling", "Kwame drives", "paid up", "pay for themselves", "SWEEP HARDER", "football boots",
+    },
 }
 
 
