@@ -496,9 +496,7 @@ class Index:
                                      chunk).fetchall()
             for table, column in (("notes", "path"), ("tags", "path")):
                 self.db.execute(f"DELETE FROM {table} WHERE {column} IN ({marks})", chunk)
-            searched = f"SELECT rowid FROM search_docs WHERE path IN ({marks})"
-            self.db.execute(f"DELETE FROM search WHERE rowid IN ({searched})", chunk)
-            self.db.execute(f"DELETE FROM search_docs WHERE path IN ({marks})", chunk)
+            self._drop_searches(chunk)
         if links:
             links.sort(key=lambda row: _by_name(row[1], row[2]))
             self.db.executemany("DELETE FROM links WHERE rowid = ?", [(row[0],) for row in links])
@@ -554,10 +552,14 @@ class Index:
                              for i, d in enumerate(docs)])
 
     def _drop_search(self, path: str) -> None:
-        row = self.db.execute("SELECT rowid FROM search_docs WHERE path = ?", (path,)).fetchone()
-        if row is not None:
-            self.db.execute("DELETE FROM search WHERE rowid = ?", (row[0],))
-            self.db.execute("DELETE FROM search_docs WHERE rowid = ?", (row[0],))
+        self._drop_searches([path])
+
+    def _drop_searches(self, chunk: list[str]) -> None:
+        """Delete the search rows of these paths (at most a chunk of them: one parameter each)."""
+        marks = ", ".join("?" * len(chunk))
+        self.db.execute(f"DELETE FROM search WHERE rowid IN (SELECT rowid FROM search_docs WHERE path IN ({marks}))",
+                        chunk)
+        self.db.execute(f"DELETE FROM search_docs WHERE path IN ({marks})", chunk)
 
     def searchable(self, paths: Iterable[str]) -> set[str]:
         """Those of ``paths`` that have a search row."""
