@@ -113,11 +113,10 @@ def describe(points: list[Point], *, context: str = "", request: str = "", verdi
         ended = [_end(s, lang) for s in sentences]
         body = _plain(" ".join(ended))
         # (A note that does not fit loses its last whole sentences before any is cut short: "…then it moves…" says less
-        # than nothing.)
+        # than nothing; the work done goes first, the body lists it under "Work done".)
+        work_at = [k for k, s in enumerate(sentences) if work and s == work][::-1]  # (the last first: the rest stay put)
         while len(ended) > 1 and len(body) + len(context) >= limit:
-            # (the work done goes first: the body lists it under "Work done")
-            ended.pop(next((k for k, s in enumerate(sentences) if work and s == work and k < len(ended)), -1))
-            sentences = [s for s in sentences if s != work] if work in sentences else sentences
+            ended.pop(work_at.pop(0) if work_at else -1)
             body = _plain(" ".join(ended))
         body = body if len(body) + len(context) < limit else _clip(body, limit - len(context) - 1)
         return f"{body} {context}".strip()  # who and when survive the clipping

@@ -1460,16 +1460,18 @@ def _superseded(candidates: list[_Stmt], turns: list[_Turn]) -> set[int]:
             gone |= {s.pos for s in candidates if s.msg < i and s.speaker and not s.code and said.search(s.text)}
     # "i'm thinking friday 11th (11 December), 7pm, the vault" … "friday 11th (11 December) is my work do, any chance of
     # saturday 12th?" … "Booked: lockbox, saturday 12 december": the booking is the plan, the day it replaced is not.
+    # (The change may name the old day by its weekday: "they've had to cancel saturday's 4pm")
+    named = {earlier.pos: {d.lower() for d in before} | {notes.WEEKDAYS[w].lower() for d in before
+                                                           if (w := _weekday_of(d)) is not None}
+             for earlier, before, _ in dated}
     for later, days, words in dated:
         # (or the change itself, with its new day: "they've had to cancel saturday's 4pm… sunday 13th at 11am instead")
         if not later.speaker or not days or not (_FINAL.match(later.text) or _RESCHEDULED.search(later.text)):
             continue
         for earlier, before, said in dated:
-            # (The change may name the old day by its weekday: "they've had to cancel saturday's 4pm")
-            named = {d for d in before} | {_WEEKDAY_NAMES[w] for d in before if (w := _weekday_of(d)) is not None}
             if earlier.msg < later.msg and before and not before & days and (
                     _CLOCK.search(earlier.text) or said & words or _FINE_BY_ME.search(earlier.text)) \
-                    and any(_CHANGE.search(t.text) and any(d.lower() in t.text.lower() for d in named)
+                    and any(_CHANGE.search(t.text) and any(d in t.text.lower() for d in named[earlier.pos])
                             for t in turns[earlier.msg + 1:later.msg + 1]):
                 gone.add(earlier.pos)
     # "i'll book the pub for after, 6ish" … "i'll move the pub booking to lunch then, brass monkey at 1pm"
@@ -1518,7 +1520,6 @@ def _superseded(candidates: list[_Stmt], turns: list[_Turn]) -> set[int]:
 _RESCHEDULED = re.compile(r"(?i)\b(?:cancel\w*|instead|rebook\w*|re-?schedul\w*|postpon\w*|(?:moved?|moving) (?:it |the \w+ )?"
                           r"to|push(?:ed)? (?:it )?back|brought (?:it )?forward)\b")
 _MOVED_THING = re.compile(r"(?i)\bmov(?:e|ed|ing) (?:the |our |my )?([a-z]{3,})(?: booking| table| reservation| slot)? to\b")
-_WEEKDAY_NAMES = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 
 
 def _weekday_of(noted: str) -> int | None:
