@@ -69,7 +69,8 @@ def describe(points: list[Point], *, context: str = "", request: str = "", verdi
     # a request or agent session: up to three sentences.
     chat = len(people) > 1 and not sentences
     advised, after = False, ""
-    chosen = highlights(points, 2 if chat else 3 - len(sentences), people=chat)
+    chosen = _distinct(highlights(points, len(points), people=chat), 2) if chat else \
+        highlights(points, 3 - len(sentences))
     # (How it turned out, "I booked the bleed at Halfway Cycles for Saturday", is told even after the ask and the fix.)
     outcomes = [p for p in highlights(points, len(points)) if _outcome(p)  # ("3 failed though" is a new problem)
                 and not re.search(r"(?i)\b(?:though|still|but|again)\b", p.text)] if not chat and chosen else []
@@ -122,6 +123,34 @@ def describe(points: list[Point], *, context: str = "", request: str = "", verdi
         return f"{body} {context}".strip()  # who and when survive the clipping
     text = _plain(text)
     return text if len(text) <= limit else _clip(text, limit)
+
+
+def _distinct(points: list[Point], count: int) -> list[Point]:
+    """The first ``count`` points that each say something new: "Ellie has told them yes to sunday 13th 11am" says
+    again what "Sunday (13 December 2026) 11am it is" said."""
+    out: list[Point] = []
+    seen: set[str] = set()
+    for point in points:
+        if len(out) >= count:
+            break
+        words = _said_words(_headline(point).text)
+        if out and words and len(words & seen) >= 0.75 * len(words):
+            continue
+        out.append(point)
+        seen |= words
+    return out
+
+
+def _said_words(text: str) -> set[str]:
+    """The words a statement says something with: "Sunday (13 December 2026) 11am it is" → sunday, 13, 11am."""
+    text = re.sub(r"\b\d{4}\b", " ", text.lower())  # (a date's note says its day again: "Sunday (13 December 2026)")
+    words = {re.sub(r"(?<=\d)(?:st|nd|rd|th)$", "", w) for w in re.findall(r"[\w£$€'’]+", text)}
+    return {w for w in words if (len(w) > 2 or w[:1].isdigit()) and w not in _LITTLE_WORDS}
+
+
+_LITTLE_WORDS = frozenset("the and for you your our their them they have has had was were are is it its that this "
+                          "with from but not all can will just then than been has told yes said says say i've we've "
+                          "she he her his him who what when where which there here".split())
 
 
 def _plain(text: str) -> str:
@@ -317,7 +346,9 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
         # (What the advice comes to, "That's a clear result: … means condensation", before the advice itself; a fix
         # named as such, "The fix is to give pandas the exact format", is what it comes to already.)
         named_fix = any(re.match(r"(?i)(?:\*\*)?the (?:\w+ )?(?:fix|solution)\b", p.text) for p in fit)
-        fit = sorted(fit, key=lambda p: (0 if p.kind == "decision" else 1 if _problem(p) else
+        # (Of a chat's decisions, the one that settles it all: "那就这么定：主卧装空调…" over "那就改成下周三上午吧".)
+        fit = sorted(fit, key=lambda p: (0 if p.kind == "decision" and _SETTLES.search(p.text) else
+                                         0.5 if p.kind == "decision" else 1 if _problem(p) else
                                          1.5 if _VERDICT.match(p.text.lstrip("*")) and not named_fix else 2 if _advice(p)
                                          else 3 if _outcome(p) else 4, bool(re.match(r"(?i)(?:its|it|this|that|these|"
                                                                                      r"those|they|their)\b", p.text))))
@@ -365,6 +396,8 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
         fit = spread + [p for p in fit if p not in spread]
     return fit[:count]
 
+
+_SETTLES = re.compile(r"这么定|就这么|决定了|最后定|最终")
 
 # "it"/"them" with no thing named before it in the sentence: no determiner and a noun, no name after the first word.
 _UNNAMED_IT = re.compile(r"^[\w'’,-]+\s+(?:(?!(?i:the|a|an|my|our|their|his|her|your|this|that|these|those)\s)"
@@ -458,6 +491,9 @@ def _headline(point: Point) -> Point:
     question, "“Did you get the flat?” — Yes! Moving on the 14th", heads with what follows the yes.)"""
     if settled := re.match(r"“([^”?]{2,25})\?” — ([^.!?]{1,30}) it is\W*$", point.text):  # “Price?” — £14 it is.
         return Point(point.who, f"{settled.group(1)}: {settled.group(2)}.", point.kind, point.role)
+    if (settled := re.match(r"(?i)(?:ok(?:ay)?,?\s+|right,?\s+|so\s+)?(.{2,60}?)\s+it is\W*$", point.text)) and \
+            not re.match(r"(?i)(?:what|that|this|it|there|here|so)\b", settled.group(1)):
+        return Point(point.who, f"Agreed: {settled.group(1)}.", "decision", point.role)  # "Sunday 11am it is"
     if agreed := _AGREED.match(point.text):  # "“Can we meet Monday…?” — Yes, Monday works.": Sam agreed to meet Monday…
         return Point(point.who, f"I agreed to {agreed.group(1)}.", "state", point.role)
     if (answered := re.match(r"“[^”]*” — [^.!?]{1,40}[.!] (.+)$", point.text)) and len(answered.group(1).split()) >= 3:

@@ -134,12 +134,20 @@ _DONE = re.compile(r"^(?:done\s*[:—-]\s*(?=\S)|(?:done[:,]?\s*|i(?:'ve| have)\
                    r"removed|refactored|configured|instrumented|extracted|wired|moved|renamed|replaced|changed|"
                    r"wrote|built|deleted|installed|upgraded|migrated|merged|committed|deployed)\b)", re.I)
 _NUMBER = re.compile(r"\d")
+# The hour in passing, not a number to remember: "dark since like 4", "it's only half 5", "home by 6".
+_IDLE_HOUR = re.compile(r"(?i)\b(?:since|till|until|by|around|about|half|past|gone)\s+(?:like\s+|about\s+)?\d{1,2}"
+                        r"(?:ish)?\b(?![:.]?\d|\s*(?:%|£|\$|€|kg|km|k\b|miles?|years?|months?|weeks?|days?|hours?|mins?|minutes?))")
+# A taste for the season or the weather is talk of the day: "I hate december", "I love the rain".
+_IDLE_TASTE = re.compile(r"(?i)\b(?:i|we)\s+(?:really\s+|just\s+)?(?:love|like|hate|adore|can'?t stand|don'?t like|"
+                         r"dislike)\s+(?:the\s+|these\s+|this\s+)?(?:dark\s+|cold\s+|long\s+)?(?:january|february|march|"
+                         r"april|may|june|july|august|september|october|november|december|winter|summer|autumn|fall|spring|"
+                         r"mondays?|fridays?|weekends?|rain|snow|sun|cold|heat|dark|weather|evenings?|mornings?|nights?)\b")
 # A date the chat's words were grounded to: "(2026-11-18)", "（2026-10）", "(7 May 2023)", not "（每延米1500元）".
 _GROUNDED = re.compile(r"[(（][^)）]*?(?:\b\d{4}-\d{2}|(?<![\d.,])\d{4}(?=[)）])|[A-Z][a-z]+ \d{4})[^)）]*[)）]")
 _TODAY_NOTE = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening))\s*[(（][^)）]*[)）]", re.I)
 _EMOJI = re.compile(r"\s*[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+")
 _EMOJI_STOP = re.compile(r"(?<=\w)\s*[\U0001F300-\U0001FAFF\u2600-\u27BF]+[\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]*"
-                         r"(?=\s+(?:[a-z]|[A-Z][a-z]))")
+                         r"(?=\s+(?:[a-z]|[A-Z][a-z]|[\u4e00-\u9fff]))")  # ("他出一半😄 那就定了")
 _NEXT_STEPS = re.compile(r"(?i)\b(?:next steps?|to-?dos?|action items|what'?s next|what to do next|before you buy|"
                          r"checklist)\b|下一步|待办")
 # The assistant taking back what it just ran ("My apologies; there was an error…"): that code did not work.
@@ -448,7 +456,11 @@ def _sentences(prose: str) -> list[str]:
     """Sentences and list items; a heading says nothing itself, but names what a bare label is about."""
     out: list[str] = []
     heading = lead = ""
-    prose = _EMOJI_STOP.sub(".", prose)  # "it compiles now 🎉 cargo build is clean": the emoji ends a sentence
+    # "it compiles now 🎉 cargo build is clean": the emoji ends a sentence ("想咨询一下🙏 我妈…": a Chinese one)
+    # (but "他出一半😄 那就定了" is one: what follows "那就" comes of what came before it)
+    prose = _EMOJI_STOP.sub(lambda m: "." if not _CJK_RE.match(prose, m.end() + 1) else "，" if re.match(
+        r"\s+(?:那|所以|因此|就|不过|但|可是|而且)", prose[m.end():]) else "。", prose)
+    prose = re.sub(r"(?<=[，。])[ \t]+(?=[\u4e00-\u9fff])", "", prose)
     prose = _SHORT_LIST.sub(_list_line, _TABLE.sub(_table_rows, prose))
     if "**" in prose:  # ("**1. Make it safe**" on its own line is a step's heading, not "1." and a sentence)
         prose = _NUMBERED_HEADING.sub(r"\1", prose)
@@ -528,7 +540,8 @@ def _advising(sentence: str) -> bool:
 
 
 def _classify(sentence: str, previous: str | None) -> str:
-    if _SETTLED.match(sentence) or _BOOKED_PLAN.match(sentence):
+    # (A date's note is not a word said: "Sunday (13 December 2026) 11am it is" settles in three.)
+    if _SETTLED.match(_DATE_NOTE.sub("", sentence)) or _BOOKED_PLAN.match(sentence):
         return "decision"  # ("Booked: lockbox, the alchemist's study, saturday 12 december 4:30pm": the plan, settled)
     if _SECRET.search(sentence):
         return "state"  # what to keep doing
@@ -603,7 +616,7 @@ def _is_filler(sentence: str, names: frozenset[str], people: bool = False) -> bo
     if _is_small_talk(sentence) or _ACK.match(sentence) or _FILLER_START.search(sentence) or (
             not people and _NARRATION.match(sentence)):
         return True
-    if _FILLER_PHRASE.search(sentence) and len(_tokens(sentence) - names) < 6:
+    if _FILLER_PHRASE.search(sentence) and len(_tokens(_DATE_NOTE.sub("", sentence)) - names) < 6:
         return True
     specific, personal = _specific(sentence), bool(_FIRST_PERSON_ANY.search(sentence))
     if _PLATITUDE.search(sentence) and not specific and not personal:
@@ -917,6 +930,8 @@ _ASIDE = re.compile(r"(?im)^\W*(?:(?:also|ok|oh|and|btw)\W+)?(?:unrelated|one mo
                     r"different question|side question|random question|off topic|separate question)\b")
 _PLANNING = re.compile(r"(?i)(?:^|[.,:;!?]\s+)\W*(?:(?:ok(?:ay)?|right|so|hey|hi|hello|alright)\W+)*"
                        r"((?!(?:the|some|our|my|a|start|we|let'?s)\b)[\w'’-]+(?: [\w'’-]+)?) planning(?: time| chat| thread)?\b")
+_PITCHED = re.compile(r"(?i)\b(?:hear me out|idea|pitch|proposal|new plan|thought)\W*?[.:!—–-]+\s+"
+                      r"([a-z][a-z'’-]+(?:\s[a-z][a-z'’-]+){0,2})\s*[.!]+(?:\s|$)")
 _VOTE_CALL = re.compile(r"(?i)\b(?:(?:shall|should|can|could) we (?:have a )?vote|let'?s vote|time to vote|"
                         r"vote on it|all in favou?r|vote,? please|please vote|show of hands|hands up)\b[^.!?\n:]*[?.!:]?\s*"
                         # ("vote 👍/👎", "ok vote on the cleaner: 👍 for sparkleco, 👎 for keeping the rota")
@@ -931,6 +946,9 @@ _VOTES = r"\d{1,2}\s?[–—-]\s?\d{1,2}(?=\s*(?:[,.!;)]|$|[^\w\s£$%]))|" \
 # "Proposal: …", "So, the motion as amended: …"
 _OPTION_COUNTS = re.compile(r"(?i)\W*(?:so,?\s+|final(?:ly)?:?\s+|result:?\s+)?((?:[a-z][\w'’ -]{1,30}?\s+\d{1,2}\s*[,;]\s*)+"
                             r"[a-z][\w'’ -]{1,30}?\s+\d{1,2})\b[.!]*")
+_RECAP = re.compile(r"(?i)\W*(?:(?:ok(?:ay)?|so|right)[,\s]+)?(?:recap|to recap|to sum up|summary|in short|so the plan|"
+                    r"the plan|final plan)\s*[:：—-]|\W*(?:好的?[，,\s]*)?(?:总结一下|总结|小结|汇总一下)\s*[:：，,]")
+_NOT_AN_OPTION = re.compile(r"(?i)(?:^|\s)(?:is|are|was|were|so|that'?s|it'?s|plus|and|makes|equals|total|of)$|['’]s$")
 _VOTE_SIGNS = re.compile(r"\W*(?:👍|👎|✋|🙋)")
 _MOTION = re.compile(r"(?i)^(?:(?:so|ok(?:ay)?|right),?\s+)?(?:the\s+)?(?:(?:amended|revised|new)\s+)?(?:proposal|motion|version)"
                      r"(?:\s+as amended)?(?:\s+is)?\s*:\s*")
@@ -964,7 +982,10 @@ def _with_votes(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
                 "vote" in t.text.lower() for t in turns[max(0, stmt.msg - 10):stmt.msg + 1]):
             pairs = [(int(n), o.strip()) for o, n in re.findall(r"([^\d,;]+?)\s+(\d+)\b", counts.group(1))]
             ranked = sorted(pairs, key=lambda p: -p[0])
-            if len(ranked) >= 2 and ranked[0][0] > ranked[1][0]:
+            voters = len({t.speaker for t in turns if t.speaker})
+            # (Sums are not votes: "Capacity is 34, so 31 is fine", "Owen's 5 and Leah's 5, that's 29".)
+            if len(ranked) >= 2 and ranked[0][0] > ranked[1][0] and sum(n for n, _ in pairs) <= max(12, 3 * voters) \
+                    and not any(_NOT_AN_OPTION.search(o) for _, o in pairs):
                 out[k] = replace(stmt, kind="decision",
                                  text=f"Decision ({ranked[0][0]}–{ranked[1][0]}): {ranked[0][1]}"
                                       + (f", over {ranked[1][1]}" if ranked[1][0] else "") + ".")
@@ -1507,14 +1528,37 @@ def _superseded(candidates: list[_Stmt], turns: list[_Turn]) -> set[int]:
                     r"(?i)\W*(mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s+(?:\d{1,2}\w*\s+)?(?:works|is (?:fine|good|ok))\b",
                     c.text)) and said.group(1).lower()[:3] in weekdays:
                 gone.add(c.pos)
-    # A promise its speaker then says is done ("payday's friday, i'll send it then" … "paid you leanne £47") is done.
+    # A promise its speaker then says is done ("payday's friday, i'll send it then" … "paid you leanne £47") is done;
+    # so is one somebody else then kept ("i'll order the kit" … "nvm I ordered it"), and the speaker's "i'll do it
+    # tonight" on the way.
     for c in candidates:
         if c.speaker and c.pos not in gone and len(c.text.split()) <= 12 and (promise := _PROMISED.search(c.text)):
             done = _DONE_AS.get(promise.group(1).lower(), "")
             if done and any(t.speaker == c.speaker and re.search(rf"(?i)\b(?:{done})\b", t.text)
                             for t in turns[c.msg + 1:]):
                 gone.add(c.pos)
+            elif done and (kept := next((k for k, t in enumerate(turns[c.msg + 1:], c.msg + 1) if t.speaker and t.speaker
+                                         != c.speaker and re.search(rf"(?i)\b(?:i|we)(?:'ve| have)?\s+(?:already\s+|just\s+)?"
+                                                                    rf"(?:{done})\s+(?:it|them|one|the)\b", t.text)), None)):
+                gone.add(c.pos)
+                gone |= {d.pos for d in candidates if d.speaker == c.speaker and c.msg < d.msg < kept
+                         and re.match(r"(?i)\W*i'?ll do (?:it|that)\b", d.text)}
+    # "next friday at mine?" … "the 20th is our work christmas do": a day ruled out is no plan, once another is made.
+    for clash in candidates:
+        if not clash.speaker or not _CLASH.search(clash.text) or not (days := set(_NOTED_DAY.findall(clash.text))):
+            continue
+        if not any(c.msg > clash.msg and (d := set(_NOTED_DAY.findall(c.text))) and not d & days for c in candidates):
+            continue
+        gone |= {earlier.pos for earlier, before, _ in dated if earlier.msg < clash.msg and before and before <= days
+                 and not earlier.text.startswith(("Carried", "Decision ("))}
     return gone
+
+
+# A day that will not do: "the 20th is our work christmas do", "friday's no good", "sat doesn't work for me".
+_CLASH = re.compile(r"(?i)(?:\bthe\s+\d{1,2}(?:st|nd|rd|th)|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day|\bthat (?:day|night|"
+                    r"weekend))\s*(?:[(（][^)）]*[)）]\s*)?(?:is|'s|’s)\s+(?:no good|out|a no|(?:our|my|his|her|their)\s+"
+                    r"(?:\w+\s+){0,3}(?:do|party|shift|exam|night out))\b|\b(?:doesn'?t|won'?t|does not|will not) work\b"
+                    r"|\bcan'?t do\b")
 
 
 _RESCHEDULED = re.compile(r"(?i)\b(?:cancel\w*|instead|rebook\w*|re-?schedul\w*|postpon\w*|(?:moved?|moving) (?:it |the \w+ )?"
@@ -1729,7 +1773,8 @@ def _idle(turns: list[_Turn], candidates: list[_Stmt]) -> bool:
         return False
     user = [s for t in turns if t.role == "user" for s in _sentences(t.text)]
     # (a date the grounding added, "this morning (28 November 2026)", is no number the user gave)
-    said = set().union(*(_tokens(_DATE_NOTE.sub("", t.text)) for t in turns if t.role == "user")) - _SMALL_TALK_EN
+    said = set().union(*(_tokens(_IDLE_HOUR.sub(" ", _DATE_NOTE.sub("", t.text))) for t in turns
+                         if t.role == "user")) - _SMALL_TALK_EN
     if any(map(_NUMBER.search, said)):
         return False
     if len(said) >= 4:
@@ -1744,7 +1789,7 @@ def _idle(turns: list[_Turn], candidates: list[_Stmt]) -> bool:
     # ... unless the user said something to remember ("I'm allergic to peanuts", "I prefer tea").
     # ("I love it", said of a joke, is a reaction: no preference to remember)
     return idle and not any(_MEMORABLE.search(s) or _classify(s, None) in ("preference", "decision")
-                            and not _LIKE_IT.match(s) for s in user)
+                            and not _LIKE_IT.match(s) and not _IDLE_TASTE.search(s) for s in user)
 
 
 def _idle_talk(turns: list[_Turn], candidates: list[_Stmt]) -> bool:
@@ -1774,7 +1819,8 @@ def _chit_chat(turns: list[_Turn]) -> bool:
     """Short lines both ways, no name, and the only questions asked of the assistant are about itself
     ("do you like rain?"): weather and coffee, nothing to remember."""
     for turn in turns:
-        text = _DATE_NOTE.sub("", turn.text)  # "How are you today (8 May 2023)?" holds no number of its own
+        # ("How are you today (8 May 2023)?" holds no number of its own; nor does "it's only half 5")
+        text = _IDLE_HOUR.sub(" ", _DATE_NOTE.sub("", turn.text))
         names = [w for w in re.findall(r"(?<=[a-z,;] )[A-Z][a-z]+", text) if w.lower() not in _CALENDAR]
         # (Hellos and thanks are no length of talk: "just wanted to say hi and thanks, you've been nice company")
         said = " ".join(s for s in _sentences(_EMOJI.sub("", _speech(text))) if not _is_small_talk(s)
@@ -1988,6 +2034,8 @@ def _boosts(stmt: _Stmt) -> tuple[float, bool, float]:
     # What the advice comes to ("Basically: solar yes, battery no") beats the arithmetic that led there.
     after *= 2.0 if _VERDICT.match(text.lstrip("*")) else 0.6 if _WORKING.search(text) and not _RESULT.match(text) \
         else 1.0
+    # The user's own recap ("总结一下：后天去声活试戴耳背式", "Recap: £1,500 target…") is the plan in their words.
+    after *= 2.0 if stmt.role == "user" and _RECAP.match(text) else 1.0
     # What the user will do after the advice ("I'll ask them to requote with one.") is the next step, and how
     # it turned out ("April is now 18,236.50, matches the till") is the outcome.
     after *= 2.0 if stmt.role == "user" and not stmt.speaker and (_PROMISE.search(text) or _OUTCOME.search(text)
@@ -2201,12 +2249,13 @@ def _request(turns: list[_Turn], calls: list[ToolCall]) -> tuple[str, str, str]:
                 dated = [s for s in said[len(lead):i] if _GROUNDED.search(_TODAY_NOTE.sub("", s))][:1]
                 context = ("" if _CJK_RE.search(said[0]) else " ").join(_trim(s, frozenset()) for s in lead + (
                     dated if lead and not any(_GROUNDED.search(s) for s in lead) else []))
-                if not lead and len(sentence.split()) <= 10 and re.search(r"(?i)\bhelp\b", sentence) and \
-                        not _PROBLEM.match(sentence):
+                zh = bool(_CJK_RE.search(sentence))
+                if not lead and (len(sentence.split()) <= 10 and re.search(r"(?i)\bhelp\b", sentence) or
+                                 zh and len(sentence) <= 16 and "帮" in sentence) and not _PROBLEM.match(sentence):
                     # "can you help me with a savings plan? I want to take a 3-month sabbatical … £9,000 all in.":
-                    # a vague ask, said first, is framed by what follows it
-                    context = " ".join(_trim(s, frozenset()) for s in said[i + 1:i + 3]
-                                       if _specific(s) and not _is_request(s) and len(s) <= 200)
+                    # a vague ask, said first, is framed by what follows it ("帮我算笔账🙏 我爸妈住在杭州…")
+                    context = ("" if zh else " ").join(_trim(s, frozenset()) for s in said[i + 1:i + (2 if zh else 3)]
+                                                       if _specific(s) and not _is_request(s) and len(s) <= 200)
                 return context, sentence, turn.who
         return "", "", ""
     return "", "", ""
@@ -2295,9 +2344,13 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
                     and (m := re.match(r"\W*((?:[A-Z][A-Z'’&-]*\s+)+[A-Z][A-Z'’&-]*)(?![\w'’])", t.text))
                     and 2 <= len(m.group(1).split()) <= 4 and all(len(w) > 2 for w in m.group(1).split())), "")
     occasion = occasion or shouted.lower()
+    # ("ok hear me out. curling. 🥌 the Silverdale ice rink does…": the idea pitched names the plan)
+    pitched = next((m.group(1).lower() for t in turns[:1] if t.speaker and len(people) > 1 and lang == "en"
+                    and (m := _PITCHED.search(t.text)) and m.group(1).lower() not in _names(people)), "")
+    occasion = occasion or (f"{pitched} plans" if pitched and " " not in pitched else pitched)
     description = notes.describe(points, context=context, request=ask, verdict=_verdict(ask, turns, lang),
                                  asker=asker if people else "",
-                                 topic=agenda[0] if agenda and len(people) > 1 and lang == "en" else "",
+                                 topic=agenda[0] if agenda and len(people) > 1 and lang == "en" else pitched,
                                  task=bool(calls),
                                  work=" ".join(filter(None, (_later_task(turns, ask) if calls else "",
                                                              work_summary(calls) if work else ""))), people=people,

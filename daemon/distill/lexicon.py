@@ -69,7 +69,7 @@ _CUES = {
                     r"(?<!her decision)(?<!court's decision)(?<!judge's decision)|(?:we'll|we will|i'll|i will|let's|going to) go with|"
                     r"(?:^|i'm |we're )going with (?:(?-i:[A-Z])\b|option\b|plan\b|the\b)|"
                     r"i'?m (?:getting|buying|ordering|going for) the|"
-                    r"went with|chose|chosen|picked(?! (?:\w+ )?up\b)|settled on|agreed (?:to|on|that)|we agreed|"
+                    r"went with|(?:i|we)(?:'ve| have)? (?:told (?:them|him|her|the \w+)|said) yes to|chose|chosen|picked(?! (?:\w+ )?up\b)|settled on|agreed (?:to|on|that)|we agreed|"
                     r"^agreed(?=\s*:)|^agreed,?\s+no\s+(?!problem|prob|worries|way|idea|rush)(?=\w)|"
                     r"^(?:so\s+)?final(?:\s+(?:plan|answer|decision|choice|pick))?(?=\s*:)|"  # ("so final: class £295 + …")
                     r"\b(?:we'll|we will|i'll|i will|let's|let us|we(?:'re| are) going to|we should|we decided to|we chose to|"
@@ -91,14 +91,16 @@ _CUES = {
                  r"todo|to-do|plan|plans|planning|going to|gonna|(?:i|we) will|i'll|we'll|blocked (?:on|by|until)|"
                  r"waiting (?:for|on)|pending|still need|remaining|deadline|tomorrow|by (?:next )?"
                  r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tonight|the end of|end of)|"
-                 r"next (?:week|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday))\b",
+                 r"next (?:week|month|year|monday|tuesday|wednesday|thursday|friday|saturday|sunday)|"
+                 # what each owes: "everyone send me £7 for the kit", "£30 each to me"
+                 r"(?:everyone|each of you|you all|y'?all)\s+(?:send|pay|transfer|owes?)\b|send me [£$€]\d)\b",
     },
     "zh": {
         "procedure": r"`(?:sudo |pip3? |pipx |npm |npx |git |python3? |uv |cargo |go |make |docker |kubectl |brew |apt(?:-get)? |curl |wget |mix |yarn |pnpm |node |bash |sh |cd |ls |cat |grep |export |memvault |pytest|ssh |scp |rsync |chmod |mkdir |rm |cp |mv |tar |systemctl |conda |poetry |gradle |mvn |dotnet |swift |ruby |gem |bundle |rails |php |composer |psql |mysql |redis-cli |gh |terraform |ansible)[^`]*`|命令|步骤|运行|执行|安装|配置|输入|脚本",
         "decision": r"决定(?<!要决定)(?<!还没决定)(?<!没有决定)(?<!没决定)(?<!怎么决定)(?<!如何决定)(?<!再决定)(?<!来决定)"
                     r"(?<!评估决定)(?<!医生决定)(?<!你决定)(?<!您决定)"  # ("最终由麻醉医生评估决定": who will decide)
-                    r"(?!不了|要不要|是否|怎么|还是)|"
-                    r"选择|选用|选了|定了|改用|换成|而不是|"
+                    r"(?![^，。；,]{0,4}(?:不了|要不要|是否|怎么|如何|还是|多少|哪))|"  # ("这几个数决定后面怎么控制": decides how)
+                    r"(?<![个种些])选择(?![性的题权])|选用|选了|定了|改用|换成|而不是|"  # ("两个选择", "选择性耳聋": no choice)
                     r"放弃|不用了|否决|采用|就用|那就|就这么定|就坐|就订|就选|(?:我们|我)也?(?:都)?倾向(?:于)?(?!.*[?？])",
         "preference": r"喜欢|偏好|更喜欢|最爱|讨厌|习惯|总是用|别再|不要再",
         "state": r"目前|现在|正在|还没|已经|完成|下一步|计划|打算|准备|待办|接下来|明天|下周|"
@@ -171,7 +173,7 @@ _LEAD_FILLER = re.compile(r"^(?:(?:so far,? so good(?:\s*[-–—])?|"
                           r"(?:(?:so )?many things to (?:plan|do|discuss|sort out)\s*)?(?:first|second|third|finally|"
                           r"lastly|(?:first|second|third|next|last|one more) (?:thing|topic|item))\s*:)[,!.:]?\s+|"
                           r"(?:你好|您好|嗨|哈喽|嗯+|好的?|对了|那个)[，,！!。\s]+|哈哈+[，,！!。\s]*|"
-                          r"(?:我)?想(?:咨询|请教|问)(?:一下|你)?[，,：:！!。\s]+(?=\S{4}))+", re.I)  # ("想咨询一下 我妈…")
+                          r"(?:我)?想(?:咨询|请教|问)(?:一下|你)?[，,：:！!。\s]+(?=\S{4}|$))+", re.I)  # ("想咨询一下 我妈…")
 _CLAUSE_SEP = re.compile(r"(,\s+|\s+[-–—]\s+|;\s+|，)")
 _WORD_RE = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?|[\u3400-\u9fff]+", re.I)
 _CJK_RE = re.compile(r"[\u3400-\u9fff]")
@@ -254,7 +256,9 @@ _FILLER_PHRASE = re.compile(r"\b(?:mystery solved|there it is|cracks me up|(?:is
                             r"(?:talked|spoke|chatted)|"
                             r"(?<![\w'])let'?s (?:keep|cherish|work hard|stay|remember|never)\b|"
                             r"dying to (?:ask|know|hear)|gotta (?:go|run)|"
-                            r"(?:i'?d|i had|i) better (?:go|run|dash|get going)|got to (?:go|run)|gtg|keep (?:you|ya) posted|let (?:you|ya) know(?!,?(?: that)? (?:i|i'm|i've|we|we're|we've|my|our)\b)|keep me posted|let me know|you got this|good luck|"
+                            r"(?:i'?d|i had|i) better (?:go|run|dash|get going)|got to (?:go|run)|gtg|keep (?:you|ya) posted|"
+                            # ("will report back re Jess", "sorry completely forgot, been a mad day")
+                            r"(?:will|i'?ll) report back|(?:been|what|had) a (?:mad|long|busy|crazy|hectic|manic) (?:day|week)|let (?:you|ya) know(?!,?(?: that)? (?:i|i'm|i've|we|we're|we've|my|our)\b)|keep me posted|let me know|you got this|good luck|"
                             r"take care|take your time|no rush|my lips are sealed|^bargain\b|^(?:oh\s+)?(?:i|we) (?:had|have) no idea(?=\W*$)|stop (?:banging|going) on about|^(?:ok |right |and )?(?:now )?back to (?:the |my )?\w+(?: \w+)?(?=\W*$)|^(?:good ?)?night(?:y night| night)?[,!.]+\s+(?=(?:\S+\s+){0,9}\S+$)|we (?:need|have|must) to celebrate(?=[\s!.]*$)|talk (?:to you )?soon|catch you later|have fun|sounds like a plan|makes (?:total |perfect |complete )?sense|"
                             r"no worries|my pleasure|happy to help|glad (?:i|to) (?:could )?help|hope (?:this|that|it) "
                             r"helps|feel free|anytime|take lots of|can'?t wait to (?:see|hear)|proud of you|"
@@ -303,7 +307,9 @@ _TENTATIVE = re.compile(r"\b(?:if|whether|might|maybe|perhaps|not sure|thinking 
                         r"(?<!went with your )(?<!went with the )(?<!going with )options?(?! (?:\d|[A-Z])\b)|"
                         r"either|alternatives?|need to decide|have to decide|(?:a|the) (?:decision|call|choice) for|"
                         r"(?:your|their) (?:decision|call|choice)|up to you|"
-                        r"should (?:i|we)|wonder(?:ing)?|could|(?:i|we)(?:'d| would))\b|如果|也许|可能|考虑|建议", re.I)
+                        r"should (?:i|we)|wonder(?:ing)?|could|(?:i|we)(?:'d| would))\b|如果|也许|可能|考虑|建议|"
+                        # ("拿不定主意", "然后决定买不买", "别第一天就放弃": nothing decided yet)
+                        r"拿不定|还没(?:想好|定)|犹豫|纠结|决定[^，。]{0,4}?(\w)不\1|(?:别|不要|千万别)[^，。]{0,8}放弃", re.I)
 # Small talk that a word list misses: an assistant's stock opener and closer.
 _SMALL_TALK_PHRASES = re.compile(r"how (?:can|may|could) i (?:help|assist)(?: you)?(?: today| with that)?|"
                                  r"thanks for asking|how about you|let me know if (?:there'?s |there is )?anything"

@@ -684,6 +684,12 @@ def _en_period(m: re.Match[str], anchor: date) -> str:
     return f"{anchor.year + shift}"
 
 
+def _en_week_end(m: re.Match[str], anchor: date) -> str | None:
+    if not m.group(1) and anchor.weekday() >= 5:
+        return None  # (said on a Saturday: this week's Friday is past, next week's is not what it says)
+    return _day(_monday(anchor) + timedelta(days=4 + (7 if m.group(1) else 0)))
+
+
 def _en_the_weekend(m: re.Match[str], anchor: date) -> str | None:
     if _past_tense(m):
         saturday = _monday(anchor) + timedelta(days=5 if anchor.weekday() >= 5 else -2)
@@ -955,6 +961,10 @@ RULES: tuple[Rule, ...] = (
          "the coming weekend (said on a Saturday or a Sunday: that one); past tense: the last one",
          re.compile(r"\b(?:at|over|on)\s+the\s+weekend\b(?!\s*[(（])(?!\s+(?:of|after|before)\b)", re.I), _en_the_weekend,
          examples=("I'll do it at the weekend", "we went over the weekend"), triggers=("weekend",)),
+    Rule("the end of the week / of next week", "that week's Friday (the end of a working week); said on a weekend, "
+         "“the end of the week” stays as written",
+         re.compile(r"\bend\s+of\s+(?:the\s+|this\s+|(next)\s+)?week\b(?![-\w])(?!\s*[(（])", re.I), _en_week_end,
+         examples=("by the end of the week", "by end of next week"), triggers=("end of",)),
     Rule("last / this / next week, weekend, month, year",
          "the calendar week (named by its Monday), weekend (by its Saturday), month or year",
          re.compile(r"\b(last|this|next)\s+(weekend|week|month|year)\b", re.I), _en_period,

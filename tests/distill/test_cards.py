@@ -3335,3 +3335,119 @@ def test_a_plan_the_venue_cancels_and_a_booking_moved_go_and_an_offered_day_is_a
     for gone in ("Saturday (12 December 2026) 4pm works", "6ish", "or friday 11th"):
         assert gone not in body, gone
     assert "brass monkey at 1pm" in body
+
+
+# ---- ninth session: settled days, pitched plans, vote sums, Chinese chat breaks, small talk --------------------
+
+def curling() -> list[Message]:
+    return [
+        say("ok hear me out. curling. the Silverdale ice rink does taster sessions, £120 for a sheet for up to 6 people",
+            "Ellie"),
+        say("they've got saturday 13th may at 4pm", "Ellie"),
+        say("saturday 4pm works for me", "Kwame"),
+        say("the rink emailed, they've had to cancel saturday's 4pm. they've offered sunday 14th at 11am instead", "Ellie"),
+        say("dave's covering my football!! sunday 11am it is", "Rob"),
+        say("i've told them yes to sunday 14th 11am.", "Ellie"),
+        say("i'll drive, the car fits 4", "Kwame"),
+    ]
+
+
+def test_a_settled_day_with_its_date_is_decided_and_said_once_in_the_description() -> None:
+    result = card(curling())
+    decisions = _section(result.body, "Decisions")
+    assert "11am it is" in decisions and "told them yes to sunday 14th" in decisions, result.body
+    assert result.description.startswith("Agreed: Sunday (14 May 2023) 11am."), result.description
+    assert result.description.count("11am") == 1, result.description  # the yes to the rink says it again
+    # Someone else's yes is no decision of the speaker's ("Marek said yes to the afternoon off")
+    other = card([say("Marek said yes to the afternoon off for the nativity on friday", "Nadia"),
+                  say("great, so we can both go to the dinner at the Granary", "Tomasz")])
+    assert "Marek" not in _section(other.body, "Decisions"), other.body
+
+
+def test_the_idea_pitched_first_names_the_plan() -> None:
+    result = card(curling())
+    assert result.name == "curling-plans", result.name
+    assert "talked about curling on Monday 8 May 2023" in result.description, result.description
+    # A pitch that is a speaker's name, or no pitch at all, names nothing this way
+    plain = card([say("the Silverdale ice rink does taster sessions, £120 for a sheet", "Ellie"),
+                  say("saturday 4pm works for me, booking it", "Kwame")])
+    assert "curling" not in plain.name and "talked about" not in plain.description, plain
+
+
+def test_sums_of_numbers_are_not_a_vote_between_options() -> None:
+    meeting = [say("Sprint 14 planning. Shall we vote on the sprint goal later?", "Nadia"),
+               say("Points-wise: crash fix 3, Payment Sheet 8, Android 8. Plus Owen's 5 and Leah's 5, that's 29.", "Rafa"),
+               say("Add 2 for the refund path, 31.", "Owen"),
+               say("Capacity is 34, so 31 is fine. Demo is Friday 19 May at 3pm.", "Nadia"),
+               say("ok vote on the venue please", "Nadia"), say("so hall 3, garden 1", "Leah")]
+    result = card(meeting)
+    text = text_of(result)
+    assert "Decision (29" not in text and "Decision (34" not in text, text
+    assert "Decision (3–1): Hall, over garden." in _section(result.body, "Decisions"), result.body
+
+
+def test_a_chinese_chat_line_broken_by_an_emoji_is_two_sentences_unless_the_second_follows_from_the_first() -> None:
+    result = card([say("帮我算笔账🙏 我爸妈住在杭州，老小区，房子90平，1998年的房子，冬天屋里特别阴冷。主卧15平，没有空调。"),
+                   say("可以。先说结论：主卧装空调最划算，客厅再加一台油汀。", role="assistant"),
+                   say("我哥说他出一半😄 那就这么定：主卧装空调 + 客厅一台油汀。")])
+    # The vague ask ("帮我算笔账") is framed by the sentence after it, and no ASCII full stop joins Chinese sentences
+    assert result.description.startswith("用户的父母住在杭州，老小区"), result.description
+    assert "." not in result.description.replace("...", ""), result.description
+    # "那就…" follows from what came before it: one sentence, the decision with who pays half
+    assert "我哥说他出一半，那就这么定" in _section(result.body, "决定"), result.body
+
+
+def test_chinese_choices_and_givings_up_that_decide_nothing() -> None:
+    result = card([say("给我爸配助听器，现在有两个选择，有点拿不定主意。医院的耳内式16800元，声活的耳背式9600元。"),
+                   say("头几天觉得声音尖是正常的，别第一天就放弃。这几个数决定后面怎么控制。", role="assistant"),
+                   say("那就先去声活试戴耳背式的。那天我带他回店里调试一次，然后决定买不买。我爸说他只是选择性耳聋")])
+    decisions = _section(result.body, "决定")
+    assert "那就先去声活试戴耳背式的" in decisions, result.body
+    for undecided in ("两个选择", "放弃", "决定后面", "决定买不买", "选择性"):
+        assert undecided not in decisions, (undecided, decisions)
+
+
+def test_the_users_recap_is_kept() -> None:
+    """"总结一下：后天去声活试戴耳背式，双耳；" is the plan in the user's words, kept over the advice around it."""
+    from pathlib import Path
+
+    from daemon.conversations.exports import read_export
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "conversations" / "review28_chinese_hearing_aid_claude.json"
+    conversation = next(iter(read_export(fixture)))
+    result = ExtractiveDistiller().distill(DistillRequest(conversation.session_id, date(2026, 12, 7),
+                                                          conversation.messages, timezone=timezone.utc))
+    assert "总结一下：后天（2026-12-09）去声活试戴耳背式" in result.body, result.body
+
+
+def test_a_promise_someone_else_kept_and_a_day_ruled_out_are_not_the_plan() -> None:
+    result = card([say("murder mystery dinner! next Friday at mine?", "Aisha"),
+                   say("I'll order the kit. There's a 1920s one, £28.", "Dan"),
+                   say("the 19th is our work christmas do. could we do the weekend after?", "Callum"),
+                   say("Saturday 27th, mine, 7:30. Dress code 1920s", "Priya"),
+                   say("dan did you order it?", "Aisha"),
+                   say("no sorry completely forgot, been a mad day. I'll do it tonight", "Dan"),
+                   say("nvm I ordered it. everyone send me £7 for the kit, that's the 28 split 4 ways", "Aisha")])
+    text = text_of(result)
+    assert "Next Friday (19 May 2023) at mine" not in text, text  # the day the work do ruled out
+    assert "I'll order the kit" not in text and "I'll do it tonight" not in text, text  # Aisha ordered it
+    assert "mad day" not in text, text
+    assert "Everyone send me £7" in _section(result.body, "Current state and next steps"), result.body
+    assert "Saturday 27th (27 May 2023), mine, 7:30" in text, text
+    # A day confirmed for its reason is no clash: "Wednesday the 9th, it's her actual birthday" keeps the 9th
+    kept = card([say("Don't forget Babcia's 90th is on Wednesday the 17th!! Dinner at Lucca, 7pm", "Hana"),
+                 say("Wednesday the 17th? I'm away that week", "Joel"),
+                 say("Wednesday the 17th, it's her actual birthday. I'll book a table for 14 on Friday 19th", "Hana")])
+    assert "Babcia's 90th" in text_of(kept), kept.body
+
+
+def test_small_talk_about_the_dark_and_a_cup_of_tea_gives_no_card() -> None:
+    chat = [say("hiya 👋"), say("Hi! 👋 How's your evening going?", role="assistant"),
+            say("not bad, just got in. it's been dark since like 4, I hate december lol"),
+            say("It really does creep up on you this time of year.", role="assistant"),
+            say("tea, it's only half 5 haha"), say("Very sensible. Tea it is.", role="assistant"),
+            say("long week tbh but fine. ok I just wanted to say hi really"),
+            say("That's nice of you. Hi back! 😊", role="assistant"), say("ok thanks, bye!")]
+    assert distill(chat) == Skip(SKIP_REASON)
+    # A time that is an appointment is something to remember
+    booked = chat[:-1] + [say("oh and the dentist moved me to 5 tomorrow, at Dr Okafor's"), chat[-1]]
+    assert isinstance(distill(booked), Card)

@@ -738,3 +738,16 @@ def test_a_day_offered_in_the_perfect_is_still_ahead() -> None:
     assert resolve_relative("they've offered sunday 13th at 11am instead", tuesday) == \
         "they've offered sunday 13th (2026-12-13) at 11am instead"
     assert resolve_relative("we met on sunday 13th", tuesday) == "we met on sunday 13th"  # gone by, and none was
+
+
+def test_the_end_of_the_week_is_its_friday() -> None:
+    tuesday = date(2026, 11, 17)
+    assert resolve_relative("12 volunteers by end of next week", tuesday) == \
+        "12 volunteers by end of next week (2026-11-27)"
+    assert resolve_relative("I'll let you know by the end of the week", tuesday) == \
+        "I'll let you know by the end of the week (2026-11-20)"
+    # Said on a Saturday, this week's Friday is past: left as written; a weekend or a week-long sale is not this
+    saturday = date(2026, 11, 21)
+    assert resolve_relative("by the end of the week", saturday) == "by the end of the week"
+    assert resolve_relative("by the end of the weekend", tuesday) == "by the end of the weekend"
+    assert resolve_relative("the end of the week-long sale", tuesday) == "the end of the week-long sale"

@@ -257,3 +257,29 @@ def test_a_time_zones_name_is_a_setting_not_two_places() -> None:
     raised = text + "- Issue #31 from Priya at The Meeple Jar.\n- Requested by Priya (The Meeple Jar).\n- Priya again.\n"
     assert "Priya" not in ExtractiveTagger().tag(raised, 4)
     assert "London" in ExtractiveTagger().tag(text.replace("Europe/London", "London"), 3)
+
+
+def test_everyone_and_someone_are_never_tags() -> None:
+    text = ('---\n'
+            'name: murder-mystery-dinner\n'
+            "description: Okkk murder mystery dinner is happening, Aisha has decided. Saturday 28th (28 November 2026), Priya's, 7:30. Dress code 1920s. Aisha, Priya, Dan and Callum talked on Thursday 12 November 2026.\n"
+            'session_id: review28-personal-plans-murder-mystery\n'
+            'source_conversation: "[[session/dialog/review28-personal-plans-murder-mystery.jsonl]]"\n'
+            '---\n'
+            '## Decisions\n'
+            "- Aisha: Okkk murder mystery dinner is happening, I've decided\n"
+            '\n'
+            '## Key facts\n'
+            "- Dan: There's a 1920s one called Death at the Gin Palace, 4-8 players, £28.\n"
+            '- Callum: The 20th (20 November 2026) is our work christmas do.\n'
+            '- Priya: Saturday 28th (28 November 2026), mine, 7:30. Dress code 1920s\n'
+            "- Aisha: Nvm I ordered it £28. Says delivery in ten days (23 November 2026) so we're fine for the 28th (28 November 2026)\n"
+            '\n'
+            '## Current state and next steps\n'
+            "- Aisha: Everyone send me £7 for the kit, that's the 28 split 4 ways\n"
+            "- Callum: I'll bring drinks, prosecco + something non-alcoholic\n"
+            "- Aisha: I'll send everyone their character by Wednesday the 25th (25 November 2026)\n"
+            '\n')
+    tags = ExtractiveTagger().tag(text, 3)
+    assert not {"everyone", "Everyone", "someone", "Someone"} & set(tags), tags
+    assert "Gin Palace" in tags, tags
