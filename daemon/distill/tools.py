@@ -119,6 +119,9 @@ def work_lines(calls: list[ToolCall], lang: str = "en") -> list[str]:
     other = _unique(f"{c.tool}: {c.detail}" if c.detail else c.tool for c in calls if c.kind == "other")
     if other:
         lines.append(("- 其他工具：" if zh else "- Other tools: ") + "; ".join(other[:4]))
+    declined = _unique(c.detail for c in calls if c.kind == "declined")
+    if declined:
+        lines.append(("- 用户拒绝了（未运行）：" if zh else "- Declined by the user (not run): ") + _paths(declined))
     return lines
 
 
@@ -150,6 +153,10 @@ def work_summary(calls: list[ToolCall]) -> str:
     searched = _unique(c.detail for c in calls if c.kind == "search" and c.detail)
     if not parts and searched:
         parts.append(f"searched the web {len(searched)} time(s)")
+    declined = _unique(c.detail for c in calls if c.kind == "declined")
+    if not parts and declined:  # ("mix phx.server" never ran: the user stopped it)
+        parts.append(f"the user declined {_short(declined[0])}"
+                     + (f" and {len(declined) - 1} more call(s)" if len(declined) > 1 else ""))
     if not parts:
         return ""  # only looking around: the description says what was found instead
     text = "; ".join(parts)
@@ -176,9 +183,23 @@ def _make(name: Any, arguments: Any, result: Mapping[str, Any] | None) -> ToolCa
     key = re.sub(r"[^a-z_]", "", tool.lower().rsplit("__", 1)[-1])
     kind = ("read" if key in _READ else "edit" if key in _EDIT else "create" if key in _CREATE
             else "run" if key in _RUN else "search" if key in _SEARCH else "other")
-    detail = _detail(kind, arguments)
+    detail = _detail(kind, arguments, key)
+    if result is not None and _DECLINED.search(_content(result)[:400]):
+        # ("The user doesn't want to proceed with this tool use."): nothing ran, nothing changed
+        return ToolCall(tool, detail or tool, "declined", "", True)
     outcome, failed = _outcome(result) if result is not None else ("", False)
     return ToolCall(tool, detail, kind, outcome, failed, _changes(arguments) if kind == "edit" else ())
+
+
+_DECLINED = re.compile(r"(?i)\bthe user doesn'?t want to proceed with this tool use\b|\btool use was rejected\b|"
+                       r"\buser (?:declined|rejected|denied) (?:this|the) (?:tool|command|call)\b")
+
+
+def _content(result: Mapping[str, Any]) -> str:
+    content = result.get("content")
+    if isinstance(content, list):
+        content = "\n".join(str(p.get("text", "")) for p in content if isinstance(p, Mapping))
+    return str(content or "")
 
 
 def _changes(arguments: Any) -> tuple[tuple[str, str], ...]:
@@ -205,13 +226,14 @@ def _changes(arguments: Any) -> tuple[tuple[str, str], ...]:
     return tuple(out[:_MAX_CHANGES])
 
 
-def _detail(kind: str, arguments: Any) -> str:
+def _detail(kind: str, arguments: Any, key: str = "") -> str:
     if isinstance(arguments, str):
         return " ".join(arguments.split())[:160]
     if not isinstance(arguments, Mapping):
         return ""
     keys = ("command", "cmd", "description") if kind == "run" else \
         ("query", "url", "prompt") if kind == "search" else \
+        ("pattern",) + _PATH_KEYS if key in ("glob", "grep") else \
         _PATH_KEYS + ("pattern", "query", "url") if kind != "other" else ("description", "query", "prompt", "url")
     value = next((arguments[k] for k in keys if isinstance(arguments.get(k), str) and arguments[k].strip()), "")
     return " ".join(value.split())[:160]
@@ -219,10 +241,7 @@ def _detail(kind: str, arguments: Any) -> str:
 
 def _outcome(result: Mapping[str, Any]) -> tuple[str, bool]:
     """One short line that says how a call went, from its result."""
-    content = result.get("content")
-    if isinstance(content, list):
-        content = "\n".join(str(p.get("text", "")) for p in content if isinstance(p, Mapping))
-    lines = [line.strip() for line in str(content or "").splitlines() if line.strip()]
+    lines = [line.strip() for line in _content(result).splitlines() if line.strip()]
     if not lines or lines == ["(No content)"]:  # Claude Code's word for a command that printed nothing
         return ("", bool(result.get("is_error"))) if result.get("is_error") else ("no output", False)
     failed = bool(result.get("is_error"))

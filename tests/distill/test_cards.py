@@ -3451,3 +3451,27 @@ def test_small_talk_about_the_dark_and_a_cup_of_tea_gives_no_card() -> None:
     # A time that is an appointment is something to remember
     booked = chat[:-1] + [say("oh and the dentist moved me to 5 tomorrow, at Dr Okafor's"), chat[-1]]
     assert isinstance(distill(booked), Card)
+
+
+def test_a_tool_call_the_user_declined_is_not_reported_as_run() -> None:
+    declined = "The user doesn't want to proceed with this tool use. The tool use was rejected."
+    result = card([
+        say("mix phx.server doesnt seem to start"),
+        say("Let me try running the server to see the error.", role="assistant",
+            blocks=({"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "mix phx.server 2>&1 | head"}},
+                    {"type": "tool_use", "id": "t2", "name": "Glob",
+                     "input": {"pattern": "mix.exs", "path": "/home/marco/projects/spotter"}})),
+        say("", blocks=({"type": "tool_result", "tool_use_id": "t1", "content": declined, "is_error": True},
+                        {"type": "tool_result", "tool_use_id": "t2", "content": declined, "is_error": True})),
+        say("[Request interrupted by user for tool use]")])
+    text = text_of(result)
+    assert "Ran " not in text and "Looked at" not in text and "interrupted" not in text, text
+    assert "- Declined by the user (not run): `mix phx.server 2>&1 | head`, `mix.exs`" in result.body, result.body
+    assert "The user declined `mix phx.server 2>&1 | head` and 1 more call(s)." in result.description
+    # A call that ran is reported as before, its search pattern named rather than the folder it searched
+    ran = card([say("where is the mix file?"),
+                say("Searching.", role="assistant", blocks=(
+                    {"type": "tool_use", "id": "t1", "name": "Glob", "input": {"pattern": "mix.exs", "path": "/srv"}},)),
+                say("", blocks=({"type": "tool_result", "tool_use_id": "t1", "content": "/srv/app/mix.exs"},)),
+                say("It is at /srv/app/mix.exs, next to the lib folder.", role="assistant")])
+    assert "Looked at: `mix.exs`" in ran.body, ran.body
