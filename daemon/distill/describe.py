@@ -620,6 +620,8 @@ def _ask(request: str, asker: str, lang: str, task: bool) -> str:
         return f"{who} asked {m.group(1)} {m.group(2)}"
     if text.rstrip().endswith("?"):  # "What's wrong?" says nothing the context does not
         return f"{who} asked: “{text}”" if len(re.findall(r"[A-Za-z]{3,}", text)) >= 4 else ""
+    if task and _CARRY_ON.match(text):
+        return ""  # ("continue implementation": the work done says what the session was)
     if task:
         plain = re.match(r"[a-z]+\b(?![_.])(?!\s+\S*[._/]\w)", text)  # "mix phx.server …": a command keeps its case
         return "Task: " + (text[:1].upper() + text[1:] if plain else text)
@@ -637,6 +639,9 @@ def _ask(request: str, asker: str, lang: str, task: bool) -> str:
     return f"{who} asked about: {text}"
 
 
+_CARRY_ON = re.compile(r"(?i)\W*(?:ok(?:ay)?[,\s]+|yes[,\s]+|great[,\s]+|please\s+)*(?:continue|carry on|keep going|go on|go ahead|"
+                       r"proceed|resume)(?:\s+(?:with\s+)?(?:the\s+)?(?:implementation|implementing|work(?:ing)?|task|plan|"
+                       r"next (?:step|task)|it|please))?\W*$")
 _SHOUTING = re.compile(r"\b[A-Z]+(?:['’][A-Z]+)?(?:[\s,]+[A-Z]+(?:['’][A-Z]+)?){2,}\b")  # three words or more in capitals
 
 

@@ -99,7 +99,9 @@ def work_lines(calls: list[ToolCall], lang: str = "en") -> list[str]:
     if created:
         lines.append(("- 新建：" if zh else "- Created: ") + _paths(created))
     commands: dict[str, list[str]] = {}  # a command run again keeps each different outcome, in order
-    for call in (c for c in calls if c.kind == "run" and c.detail):
+    # (Looking around that printed nothing, "git status --short → no output", says nothing.)
+    for call in (c for c in calls if c.kind == "run" and c.detail
+                 and not (c.outcome == "no output" and _LOOKING.match(c.detail.strip("` ")))):
         outcomes = commands.setdefault(call.detail, [])
         if call.outcome and call.outcome not in outcomes:
             outcomes.append(call.outcome)

@@ -3475,3 +3475,26 @@ def test_a_tool_call_the_user_declined_is_not_reported_as_run() -> None:
                 say("", blocks=({"type": "tool_result", "tool_use_id": "t1", "content": "/srv/app/mix.exs"},)),
                 say("It is at /srv/app/mix.exs, next to the lib folder.", role="assistant")])
     assert "Looked at: `mix.exs`" in ran.body, ran.body
+
+
+def test_continue_is_no_task_and_looking_around_that_printed_nothing_is_no_work() -> None:
+    result = card([
+        say("continue implementation"),
+        say("Let me check the current state.", role="assistant", blocks=(
+            {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "git status --short"}},)),
+        say("", blocks=({"type": "tool_result", "tool_use_id": "t1", "content": "(No content)"},)),
+        say("Added trace ID response headers and error handling to the hook controllers.", role="assistant", blocks=(
+            {"type": "tool_use", "id": "t2", "name": "Edit",
+             "input": {"file_path": "lib/hooks.ex", "old_string": "a", "new_string": "b"}},)),
+        say("", blocks=({"type": "tool_result", "tool_use_id": "t2", "content": "ok"},))])
+    assert not result.description.startswith("Task:"), result.description
+    assert "Edited `hooks.ex`" in result.description, result.description
+    assert "git status" not in result.body, result.body
+    # A task in words is still the task, and a look around that found something is still work
+    told = card([say("add trace ID headers to the hook controllers"),
+                 say("Checking.", role="assistant", blocks=(
+                     {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "git status --short"}},)),
+                 say("", blocks=({"type": "tool_result", "tool_use_id": "t1", "content": " M lib/hooks.ex"},)),
+                 say("The controllers now send the trace ID header.", role="assistant")])
+    assert told.description.startswith("Task: Add trace ID headers to the hook controllers."), told.description
+    assert "`git status --short` → M lib/hooks.ex" in told.body, told.body
