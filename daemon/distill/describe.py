@@ -103,7 +103,12 @@ def describe(points: list[Point], *, context: str = "", request: str = "", verdi
     else:
         context = ""
         if len(people) > 1:
-            if len(topic.split()) > 8:  # ("Aled's proposal for a public-access defibrillator", not where it goes)
+            if re.match(r"\s*1[.)]\s", topic):  # an agenda's items: "1) NYE gig at the crown & anchor 2) the EP"
+                items = [re.split(r"\s+(?:on|at|in|from|to|by)\s+(?:the|a|an|our|their)\b", i, maxsplit=1)[0].strip(" ,;")
+                         for i in re.split(r"\s*\b\d{1,2}[.)]\s+", topic) if i.strip(" ,;")
+                         and not re.fullmatch(r"(?i)\s*(?:aob|any other business|misc\w*|other)\W*", i)]
+                topic = _join(items) if items else topic
+            elif len(topic.split()) > 8:  # ("Aled's proposal for a public-access defibrillator", not where it goes)
                 topic = re.split(r"\s+(?:on|at|in|from|to|by)\s+(?:the|a|an|our|their)\b", topic, maxsplit=1)[0]
             context = f"{_join(people)} talked" + (f" about {topic}" if topic else "") + \
                 (f" on {when(day)}" if day else "") + "."

@@ -948,6 +948,9 @@ _OPTION_COUNTS = re.compile(r"(?i)\W*(?:so,?\s+|final(?:ly)?:?\s+|result:?\s+)?(
                             r"[a-z][\w'’ -]{1,30}?\s+\d{1,2})\b[.!]*")
 _RECAP = re.compile(r"(?i)\W*(?:(?:ok(?:ay)?|so|right)[,\s]+)?(?:recap|to recap|to sum up|summary|in short|so the plan|"
                     r"the plan|final plan)\s*[:：—-]|\W*(?:好的?[，,\s]*)?(?:总结一下|总结|小结|汇总一下)\s*[:：，,]")
+_NOT_THE_PROPOSAL = re.compile(r"(?i)^\W*(?:(?:ok(?:ay)?|right|fair|fair enough|true|good point|alright)[,.!]?\s+)+"
+                               r"(?:that'?s [^.!?]{1,30}[.!]\s+|so\s+)?|^(?:(?:my|the|our)\s+)?(?:proposal|suggestion|idea)"
+                               r"(?:\s+for\s+[^:.!?]{1,30})?\s*:\s*")
 _NOT_AN_OPTION = re.compile(r"(?i)(?:^|\s)(?:is|are|was|were|so|that'?s|it'?s|plus|and|makes|equals|total|of)$|['’]s$")
 _VOTE_SIGNS = re.compile(r"\W*(?:👍|👎|✋|🙋)")
 _MOTION = re.compile(r"(?i)^(?:(?:so|ok(?:ay)?|right),?\s+)?(?:the\s+)?(?:(?:amended|revised|new)\s+)?(?:proposal|motion|version)"
@@ -1016,7 +1019,10 @@ def _with_votes(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
         if stmt.kind == "decision" or _KIND_RE["decision"].search(stmt.text):
             out[proposed[-1]] = replace(stmt, kind="decision")  # ("Let's decide: from Saturday the 5th…": said)
             continue
-        text = stmt.text
+        # (What it said before the proposal is no part of it: "Fair, that's 3 of you. £1,500 team target, £300 each";
+        # nor is the proposal's label: "Proposal for the money: £40 goes to the band kitty")
+        text = _NOT_THE_PROPOSAL.sub("", stmt.text, count=1) or stmt.text
+        text = text[:1].upper() + text[1:]
         if proposal := _SUGGEST.match(text):
             text = proposal.group(1).lower() + text[proposal.end():]  # "I'd drop the hangar": drop the hangar
         if not re.match(r"(?i)(?:agreed|decided|decision)\b", text):

@@ -3498,3 +3498,20 @@ def test_continue_is_no_task_and_looking_around_that_printed_nothing_is_no_work(
                  say("The controllers now send the trace ID header.", role="assistant")])
     assert told.description.startswith("Task: Add trace ID headers to the hook controllers."), told.description
     assert "`git status --short` → M lib/hooks.ex" in told.body, told.body
+
+
+def test_an_agreed_proposal_without_its_lead_in_and_an_agenda_said_as_items() -> None:
+    result = card([
+        say("Agenda: 1) fundraising target 2) team t-shirts 3) AOB", "Priya"),
+        say("£1,000 feels low", "Owen"), say("£1,500?", "Mei"), say("£1,500 for me", "Declan"),
+        say("ok fair, that's 3 of you. so £1,500 team target, £300 each, and we bump it up if we pass it. everyone ok?",
+            "Priya"),
+        say("yes", "Owen"), say("yep", "Mei"),
+        say("Proposal for the shirts: purple tech tees from Inkwell, £16.50 each. Everyone ok with that?", "Hattie"),
+        say("yes", "Priya"), say("fine by me", "Declan")])
+    decisions = _section(result.body, "Decisions")
+    assert "Agreed: £1,500 team target, £300 each" in decisions, decisions
+    assert "Agreed: Purple tech tees from Inkwell, £16.50 each." in decisions, decisions
+    assert "fair, that's 3" not in decisions and "Proposal for" not in decisions, decisions
+    assert "talked about fundraising target and team t-shirts on Monday 8 May 2023." in result.description, \
+        result.description
