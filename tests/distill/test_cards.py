@@ -3515,3 +3515,12 @@ def test_an_agreed_proposal_without_its_lead_in_and_an_agenda_said_as_items() ->
     assert "fair, that's 3" not in decisions and "Proposal for" not in decisions, decisions
     assert "talked about fundraising target and team t-shirts on Monday 8 May 2023." in result.description, \
         result.description
+
+
+def test_ill_be_honest_is_a_lead_in_not_a_plan() -> None:
+    result = card([say("Lantern Late: a December evening opening, 6 to 9, tickets £6.", "Rosalind"),
+                   say("I'll be honest, last year's open evening was chaos with 400 people in two hours.", "Beth"),
+                   say("I'll book 12 volunteers by Friday.", "Beth")])
+    steps = _section(result.body, "Current state and next steps")
+    assert "I'll book 12 volunteers by Friday" in steps and "chaos" not in steps, result.body
+    assert "I'll be honest" not in text_of(result), result.body
