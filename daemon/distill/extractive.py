@@ -644,6 +644,8 @@ def _reaction(sentence: str, names: frozenset[str]) -> bool:
         return True  # "Poor Biscuit.", "Go Pickle!": a feeling about someone, no news
     if re.fullmatch(r"(?i)(?:classic|typical|peak|such an?|that'?s so)\s+(?:\w+\s+)?[\w'’]+\W*", sentence):
         return True  # "Classic Hanna.", "Typical Dad!" — a remark on what someone is like
+    if _COMPLIMENT.fullmatch(sentence):
+        return True  # "The colors really blend nicely.", "Your garden looks amazing!": praise for what was shown
     return bool(re.match(r"(?i)(?:that'?s|that sounds|sounds like|what a|how)\b", sentence)) and not \
         _specific(sentence) and len(_tokens(sentence) - names) < 4 and not _is_question(sentence)
 
@@ -948,6 +950,12 @@ _OPTION_COUNTS = re.compile(r"(?i)\W*(?:so,?\s+|final(?:ly)?:?\s+|result:?\s+)?(
                             r"[a-z][\w'’ -]{1,30}?\s+\d{1,2})\b[.!]*")
 _RECAP = re.compile(r"(?i)\W*(?:(?:ok(?:ay)?|so|right)[,\s]+)?(?:recap|to recap|to sum up|summary|in short|so the plan|"
                     r"the plan|final plan)\s*[:：—-]|\W*(?:好的?[，,\s]*)?(?:总结一下|总结|小结|汇总一下)\s*[:：，,]")
+_COMPLIMENT = re.compile(r"(?i)\W*(?:wow,?\s+|oh,?\s+)?(?:the colou?rs|the details?|the light|your \w+|that|this|it|they|those|"
+                         r"these|she|he)(?:\s+(?:really|just|all|so))?\s+(?:blends? (?:so |really )?(?:nicely|well|beautifully)|"
+                         r"(?:looks?|sounds?) (?:so |really )?(?:amazing|great|beautiful|gorgeous|lovely|awesome|stunning|good|"
+                         r"nice|incredible|fantastic|delicious|adorable|cute|fun|peaceful)|(?:is|are|'s|’s) (?:so |really |just )?"
+                         r"(?:amazing|beautiful|gorgeous|lovely|awesome|stunning|cute|adorable|incredible|fantastic|"
+                         r"delicious|perfect))\s*[.!]*")
 _NOT_THE_PROPOSAL = re.compile(r"(?i)^\W*(?:(?:ok(?:ay)?|right|fair|fair enough|true|good point|alright)[,.!]?\s+)+"
                                r"(?:that'?s [^.!?]{1,30}[.!]\s+|so\s+)?|^(?:(?:my|the|our)\s+)?(?:proposal|suggestion|idea)"
                                r"(?:\s+for\s+[^:.!?]{1,30})?\s*:\s*")

@@ -3524,3 +3524,16 @@ def test_ill_be_honest_is_a_lead_in_not_a_plan() -> None:
     steps = _section(result.body, "Current state and next steps")
     assert "I'll book 12 volunteers by Friday" in steps and "chaos" not in steps, result.body
     assert "I'll be honest" not in text_of(result), result.body
+
+
+def test_praise_for_what_was_shown_is_a_reaction() -> None:
+    result = card([say("I painted that lake sunrise last year! It's special to me.", "Melanie"),
+                   say("Wow, Melanie! The colors really blend nicely. Your garden looks amazing too!", "Caroline"),
+                   say("Thanks! I'm off to the Cotswolds gallery on Saturday to hang it.", "Melanie")])
+    text = text_of(result)
+    assert "blend nicely" not in text and "looks amazing" not in text, text
+    assert "lake sunrise" in text and "Cotswolds gallery" in text, text
+    # What someone says of a place they went is news, not praise: "The hotel in Porto was amazing, we got an upgrade"
+    told = card([say("Back from Porto! The hotel was amazing, we got a free upgrade to a river view.", "Ana"),
+                 say("Nice! Was the food good?", "Ben"), say("The food was incredible, we ate at Cantinho do Avillez.", "Ana")])
+    assert "free upgrade" in text_of(told), told.body
