@@ -855,6 +855,7 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                 elif questions:
                     continue
                 elif (len(words - names) >= 2 or named_answer or _SETTLED.match(sentence) or _SECRET.search(sentence)
+                      or turn.speaker and _MORE_NEWS.fullmatch(sentence)  # ("wait there's more" — "it's twins")
                       or re.search(r"[£$€]\d", sentence) and not _is_question(sentence)  # ("so it's £156 each")
                       or words - names and (decided or _PAST_TENSE.search(sentence) and
                                                                     _EVENT_RE.search(sentence) or _DROPPED_I.match(
@@ -872,7 +873,8 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     # And a few words between people that answer nothing ("Lunch break.", "Classic puppy.").
                     aside = bool(turn.speaker) and not reply and len(words - names) <= 2 and not _specific(sentence) \
                         and not _is_question(sentence) and not re.search(r"\b(?:i|we|my|our)\b", sentence, re.I) \
-                        and not _NEWS_OF.match(sentence) and not _SETTLED.match(sentence)
+                        and not _NEWS_OF.match(sentence) and not _SETTLED.match(sentence) \
+                        and not _MORE_NEWS.fullmatch(sentence)
                     # In a meeting, a laughing aside ("did anyone else hear the fox screaming last night lol") is banter.
                     banter = meeting and previous != "decision" and (bool(_LAUGHING.search(raw)) or _quip(sentence)) \
                         and not re.search(r"\d", _DATE_NOTE.sub("", sentence))
@@ -950,6 +952,8 @@ _OPTION_COUNTS = re.compile(r"(?i)\W*(?:so,?\s+|final(?:ly)?:?\s+|result:?\s+)?(
                             r"[a-z][\w'’ -]{1,30}?\s+\d{1,2})\b[.!]*")
 _RECAP = re.compile(r"(?i)\W*(?:(?:ok(?:ay)?|so|right)[,\s]+)?(?:recap|to recap|to sum up|summary|in short|so the plan|"
                     r"the plan|final plan)\s*[:：—-]|\W*(?:好的?[，,\s]*)?(?:总结一下|总结|小结|汇总一下)\s*[:：，,]")
+_MORE_NEWS = re.compile(r"(?i)\W*(?:and\s+|but\s+|oh\s+and\s+)?(?:it'?s|they'?re|we'?re having|we'?re expecting)\s+"
+                        r"(?:twins|triplets|a (?:boy|girl)|(?:two|three) (?:boys|girls)|a boy and a girl)\W*")
 _COMPLIMENT = re.compile(r"(?i)\W*(?:wow,?\s+|oh,?\s+)?(?:the colou?rs|the details?|the light|your \w+|that|this|it|they|those|"
                          r"these|she|he)(?:\s+(?:really|just|all|so))?\s+(?:blends? (?:so |really )?(?:nicely|well|beautifully)|"
                          r"(?:looks?|sounds?) (?:so |really )?(?:amazing|great|beautiful|gorgeous|lovely|awesome|stunning|good|"
@@ -1509,6 +1513,11 @@ def _superseded(candidates: list[_Stmt], turns: list[_Turn]) -> set[int]:
                     and any(_CHANGE.search(t.text) and any(d in t.text.lower() for d in named[earlier.pos])
                             for t in turns[earlier.msg + 1:later.msg + 1]):
                 gone.add(earlier.pos)
+    # "how about saturday 9th (9 January)?" … "saturday 23rd january it is": a day asked about, then another settled
+    for later, days, _ in dated:
+        if later.speaker and days and _FINAL.match(later.text):
+            gone |= {earlier.pos for earlier, before, _ in dated if earlier.msg < later.msg and before
+                     and not before & days and _is_question(earlier.text)}
     # "i'll book the pub for after, 6ish" … "i'll move the pub booking to lunch then, brass monkey at 1pm"
     for later in candidates:
         if not later.speaker or not (moved := _MOVED_THING.search(later.text)):
@@ -1684,6 +1693,11 @@ def _with_fragments(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
 
     for stmt in candidates:
         first = not out or out[-1].msg != stmt.msg
+        if stmt.speaker and _MORE_NEWS.fullmatch(stmt.text) and (told := [
+                k for k in range(max(0, len(out) - _NEAR), len(out)) if out[k].speaker == stmt.speaker
+                and stmt.msg - out[k].msg <= 5 and _news(out[k])]):
+            join(told[-1], stmt)  # "I'm pregnant" … "wait there's more" … "it's twins": one piece of news
+            continue
         # ("… Moving on the 14th." — "The one in Easton?" — "That's the one": a yes that only confirms a detail)
         confirmed = stmt.speaker and first and (bool(_BARE_YES.fullmatch(stmt.text)) or stmt.text.startswith("“") and
                                                 "” — " in stmt.text and len(stmt.text.split("” — ", 1)[1].split()) <= 14)

@@ -3537,3 +3537,23 @@ def test_praise_for_what_was_shown_is_a_reaction() -> None:
     told = card([say("Back from Porto! The hotel was amazing, we got a free upgrade to a river view.", "Ana"),
                  say("Nice! Was the food good?", "Ben"), say("The food was incredible, we ate at Cantinho do Avillez.", "Ana")])
     assert "free upgrade" in text_of(told), told.body
+
+
+def test_news_told_in_two_goes_is_one_piece_and_a_day_asked_about_then_replaced_is_gone() -> None:
+    result = card([say("ok. i'm pregnant 🥹", "Nadia"), say("NADIA. oh my god. congratulations!!!", "Josh"),
+                   say("wait there's more", "Nadia"), say("more than a whole baby??", "Josh"),
+                   say("it's twins", "Nadia"), say("WHAT. no. TWO??", "Josh"),
+                   say("i want to come and see you. when's good?", "Josh"),
+                   say("how about saturday 13th?", "Nadia"),
+                   say("oh wait, no. sam's parents are staying that weekend. sorry", "Nadia"),
+                   say("the one after? saturday 20th it is then. i'll get the train down", "Josh"),
+                   say("i'm hanging up", "Nadia")])
+    text = text_of(result)
+    assert "I'm pregnant. It's twins" in result.body, result.body
+    assert "It's twins" in result.description, result.description
+    assert "13 May 2023" not in text and "hanging up" not in text, text  # the day replaced, and a joke
+    assert "20 May 2023" in text, text
+    # A question with a day that nothing later replaced is kept as asked
+    kept = card([say("Viewing the flat on Elm Road on Saturday 13th at 10, can you come?", "Nadia"),
+                 say("yes! I'll bring the tape measure", "Josh")])
+    assert "13 May 2023" in text_of(kept), kept.body
