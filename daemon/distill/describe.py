@@ -843,4 +843,7 @@ def _clip(text: str, limit: int) -> str:
     if _CJK_RE.search(text[:limit]):  # Chinese has no spaces: end on a clause's mark ("…送货，" not "…下午2")
         mark = max(text.rfind(c, 0, limit) for c in "。！？；，、")
         cut = text[:mark] if mark > limit * 0.6 else cut
+    else:  # nor does English stop mid-clause: "…all 7 items are loaded up front…", not "…in 2 SELECTs in…"
+        mark = max(text.rfind(c, 0, limit) for c in (", ", "; ", " — ", " – ", ": "))
+        cut = text[:mark] if mark > limit * 0.6 and text[:mark].count("`") % 2 == 0 else cut
     return cut.rstrip(",;:，、 ") + "…"

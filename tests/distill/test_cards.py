@@ -3557,3 +3557,13 @@ def test_news_told_in_two_goes_is_one_piece_and_a_day_asked_about_then_replaced_
     kept = card([say("Viewing the flat on Elm Road on Saturday 13th at 10, can you come?", "Nadia"),
                  say("yes! I'll bring the tape measure", "Josh")])
     assert "13 May 2023" in text_of(kept), kept.body
+
+
+def test_a_long_statement_in_the_description_is_cut_at_a_clause_not_mid_phrase() -> None:
+    from daemon.distill.describe import Point, describe
+    long = ("Confirmed: without the option, touching `items` after the session closes raises the same error; with "
+            "`selectinload(Order.items)` all 7 items are loaded up front, in 2 SELECTs instead of 313, and the job "
+            "finishes in under a second on staging with the full customer list of 4,100 orders.")
+    text = describe([Point("", long, "fact", "assistant")], request="Why does my nightly job crash?", day=date(2026, 11, 10))
+    assert "all 7 items are loaded up front, in 2 SELECTs instead of 313…" in text, text  # (at the last comma)
+    assert "and the job" not in text, text

@@ -508,6 +508,7 @@ KNOWN_GAPS = {
     # first run, 91.5 %, as for the distiller this session started from; the general causes were fixed, these remain) ---
     "review28_agent_overdue_fines_claude_code.jsonl": {
         "Don't touch the tests pls",  # the user's constraint on the agent, kept as a fact of the session
+        "marguerite",  # who sends the closed dates: named by the next step, and a tag since the task is cut shorter
     },
     "review28_chinese_hearing_aid_claude.json": {
         "8800",  # the price after the discount: the user's recap line with it is cut by the budget
