@@ -224,7 +224,12 @@ _NARRATION = re.compile(
     # "Now the hook and the dialog.": what comes next, said in passing
     r"|^(?:now|next|then|and now)[,:]?\s+(?:the|on to|onto|for the)(?:\s+[\w'’-]+){1,4}[.!]?$"
     # "Tell me the options and roughly how much data you use, and I'll put numbers on them": asks for input
-    r"|^(?:just )?(?:tell me|send me|share|paste|give me)\b[^.?!]*\band (?:i'll|i will|i can)\b",
+    r"|^(?:just )?(?:tell me|send me|share|paste|give me)\b[^.?!]*\band (?:i'll|i will|i can)\b"
+    # "The green and blue dashed lines represent the mean and median": a figure's legend, read out (with a value,
+    # "the red dashed line is the theoretical average of 1/3", it says what the value is)
+    r"|^(?![^.!?]*\d)(?:in (?:the|this) (?:plot|graph|chart|figure),?\s+)?(?:the|each)\s+(?:[\w-]+\s+){0,5}(?:lines?|bars?|curves?|"
+    r"dots?|markers?|shaded (?:area|region|band)|bands?|x-axis|y-axis|axis|legend)\s+(?:represents?|shows?|indicates?|"
+    r"depicts?|marks?|denotes?|is|are)\b",
     re.I)
 # Acknowledgements and reactions that stand alone ("I see.", "Now I understand the issue.", "Fully agreed!").
 _ACK = re.compile(r"^(?:i see|now i (?:see|understand|get it)|i understand|got it|understood|perfect|great|"

@@ -3567,3 +3567,16 @@ def test_a_long_statement_in_the_description_is_cut_at_a_clause_not_mid_phrase()
     text = describe([Point("", long, "fact", "assistant")], request="Why does my nightly job crash?", day=date(2026, 11, 10))
     assert "all 7 items are loaded up front, in 2 SELECTs instead of 313…" in text, text  # (at the last comma)
     assert "and the job" not in text, text
+
+
+def test_a_figures_legend_read_out_is_left_out() -> None:
+    result = card([say("run the fixed one a few times on the same graph and show the mean"),
+                   say("Here's the updated graph. The red dashed line represents the theoretical split frequency. "
+                       "The green and blue dashed lines represent the mean and median across the runs. All five runs "
+                       "converge to 0.5 within 2,000 draws, so the early dip was not a fluke.", role="assistant")])
+    text = text_of(result)
+    assert "dashed line" not in text, text
+    assert "converge to 0.5 within 2,000 draws" in text, text
+    # A line that is news, not a legend, stays: "The 8:15 line is closed on Sunday"
+    kept = card([say("The Northern line is closed this Sunday for engineering works, so I'll take the bus to Camden.")])
+    assert "Northern line is closed" in text_of(kept), kept.body
