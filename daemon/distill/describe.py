@@ -58,9 +58,11 @@ def describe(points: list[Point], *, context: str = "", request: str = "", verdi
     when."""
     people = people or []
     sentences: list[str] = []
+    context_at = None
     if context:
         sentences.append(_as_note(Point(asker or ("用户" if lang == "zh" else "The user"), context, "fact"),
                                   lang, False))
+        context_at = 0
     if request and (asked := _ask(request, asker, lang, task)):
         sentences.append(asked + (f" Answer: {verdict}" if verdict and asked.endswith("”") else ""))
     if work:
@@ -69,6 +71,7 @@ def describe(points: list[Point], *, context: str = "", request: str = "", verdi
     # a request or agent session: up to three sentences.
     chat = len(people) > 1 and not sentences
     advised, after = False, ""
+    kept: set[int] = set()  # how it turned out: the last to go when the description is too long
     chosen = _distinct(highlights(points, len(points), people=chat), 2) if chat else \
         highlights(points, 3 - len(sentences))
     # (How it turned out, "I booked the bleed at Halfway Cycles for Saturday", is told even after the ask and the fix.)
@@ -97,6 +100,8 @@ def describe(points: list[Point], *, context: str = "", request: str = "", verdi
                 note = note[:1].lower() + note[1:]  # ("Decided: the £2,400 goes into easy access now")
             note = f"Decided: {note}"  # "Melitta Caffeo Solo + frother, and the Friday café flat white stays."
         sentences.append(note)
+        if not chat and (_outcome(point) and not _WILL.match(point.text) or point.kind == "decision" or point is chosen[0]):
+            kept.add(len(sentences) - 1)  # (what was decided, the first highlight and how it turned out)
     if lang == "zh":
         context = (f"{'、'.join(people)}的对话" if len(people) > 1 else "") + (f"，{day.isoformat()}" if day else "")
         text = "".join(_end(s, lang) for s in sentences) + (f"（{context.strip('，')}）" if context else "")
@@ -120,14 +125,29 @@ def describe(points: list[Point], *, context: str = "", request: str = "", verdi
         body = _plain(" ".join(ended))
         # (A note that does not fit loses its last whole sentences before any is cut short: "…then it moves…" says less
         # than nothing; the work done goes first, the body lists it under "Work done".)
+        # (Then the highlights before how it turned out: "New passport arrived by courier…" says where it ended.)
         work_at = [k for k, s in enumerate(sentences) if work and s == work][::-1]  # (the last first: the rest stay put)
+        outcome = any(k >= len(sentences) - len(chosen) and _outcome(p) and not _WILL.match(p.text)
+                      for k, p in zip(range(len(sentences) - len(chosen), len(sentences)), chosen))
+        work_at += [k for k in range(len(sentences) - 1, 0, -1) if k not in kept and k not in work_at
+                    and k >= len(sentences) - len(chosen)] if outcome else []
         while len(ended) > 1 and len(body) + len(context) >= limit:
-            ended.pop(work_at.pop(0) if work_at else -1)
-            body = _plain(" ".join(ended))
+            if not work_at and outcome and context_at is not None and len(first := _first_sentence(ended[context_at])) \
+                    < len(ended[context_at]):
+                ended[context_at] = first  # (the context's first sentence says what it was about)
+            else:
+                ended[work_at.pop(0) if work_at else -1] = ""
+                ended = ended if work_at else [e for e in ended if e]
+            body = _plain(" ".join(e for e in ended if e))
         body = body if len(body) + len(context) < limit else _clip(body, limit - len(context) - 1)
         return f"{body} {context}".strip()  # who and when survive the clipping
     text = _plain(text)
     return text if len(text) <= limit else _clip(text, limit)
+
+
+def _first_sentence(text: str) -> str:
+    first = re.split(r"(?<=[.!?])\s+(?=[A-Z])", text, maxsplit=1)[0]
+    return first if first != text else text
 
 
 def _distinct(points: list[Point], count: int) -> list[Point]:

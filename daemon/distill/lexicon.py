@@ -368,7 +368,7 @@ _PROBLEM = re.compile(r"(?i)(?:my|our)\b.*\b(?:keeps?|fails?|failing|crash(?:es|
                       r"build|start)|(?:has got|has gotten|got|has become|became|is|are)\s+(?:really |very |so |super )?(?:slow|slower|sluggish)|"
                       r"goes blank|went blank|(?:is|are) blank)\b")
 # How it turned out, in the user's words: "zero errors", "that fixed it", "April is now 18,236.50, matches the till".
-_OUTCOME = re.compile(r"\b(?:i(?:'ve| have)? (?:just |already )?(?:booked|ordered|bought|scheduled)|works? now|(?:that|it|this) (?:worked|works|fixed it|did it|did the trick)|(?:it|that|this) (?:runs|compiles|builds|passes|loads)(?=[!.,;:]|\s*$|\s+(?:but|and)\b)|fixed|solved|no (?:more )?(?:errors?|exceptions?)|which is (?:right|correct)|(?:went|goes) up by|"
+_OUTCOME = re.compile(r"\b(?:i(?:'ve| have)? (?:just |already )?(?:booked|ordered|bought|scheduled)|works? now|(?:that|it|this) (?:worked|works|fixed it|did it|did the trick)|(?:it|that|this) (?:runs|compiles|builds|passes|loads)(?=[!.,;:]|\s*$|\s+(?:but|and)\b)|fixed(?!\s+(?:for|at|rate|term|price|income|deal|\d))|solved|no (?:more )?(?:errors?|exceptions?)|which is (?:right|correct)|(?:went|goes) up by|"
                       r"zero errors|\d+ (?:passed|errors?|failed)|no longer|went from|down to|up to|dropped to|(?:is|are) (?:all )?gone|went away|"
                       r"(?<=\b)(?:we|i) (?:took|accepted) the|^accepted (?:it|the|their)|"
                       r"^(?:update\s*:\s*)?(?:they|he|she|the (?:bank|court|council|landlord|school|shop|company|airline|"
@@ -378,7 +378,11 @@ _OUTCOME = re.compile(r"\b(?:i(?:'ve| have)? (?:just |already )?(?:booked|ordere
                       # ("that's it ✅ `go test ./...` all ok, replayed … they all went through", "they match the bank")
                       r"that'?s it(?=\s*[✅!.,]|\s*$)|all (?:ok|good|green|passing)|(?:all )?went through|"
                       r"match(?:es|ed)? (?:the \w+|to the penny)|(?:compiles|builds|runs|passes|"
-                      r"loads|starts) (?:now|fine|again)|(?:build|it|everything) is (?:clean|green)|all green)\b", re.I)
+                      r"loads|starts) (?:now|fine|again)|(?:build|it|everything) is (?:clean|green)|all green|"
+                      # ("New passport arrived by courier this afternoon", "the discount was approved", "all sorted")
+                      r"^(?:update\s*:\s*)?(?:(?:the|my|our|a|new|your)\s+)?(?:\w+\s+){0,2}(?:has |have |had )?(?:arrived|"
+                      r"came through)|(?:was|were|got|been|has been) (?:approved|accepted|"
+                      r"refunded|granted|cancelled|paid out)|all sorted|sorted now)\b", re.I)
 # An answer's verdict ("Basically: solar yes, battery no for now"): what the advice comes to.
 _VERDICT = re.compile(r"^(?:basically|in short|bottom line|tl;?dr|in summary|to sum up|summary|verdict|"
                       r"my (?:recommendation|advice|suggestion|verdict)|recommendation|the short answer|short answer|"

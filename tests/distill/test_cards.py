@@ -3580,3 +3580,25 @@ def test_a_figures_legend_read_out_is_left_out() -> None:
     # A line that is news, not a legend, stays: "The 8:15 line is closed on Sunday"
     kept = card([say("The Northern line is closed this Sunday for engineering works, so I'll take the bus to Camden.")])
     assert "Northern line is closed" in text_of(kept), kept.body
+
+
+def test_how_it_turned_out_stays_in_a_long_description() -> None:
+    result = card([
+        say("I think I've lost my passport. Pretty sure I left it on the train back from York on Saturday, it was in "
+            "the front pocket of my rucksack and now it's just… not. We fly to Marrakech on the 19th. What do I do?"),
+        say("**Don't report it lost yet.** Check the car, coat pockets and the bag's lining first. If it hasn't turned "
+            "up by this evening or tomorrow, report it lost on GOV.UK and apply for a replacement with Fast Track, "
+            "which gets a new passport to you within a week of the appointment at a passport office.", role="assistant"),
+        say("ok booked Fast Track, Thursday at 11:20 in Durham"),
+        say("Good. Take the new photo code and your countersignatory's details.", role="assistant"),
+        say("New passport arrived by courier this afternoon, the appointment on Thursday was fine, in and out in "
+            "about 40 mins. Thanks!")])
+    assert "New passport arrived by courier this afternoon" in result.description, result.description
+    assert result.description.startswith("The user thinks they've lost their passport."), result.description
+    # "fixed for 12 months" is a kind of savings account, not how it turned out
+    saver = card([say("Which is better for my £2,400: a regular saver at 6.5% AER fixed for 12 months, or easy access "
+                      "at 4.1%? I'm leaving in 20 months."),
+                  say("Easy access: the regular saver only takes £250 a month, so most of the £2,400 would sit "
+                      "outside it anyway.", role="assistant"),
+                  say("Decided: the £2,400 goes into easy access now.")])
+    assert "Decided: the £2,400 goes into easy access now." in saver.description, saver.description

@@ -68,6 +68,9 @@ KNOWN_GAPS = {
     "review6_chinese_renting_chatgpt.json": {"徐汇"},  # the flat's district: budget (Chinese cards are half as long)
     "review6_mortgage_numbers_sharegpt.json": {
         "4.24%", "part-time",  # the tracker's rate and the reason for certainty: cut by the budget
+        # the payment if rates rise 1 %: budget (room the user's "B) 5-year fixed at 4.39%" took while "fixed" read as
+        # "it's fixed", an outcome kept whatever the budget)
+        "1,436.78",
     },
     "review6_personal_plans_move_messages.json": {"£140", "£70"},  # the gift's price and the split: budget
     # --- review 7 (written 2026-11-30 by a reviewer before any card was produced; 20 of 210 checks failed on
