@@ -217,8 +217,7 @@ def _apply(rule: Rule, text: str, anchor: date, said: Said) -> str:
         return max(text.rfind("(", 0, m.start()), text.rfind("（", 0, m.start())) > \
             max(text.rfind(")", 0, m.start()), text.rfind("）", 0, m.start()))
 
-    if rule.said:  # the weekdays named so far, and those this text gives
-        said = {**said, **weekdays_said(text, weekends=True)}
+    given = weekdays_said(text, weekends=True) if rule.said else {}  # the weekdays this text gives
 
     def repl(m: re.Match[str]) -> str:
         if not rule.counts_from_next and _DATE_AFTER.match(text, m.end()) or any(
@@ -226,7 +225,13 @@ def _apply(rule: Rule, text: str, anchor: date, said: Said) -> str:
                 or inside(m) and _DATE_INSIDE.match(text, m.end()):
             return m.group(0)
         try:
-            label = rule.resolve(m, anchor, said) if rule.said else rule.resolve(m, anchor)
+            # (Only the days given before it: a day noted later in the text, by this very pass, would resolve it on the
+            # next pass and not this one.)
+            if rule.said:
+                before = {**said, **weekdays_said(text[:m.start()], weekends=True)} if given else said
+                label = rule.resolve(m, anchor, before)
+            else:
+                label = rule.resolve(m, anchor)
         except OverflowError:  # a date beyond year 1..9999 has no calendar day to name
             return m.group(0)
         if label is None:

@@ -751,3 +751,11 @@ def test_the_end_of_the_week_is_its_friday() -> None:
     assert resolve_relative("by the end of the week", saturday) == "by the end of the week"
     assert resolve_relative("by the end of the weekend", tuesday) == "by the end of the weekend"
     assert resolve_relative("the end of the week-long sale", tuesday) == "the end of the week-long sale"
+
+
+def test_a_day_noted_later_in_the_text_does_not_resolve_an_earlier_bare_weekday() -> None:
+    # (Found by the idempotence property: the second pass read the note the first pass gave the second "SUNDAY".)
+    text = "SUNDAY. yesterday SUNDAY. yesterday "
+    once = resolve_relative(text, date(2000, 1, 1))
+    assert once == "SUNDAY. yesterday (1999-12-31) SUNDAY (1999-12-26). yesterday (1999-12-31) "
+    assert resolve_relative(once, date(2000, 1, 1)) == once
