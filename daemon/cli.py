@@ -122,10 +122,11 @@ def _ensure_vault(config: Config) -> None:
 def run_op(config: Config, role: str, name: str, body: dict[str, Any], local: Callable[[Any], Any]) -> Any:
     """Run an operation in this process under the vault lock, or through the running daemon's API."""
     from daemon.app import build
-    from daemon.runtime import api
 
     lock = VaultLock(config.state_dir(), role)
     if not take_lock(config, lock):
+        from daemon.runtime import api  # (its HTTP modules only when a daemon runs)
+
         return api.call(config.state_dir(), name, body)
     try:
         ctx = build(config)

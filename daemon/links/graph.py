@@ -244,13 +244,13 @@ class Graph:
     def _put_all(self, found: list[tuple[NoteRow, str | None, dict[str, Any], list[tuple[Link, str | None]] | None]],
                  paths: PathIndex | None = None) -> None:
         """Index files (distinct paths) from what ``read`` gave, each with its links when already resolved
-        (else scanned and resolved by ``paths``): the note and link rows in a few statements for all."""
+        (else scanned and resolved by ``paths``): their note, link, tag and search rows in a few statements
+        for all."""
         entries = [self._entry(row, text, properties, paths, links) for row, text, properties, links in found]
         self.index.put_notes((entry.row, entry.links) for entry in entries)
-        for entry, (_, text, _, _) in zip(entries, found):
-            if text is not None:
-                self.index.put_tags(entry.row.path, entry.tags)
-            self.index.put_search(entry.row.path, entry.doc)
+        self.index.put_tags_of({entry.row.path: entry.tags for entry, (_, text, _, _) in zip(entries, found)
+                                if text is not None})
+        self.index.put_searches({entry.row.path: entry.doc for entry in entries})
 
     def _entry(self, row: NoteRow, text: str | None, properties: dict[str, Any], paths: PathIndex | None = None,
                links: list[tuple[Link, str | None]] | None = None) -> Entry:

@@ -532,9 +532,13 @@ class Index:
 
     def put_search(self, path: str, doc: SearchDoc | None) -> None:
         """Replace a note's search row (None: the note is not searchable, e.g. outside the scope)."""
-        self._drop_search(path)
-        if doc is not None:
-            self._insert_search([doc])
+        self.put_searches({path: doc})
+
+    def put_searches(self, docs: Mapping[str, SearchDoc | None]) -> None:
+        """``put_search`` for several notes, a few statements per 500 of them."""
+        for chunk in iter_chunks(list(docs)):
+            self._drop_searches(chunk)
+        self._insert_search([doc for doc in docs.values() if doc is not None])
 
     def _insert_search(self, docs: list[SearchDoc]) -> None:
         """Insert rows for notes that have none; a row's id ties its filters to its words."""
@@ -727,9 +731,12 @@ class Index:
         """Set links' resolutions ((resolved, rowid) pairs); a row already holding its value is not written.
 
         Most rows re-resolved after a move resolve as before: writing them anyway rewrote
-        their entries in the three indexes that hold ``resolved``.
+        their entries in the three indexes that hold ``resolved``. The rest go in rowid order,
+        the table's: a branch switch unresolves thousands of links to the notes it deleted
+        (10,000 notes, 17,700 rows: 0.11 s against 0.14 s in the order they were found).
         """
-        self.db.executemany("UPDATE links SET resolved = ?1 WHERE rowid = ?2 AND resolved IS NOT ?1", list(updates))
+        self.db.executemany("UPDATE links SET resolved = ?1 WHERE rowid = ?2 AND resolved IS NOT ?1",
+                            sorted(updates, key=lambda update: update[1]))
 
     # -- inbox ledger ------------------------------------------------------
 
@@ -778,11 +785,20 @@ class Index:
 
     def put_tags(self, path: str, tags: Iterable[tuple[str, str]]) -> None:
         """Replace a note's tags (not written again when they are the same, as after a link rewrite)."""
-        tags = [(t, o) for t, o in tags]
-        if sorted(self.db.execute("SELECT tag, origin FROM tags WHERE path = ?", (path,))) == sorted(tags):
-            return
-        self.db.execute("DELETE FROM tags WHERE path = ?", (path,))
-        self.db.executemany("INSERT INTO tags VALUES (?, ?, ?)", [(path, t, o) for t, o in tags])
+        self.put_tags_of({path: tags})
+
+    def put_tags_of(self, tags: Mapping[str, Iterable[tuple[str, str]]]) -> None:
+        """``put_tags`` for several notes, in a few statements for all (a branch switch indexes
+        thousands of notes, and three statements a note cost more than their rows)."""
+        wanted = {path: [(t, o) for t, o in pairs] for path, pairs in tags.items()}
+        held: dict[str, list[tuple[str, str]]] = {path: [] for path in wanted}
+        for path, tag, origin in self._where_in("SELECT path, tag, origin FROM tags", "path", wanted):
+            held[path].append((tag, origin))
+        changed = sorted(path for path, pairs in wanted.items() if sorted(held[path]) != sorted(pairs))
+        for chunk in iter_chunks(changed):
+            self.db.execute(f"DELETE FROM tags WHERE path IN ({', '.join('?' * len(chunk))})", chunk)
+        self.db.executemany("INSERT INTO tags VALUES (?, ?, ?)",
+                            [(path, t, o) for path in changed for t, o in wanted[path]])
 
     def tag_counts(self) -> list[tuple[str, int]]:
         return [(r[0], r[1]) for r in self.db.execute(

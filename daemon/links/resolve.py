@@ -135,9 +135,11 @@ class PathIndex:
         if not low:
             return source  # `[[#Heading]]` links to its own note (L10)
         if "/" not in low:
-            sole = self._sole_bearer(low)
-            if sole is not None:
-                return sole
+            bearers = self._bearers(low)
+            if len(bearers) == 1:  # every rule picks that file
+                return bearers[0][1]
+            if not bearers:  # every rule looks for a file of that name: none is found (a broken link,
+                return None  # or one to a deleted note, went through each rule in turn)
         if low.startswith(("./", "../")):
             return self.resolve_relative(low, source)
         low = low.lstrip("/")
@@ -154,14 +156,15 @@ class PathIndex:
     def bears_none(self, target: str) -> bool:
         """Whether no file carries the bare name ``target`` (`.md` optional): then, not blank, it
         resolves from no folder."""
-        low = fold(target.strip())
-        return not self._named(low) and not self._named(low + ".md")
+        return not self._bearers(fold(target.strip()))
+
+    def _bearers(self, low: str) -> list[tuple[str, str]]:
+        """(folded path, path) of the files carrying the folded bare name ``low``, `.md` optional."""
+        return [*self._named(low), *self._named(low + ".md")]
 
     def _sole_bearer(self, low: str) -> str | None:
-        named = self._named(low), self._named(low + ".md")
-        if len(named[0]) + len(named[1]) == 1:  # every rule picks that file
-            return (named[0] or named[1])[0][1]
-        return None
+        bearers = self._bearers(low)
+        return bearers[0][1] if len(bearers) == 1 else None  # one: every rule picks that file
 
     def _by_suffix(self, low: str) -> str | None:
         best: str | None = None

@@ -13,7 +13,22 @@
 May import: the stages (``conversations``, ``distill``, ``llm``), ``vault``, ``links``, the nouns.
 """
 
+from typing import TYPE_CHECKING, Any
+
 from daemon.pipeline.context import Context
-from daemon.pipeline.memory import Outcome, auto_memory, card_for_day, refresh_daily
+
+if TYPE_CHECKING:  # their types, for checkers; at run time ``__getattr__`` below imports them
+    from daemon.pipeline.memory import Outcome, auto_memory, card_for_day, refresh_daily
 
 __all__ = ["Context", "Outcome", "auto_memory", "card_for_day", "refresh_daily"]
+_FROM_MEMORY = ("Outcome", "auto_memory", "card_for_day", "refresh_daily")
+
+
+def __getattr__(name: str) -> Any:
+    """The memory flow's names, imported when first asked for: a command that only reads or catches
+    the index up (``status``) never runs it, and importing it brings the distiller (0.1 s a run)."""
+    if name in _FROM_MEMORY:
+        from daemon.pipeline import memory
+
+        return getattr(memory, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

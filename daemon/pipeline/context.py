@@ -4,14 +4,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from datetime import datetime, timezone
-from typing import Callable
+from typing import TYPE_CHECKING, Callable
 
 from daemon.config import Config
-from daemon.distill.tagging import Tagger
 from daemon.links.graph import Changes, Graph
 from daemon.models import Distiller
 from daemon.vault.files import Vault
 from daemon.vault.state import BaseStore
+
+if TYPE_CHECKING:  # only its type: the embedded tagger is imported when first used (``app``)
+    from daemon.distill.tagging import Tagger
 
 
 @dataclass

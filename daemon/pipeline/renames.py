@@ -76,8 +76,9 @@ def plan_for_moves(ctx: Context,
         chunk = sources[start:start + CHUNK]
         rows = graph.index.statuses_at(chunk)
         for source in _worth_reading(ctx, chunk, rows, moves, names, before, after, memo):
-            try:
-                snapshot = ctx.vault.read(moves.get(source, source)) or ctx.vault.read(source)
+            at = moves.get(source, source)
+            try:  # (a note deleted since indexed is read once, not twice: a branch switch deletes thousands)
+                snapshot = ctx.vault.read(at) or (ctx.vault.read(source) if at != source else None)
             except VaultError:
                 continue  # not UTF-8: no links we could rewrite safely
             if snapshot is not None:

@@ -317,3 +317,30 @@ def test_links_naming_of_lists_the_links_of_those_notes_asking_for_those_names()
             raise RuntimeError("rolled back: the table of names with it")
     assert index.links_naming_of(["b/x.md"], ["a"]) == [("b/x.md", "wiki", "a")]
     assert sorted(r[1] for r in index.links_resolved_to_any(["a.md", "nowhere.md"])) == ["b/x.md"]
+
+
+def test_tags_and_search_rows_of_many_notes_at_once_equal_them_one_by_one() -> None:
+    tags = {"a.md": [("plans", "property")], "é.md": [], "new.md": [("fresh", "inline")],
+            "b/x.md": [("todo", "property"), ("plans", "property")]}  # as they were, in another order: kept
+    docs = {"a.md": SearchDoc("a.md", "card", "a", "", "", "", "2024-01-01", "s1", "changed words"),
+            "é.md": SearchDoc("é.md", "card", "é", "", "", "", None, "s2", "kept"), "b/x.md": None, "new.md": None}
+    one, many = Index(":memory:"), Index(":memory:")
+    for index in (one, many):
+        _fill(index)
+        with index.transaction():
+            index.put_search("a.md", SearchDoc("a.md", "card", "a", "", "", "", "2024-01-01", "s1", "words"))
+            index.put_search("b/x.md", SearchDoc("b/x.md", "card", "x", "", "", "", None, "s3", "dropped"))
+    kept = many.db.execute("SELECT rowid FROM tags WHERE path = 'b/x.md' ORDER BY rowid").fetchall()
+    with one.transaction():
+        for path in tags:
+            one.put_tags(path, tags[path])
+            one.put_search(path, docs[path])
+    with many.transaction():
+        many.put_tags_of(tags)
+        many.put_searches(docs)
+    for query in ["SELECT path, tag, origin FROM tags", "SELECT path, kind, day, session_id FROM search_docs",
+                  "SELECT name, body FROM search"]:
+        assert sorted(one.db.execute(query).fetchall()) == sorted(many.db.execute(query).fetchall())
+    assert many.db.execute("SELECT rowid FROM tags WHERE path = 'b/x.md' ORDER BY rowid").fetchall() == kept
+    assert many.tagged("fresh") == ["new.md"] and many.tagged("todo") == ["b/x.md"]
+    assert sorted(many.searchable(docs)) == ["a.md", "é.md"]

@@ -9,7 +9,7 @@ from __future__ import annotations
 import pytest
 
 from daemon.links.scan import FRONTMATTER, MARKDOWN, WIKI, Link, scan
-from daemon.links.resolve import PathIndex, link_target_for
+from daemon.links.resolve import PathIndex, PathsAfter, link_target_for
 
 # (kind, embed, target, subpath, alias, text of the target span)
 Row = tuple[str, bool, str, str, "str | None", str]
@@ -232,6 +232,8 @@ RESOLVE: list[tuple[str, list[str], str, str, str | None]] = [
     ("markdown self anchor", ["a/x.md"], "[y](#H)", "a/x.md", "a/x.md"),
     ("markdown heading", ["d.md"], "[y](d.md#Part)", "x.md", "d.md"),
     ("unresolved", ["a.md"], "[[b]]", "x.md", None),
+    ("unresolved from a folder, beside files", ["a/b.md", "a/x.md", "c.png"], "[[C]]", "a/x.md", None),
+    ("unresolved dot name", ["a/x.md"], "[[..]]", "a/x.md", None),
 ]
 
 
@@ -244,6 +246,16 @@ def test_resolve_accepts_a_wiki_target_string() -> None:
     index = PathIndex(["a/Note.md", "b/Note.md"])
     assert index.resolve("Note", "b/x.md") == "b/Note.md"
     assert index.resolve("Note", "c/x.md") == "a/Note.md"
+
+
+def test_a_name_no_file_carries_any_more_resolves_nowhere_and_one_that_arrives_to_it() -> None:
+    """A deleted note's name, and a new one's (the view after moves, as a start's catch-up sees them)."""
+    before = PathIndex(["a/Gone.md", "a/x.md", "b/Kept.md"])
+    after = PathsAfter(before, ["a/Gone.md"], ["c/New.md"])
+    for source in ("a/x.md", "c/y.md", "z.md"):
+        assert before.resolve("Gone", source) == "a/Gone.md" and after.resolve("Gone", source) is None
+        assert before.resolve("new", source) is None and after.resolve("new", source) == "c/New.md"
+    assert after.bears_none("gone.md") and after.sole_bearer("NEW") == "c/New.md"
 
 
 def test_index_add_remove() -> None:
