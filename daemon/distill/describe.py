@@ -517,7 +517,8 @@ def _headline(point: Point) -> Point:
     if settled := re.match(r"“([^”?]{2,25})\?” — ([^.!?]{1,30}) it is\W*$", point.text):  # “Price?” — £14 it is.
         return Point(point.who, f"{settled.group(1)}: {settled.group(2)}.", point.kind, point.role)
     if (settled := re.match(r"(?i)(?:ok(?:ay)?,?\s+|right,?\s+|so\s+)?(.{2,60}?)\s+it is\W*$", point.text)) and \
-            not re.match(r"(?i)(?:what|that|this|it|there|here|so)\b", settled.group(1)):
+            not re.match(r"(?i)(?:what|that|this|it|there|here|so|of course|yes|yeah|yep|sure|no|because|maybe)\b",
+                         settled.group(1)):
         return Point(point.who, f"Agreed: {settled.group(1)}.", "decision", point.role)  # "Sunday 11am it is"
     if agreed := _AGREED.match(point.text):  # "“Can we meet Monday…?” — Yes, Monday works.": Sam agreed to meet Monday…
         return Point(point.who, f"I agreed to {agreed.group(1)}.", "state", point.role)

@@ -315,7 +315,9 @@ _TENTATIVE = re.compile(r"\b(?:if|whether|might|maybe|perhaps|not sure|thinking 
                         r"(?:your|their) (?:decision|call|choice)|up to you|"
                         r"should (?:i|we)|wonder(?:ing)?|could|(?:i|we)(?:'d| would))\b|如果|也许|可能|考虑|建议|"
                         # ("拿不定主意", "然后决定买不买", "别第一天就放弃": nothing decided yet)
-                        r"拿不定|还没(?:想好|定)|犹豫|纠结|决定[^，。]{0,4}?(\w)不\1|(?:别|不要|千万别)[^，。]{0,8}放弃", re.I)
+                        r"拿不定|还没(?:想好|定)|犹豫|纠结|决定[^，。]{0,4}?(\w)不\1|(?:别|不要|千万别)[^，。]{0,8}放弃|"
+                        # ("决定很清楚", "恭喜做了决定！", "这是个明智的决定": said of a decision, deciding nothing)
+                        r"决定(?:很|挺|非常|其实|本身)|恭喜|明智的决定|好的决定|不错的决定|这个决定", re.I)
 # Small talk that a word list misses: an assistant's stock opener and closer.
 _SMALL_TALK_PHRASES = re.compile(r"how (?:can|may|could) i (?:help|assist)(?: you)?(?: today| with that)?|"
                                  r"thanks for asking|how about you|let me know if (?:there'?s |there is )?anything"
@@ -415,8 +417,9 @@ _INTENSIFIER = re.compile(r"(?:^|(?<=\s))(?:really|super|totally|so so|pretty mu
 # ---- between people: news, answers, agreements (moved from extractive) ----
 
 # Settled in a few words: "£14 it is.", "Melitta it is!", "Ok, no gluten-free." (not "That's what it is").
-_SETTLED = re.compile(r"(?i)(?:(?:[^,.!?]{1,20},\s+)?(?!(?:what|that|this|it|there|here|so)\b)(?![\d:.]+(?:ish|pm|am)?\s)(?:[^\s.!?]+\s+){0,3}[^\s.!?]+"
-                      r"\s+it is(?:,?\s*(?:\d+|one|two|three|four|five)\s+(?:votes?\s+)?to\s+[^.!?]{1,20})?|(?:(?:ok(?:ay)?|right|fine|"
+_SETTLED = re.compile(r"(?i)(?:(?:[^,.!?]{1,20},\s+)?(?!(?:what|that|this|it|there|here|so|of course|course|yes|yeah|yep|"
+                      r"sure|no|because|cos|cause|maybe|perhaps|i think|think)\b)(?![\d:.]+(?:ish|pm|am)?\s)(?:[^\s.!?]+\s+){0,3}[^\s.!?]+"
+                      r"\s+it is(?:,?\s+then)?(?:,?\s*(?:\d+|one|two|three|four|five)\s+(?:votes?\s+)?to\s+[^.!?]{1,20})?|(?:(?:ok(?:ay)?|right|fine|"
                       r"alright),?\s+)?no\s+(?!(?:way|problem|prob|probs|worries|idea|clue|rush|thanks|biggie|doubts?|kidding|"
                       r"chance|need|joke|pressure|stress|sweat|big deal|one|more|longer|exceptions?|errors?|crash(?:es)?|warnings?|"
                       r"issues?|problems?|bugs?)\b)[\w-]+(?: this (?:year|time))?"

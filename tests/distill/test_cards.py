@@ -3602,3 +3602,14 @@ def test_how_it_turned_out_stays_in_a_long_description() -> None:
                       "outside it anyway.", role="assistant"),
                   say("Decided: the £2,400 goes into easy access now.")])
     assert "Decided: the £2,400 goes into easy access now." in saver.description, saver.description
+
+
+def test_words_about_a_decision_decide_nothing() -> None:
+    result = card([say("Is the team t-shirt purple?", "Owen"), say("Of course it is", "Declan"),
+                   say("Purple it is then. From Inkwell at £16.50 each.", "Priya")])
+    decisions = _section(result.body, "Decisions")
+    assert "Of course" not in decisions and "Purple it is then" in decisions, result.body
+    zh = card([say("决定很清楚。决定报崇礼！营费5280元，12月31日前交尾款。"),
+               say("恭喜做了决定！记得12月31日前交尾款。", role="assistant")])
+    decisions = _section(zh.body, "决定")
+    assert "决定报崇礼" in decisions and "决定很清楚" not in decisions and "恭喜" not in decisions, zh.body
