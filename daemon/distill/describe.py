@@ -443,7 +443,8 @@ def _opened(text: str) -> str:
     """A statement without the word it opens on, or the question it answers: "But… i passed my driving test!!" →
     "i passed my driving test!!"; "“After five years?” — Yep. I got into the MSc." → "I got into the MSc."."""
     text = re.sub(r"(?i)^“[^”]*” — (?:(?:yes|yep|yeah|yup|nope|no)\b[.!,]*)?\s*", "", text)  # (a question it answers)
-    text = re.sub(r"(?i)^(?:(?:big|good|great|some|other|exciting|real|actual|proper) news)(?: though| then)?\W+", "",
+    text = re.sub(r"(?i)^(?:(?:big|good|great|some|other|exciting|real|actual|proper|smaller|small|minor) news)"
+                  r"(?: though| then| but)?\W+", "",
                   text)  # ("Big news, we exchanged…", "real news though: i got head of science!")
     text = re.sub(r"(?i)^[^:.!?“”]{0,40}:\s+(?=(?:i|we)\b)", "", text)  # ("Mine is much smaller but: I PASSED…")
     return re.sub(r"(?i)^(?:but|and|so|oh|well|also|ok(?:ay)?)\W+", "", text)

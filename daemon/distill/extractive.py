@@ -936,7 +936,8 @@ _PLANNING = re.compile(r"(?i)(?:^|[.,:;!?]\s+)\W*(?:(?:ok(?:ay)?|right|so|hey|hi
                        r"((?!(?:the|some|our|my|a|start|we|let'?s)\b)[\w'’-]+(?: [\w'’-]+)?) planning(?: time| chat| thread)?\b")
 _PITCHED = re.compile(r"(?i)\b(?:hear me out|idea|pitch|proposal|new plan|thought)\W*?[.:!—–-]+\s+"
                       r"([a-z][a-z'’-]+(?:\s[a-z][a-z'’-]+){0,2})\s*[.!]+(?:\s|$)")
-_VOTE_CALL = re.compile(r"(?i)\b(?:(?:shall|should|can|could) we (?:have a )?vote|let'?s vote|time to vote|"
+_VOTE_CALL = re.compile(r"(?i)\bvote on the (?:whole |amended |full )?(?:motion|proposal)\b[^.!?\n:]*[.!:]?\s*|"
+                        r"\b(?:(?:shall|should|can|could) we (?:have a )?vote|let'?s vote|time to vote|"
                         r"vote on it|all in favou?r|vote,? please|please vote|show of hands|hands up)\b[^.!?\n:]*[?.!:]?\s*"
                         # ("vote 👍/👎", "ok vote on the cleaner: 👍 for sparkleco, 👎 for keeping the rota")
                         r"|(?:^|(?<=[.!?]\s)|(?<=^ok\s)|(?<=^so\s))vote(?: on (?:the |it|this)[^:.!?\n]{0,30})?(?=\s*(?:👍|👎|:|\?|$))"
@@ -1065,10 +1066,16 @@ def _with_votes(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
                 motion = [re.sub(r"(?i),?\s*(?:yes or no|for or against|all in favou?r)\W*$", ".", m)
                           for m in (put[-1:] and [_MOTION.sub("", put[-1])]
                                     or _sentences(turns[j].text[call.end():])[:1])]
+                if (not motion or re.fullmatch(r"(?:\s*[(\[]?[a-z][)\]]\s*(?:[+,&]|and)?)+\W*", motion[0])) and \
+                        re.search(r"(?i)\b(?:motion|proposal)\b", call.group(0)):
+                    # ("vote on the whole motion, (a) + (b) + (c)": the motion is the proposal put before it)
+                    motion = next(([_MOTION.sub("", m)] for t in reversed(turns[max(0, j - 15):j]) for m in
+                                   reversed(_sentences(t.text)) if _MOTION.match(m) and len(m.split()) >= 4), motion)
                 if not motion or len(motion[0].split()) < 3 or _is_question(motion[0]) or _VOTE_SIGNS.match(motion[0]):
                     # ("Let's vote, one each. Muppet Christmas Carol?", "👍 for sparkleco, 👎 for keeping the rota":
                     # the result names the choice itself: "2–3, no cleaner. we keep the rota.")
-                    if (named := re.match(r"(?i)\W*(" + _VOTES + r")[,.:;!\s]+(.{8,})$", stmt.text)) and not (
+                    if (named := re.match(r"(?i)\W*(" + _VOTES + r")[,.:;!\s]+(?!(?:\d+|no|none|one|two) abstentions?\W*$)"
+                                          r"(.{8,})$", stmt.text)) and not (
                             stmt.kind == "decision" and stmt.text.startswith(("Decision (", "Carried"))):
                         out[k] = replace(stmt, text=f"Decision ({named.group(1)}): {named.group(2)}",
                                          kind="decision")
@@ -1402,7 +1409,9 @@ _CANCELLED = re.compile(r"(?:\b(?:cancell?ed|scrapped|dropped)\s+(?:the\s+)?([A-
 _CALLED_OFF = re.compile(r"(?i)\b((?:[a-z]+\s+){0,2}[a-z]{2,})(?:['’]s|\s+(?:is|are|was|were|has been|have been|got))"
                          r"\s+(?:all\s+|now\s+)?(?:been\s+)?(?:cancell?ed|called off)\b")
 _CLOCK = re.compile(r"(?i)\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}[:.]\d{2}\b")
-_BOOKED_PLAN = re.compile(r"(?i)\W*(?:booked|confirmed)\s*(?:[:✅!—–-]|\s(?=[A-Za-z]))(?!\s*(?:up|out|solid)\b)")
+# (Not a finding: "Confirmed: `data/holiday-shifts.json` is never loaded.")
+_BOOKED_PLAN = re.compile(r"(?i)\W*(?!confirmed\s*[:—–-]?\s*(?:that\b|`|the (?:bug|error|cause|fix|issue|problem)\b))"
+                          r"(?:booked|confirmed)\s*(?:[:✅!—–-]|\s(?=[A-Za-z]))(?!\s*(?:up|out|solid)\b)")
 _FINAL = re.compile(r"(?i)\W*(?:booked|confirmed|done|sorted|right,? so|so,? final(?:ly)?|final plan)\b"
                     r"|.{0,60}\b(?:it is|told them yes to|said yes to|we'?re booked for)\b")
 _NOTED_DAY = re.compile(r"[(（]([^()（）]*\d{4}[^()（）]*)[)）]")

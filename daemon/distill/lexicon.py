@@ -155,7 +155,10 @@ _ABBREV = re.compile(r"\b(?:mr|mrs|ms|dr|st|vs|etc|e\.g|i\.e|jr|sr|no|approx)\.$
 _LEAD_FILLER = re.compile(r"^(?:(?:so far,? so good(?:\s*[-–—])?|"
                           # ("it's less dramatic than TWINS but i got a place…", "mine is much smaller but: I PASSED…")
                           r"(?:it'?s|this is|mine is|mine'?s|my news is)\s+(?:much\s+|a lot\s+|way\s+|a bit\s+)?(?:less|"
-                          r"smaller|more|not as)\b[^,:.!?]{0,30}?\s+but\b:?|oh|wow|yeah|yes|yep|nah|nope|hey|hi|well|so(?! far\b)|haha+|lol|ah+|aw+|omg|ok(?:ay)?|"
+                          r"smaller|more|not as)\b[^,:.!?]{0,30}?\s+but\b:?|"
+                          # ("smaller news but... i've adopted a parrot")
+                          r"(?:much\s+|way\s+)?(?:smaller|small|less exciting|boring|minor|less dramatic)\s+news"
+                          r"(?:\s+(?:but|though|from me|here))?(?:\.\.\.|…)?|oh|wow|yeah|yes|yep|nah|nope|hey|hi|well|so(?! far\b)|haha+|lol|ah+|aw+|omg|ok(?:ay)?|"
                           r"sure|totally|right|absolutely|definitely|anyways?|firstly|secondly|additionally|"
                           r"actually|honestly|unfortunately|fortunately|luckily|btw|by the way|also|and|but|plus|then|"
                           r"(?:i'?ll|i will|i have to|i've got to|gotta|i must|let me) be honest|to be (?:fair|honest)|tbh|"
@@ -235,7 +238,7 @@ _NARRATION = re.compile(
 _ACK = re.compile(r"^(?:i see|now i (?:see|understand|get it)|i understand|got it|understood|perfect|great|"
                   r"excellent|good|nice|awesome|sure|ok(?:ay)?|alright|done(?!\s+by\b)|all set|thanks?|thank you|"
                   r"(?:fully |totally |completely |absolutely )?agreed|exactly|indeed|same here|me too|for sure|"
-                  r"of course|no way|deal|it'?s a deal|already (?:on it|sorted|packed|done|in (?:my|the) (?:bag|car|calendar))|that'?s (?:it|right|true|fair|great|awesome|amazing|cool)|"
+                  r"of course|no way|deal|it'?s a deal|fair enough(?=[.!]*$)|already (?:on it|sorted|packed|done|in (?:my|the) (?:bag|car|calendar))|that'?s (?:it|right|true|fair|great|awesome|amazing|cool)|"
                   r"i (?:\d+% |totally |completely |fully |so )?agree|here'?s (?:a |my )?(?:pic|photo|picture|"
                   r"snap|shot|look)|check (?:it|this) out|look at (?:this|that)|action items(?: then)?|let'?s start|"
                   r"moving on(?=\s+(?:to|then|now)\b|\W*$)|(?:first|second|third|next|last|final|another|one) (?:topic|item|point|thing)|none|fine by me|works for me|sounds good|(?:that|this|(?:next |this )?\w+day|tomorrow|tonight)(?: [(（][^)）]*[)）])? works|"

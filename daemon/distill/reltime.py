@@ -97,6 +97,10 @@ _NOT_PAST = r"(?!\w*eed\b|(?:schedul|plann|book|suppos|expect|need|interest|exci
 _PAST_CUE = re.compile(r"\b(?:was|were|did|had|went|got(?! (?:it|you|ya)\b)|came|saw|said|told|met|made|took|gave|left|born|died|"
                        r"ran|won|lost|swam|drove|rode|flew|wrote|ate|drank|sang|began|sold|spent|heard|felt|slept|caught|"
                        r"brought|fell|broke|forgot|threw|wore|chose|froze|shook|stole|woke|"
+                       # ("sent the passport application off on monday", "he bit my brother on sunday")
+                       r"sent|(?<!a )bit|(?<!get )(?<!gets )(?<!be )(?<!being )(?<!getting )paid|kept|taught|fought|sought|sat|stood|understood|lent|held|led|fed|fled|"
+                       r"dug|stuck|struck|hung|dealt|slid|drew|grew|knew|blew|hid|rang|sank|swore|tore|"
+                       r"arrived|became|forgave|overslept|"
                        r"bought|ago|yesterday|last(?=\s+(?:week|weekend|month|year|night|time|summer|winter|spring|"
                        r"autumn|fall|\w+day)\b)|" + _NOT_PAST + r"\w{3,}ed)\b", re.I)  # ("last day at work" is no past)
 # Just before "in two months", what makes it how long something took: "three times", or a verb that says it

@@ -106,7 +106,8 @@ def work_lines(calls: list[ToolCall], lang: str = "en") -> list[str]:
         if call.outcome and call.outcome not in outcomes:
             outcomes.append(call.outcome)
     for detail, outcomes in list(commands.items())[:_MAX_LIST]:
-        outcome = (" → " + ("; 然后 " if zh else "; then ").join(outcomes[-3:])) if outcomes else ""
+        outcome = (" → " + ("; 然后 " if zh else "; then ").join(o.rstrip(".") if k < len(outcomes[-3:]) - 1 else o
+                                                                for k, o in enumerate(outcomes[-3:]))) if outcomes else ""
         shown = f": {detail}" if _described(detail) else f" {_code(detail)}"
         lines.append(("- 运行" if zh else "- Ran") + shown + outcome)
     if len(commands) > _MAX_LIST:
@@ -247,11 +248,20 @@ def _outcome(result: Mapping[str, Any]) -> tuple[str, bool]:
     if not lines or lines == ["(No content)"]:  # Claude Code's word for a command that printed nothing
         return ("", bool(result.get("is_error"))) if result.get("is_error") else ("no output", False)
     failed = bool(result.get("is_error"))
+    lines = [line for line in lines if not _NPM_HEADER.match(line)] or ["ok"]  # ("> bindays@1.3.0 build": npm's echo)
     telling = [line for line in lines if _OUTCOME.search(line) and len(line) <= 160]
-    # Test runners print their verdict last; errors say the most on their last line.
-    line = (telling[-1] if telling else lines[0] if lines and len(lines[0]) <= 120 else "")
+    # Test runners print their verdict last; errors say the most on their last line, unless that line only counts
+    # them ("Found 1 error in src/schedule.ts:22"): then the first error says what it was.
+    coded = next((line for line in lines if _ERROR_LINE.search(line) and len(line) <= 200), "")
+    line = (coded if coded and telling and _ERROR_COUNT.search(telling[-1]) else
+            telling[-1] if telling else lines[0] if lines and len(lines[0]) <= 120 else "")
     line = re.sub(r"^[=\-\s]+|[=\-\s]+$", "", line)
     return line[:120], failed
+
+
+_NPM_HEADER = re.compile(r"^> \S+@\S+ \S+|^> (?:tsc|node|vite|jest|vitest|eslint|next|webpack)\b")
+_ERROR_LINE = re.compile(r"\berror\s+[A-Z]{1,4}\d{2,5}\b|\berror\[[A-Z]?\d+\]|^\S+:\d+(?::\d+)?:\s*error\b")
+_ERROR_COUNT = re.compile(r"(?i)^(?:found\s+)?\d+\s+errors?\b|^error: (?:script|command) failed|^npm err!")
 
 
 # ---- writing ---------------------------------------------------------------------

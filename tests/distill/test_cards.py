@@ -3613,3 +3613,49 @@ def test_words_about_a_decision_decide_nothing() -> None:
                say("恭喜做了决定！记得12月31日前交尾款。", role="assistant")])
     decisions = _section(zh.body, "决定")
     assert "决定报崇礼" in decisions and "决定很清楚" not in decisions and "恭喜" not in decisions, zh.body
+
+
+def test_a_build_error_is_named_by_its_first_error_not_its_count() -> None:
+    result = card([
+        say("the bin calendar ignores the council's christmas changes"),
+        say("Let me build it.", role="assistant", blocks=(
+            {"type": "tool_use", "id": "t1", "name": "Bash", "input": {"command": "npm run build"}},)),
+        say("", blocks=({"type": "tool_result", "tool_use_id": "t1", "is_error": True, "content":
+                         "> bindays@1.3.0 build\n> tsc -p .\n\nsrc/schedule.ts(22,13): error TS2322: Type 'string | "
+                         "undefined' is not assignable to type 'string'.\n\nFound 1 error in src/schedule.ts:22"},)),
+        say("Confirmed: `data/holiday-shifts.json` is never loaded, so I'll wire it in.", role="assistant", blocks=(
+            {"type": "tool_use", "id": "t2", "name": "Bash", "input": {"command": "npm run build"}},)),
+        say("", blocks=({"type": "tool_result", "tool_use_id": "t2", "content": "> bindays@1.3.0 build\n> tsc -p ."},))])
+    assert "Ran `npm run build` → src/schedule.ts(22,13): error TS2322: Type 'string | undefined' is not assignable " \
+           "to type 'string'; then ok" in result.body, result.body
+    assert "Confirmed: `data/holiday-shifts.json` is never loaded" not in _section(result.body, "Decisions")
+    # A booking confirmed is still settled
+    booked = card([say("Confirmed: Saturday 12th at 4pm, the alchemist's study, £80 for four.", "Mei"),
+                   say("amazing", "Rohan")])
+    assert "Confirmed: Saturday 12th" in _section(booked.body, "Decisions"), booked.body
+
+
+def test_a_vote_on_the_whole_motion_carries_the_proposal_put_before_it() -> None:
+    result = card([
+        say("1) lift. proposal: we send Brookfield Housing a formal complaint asking for (a) the lift fixed by friday "
+            "19 may, (b) the £3.20 a week lift element refunded to every flat.", "Grace"),
+        say("can we add (c) a carry service for anyone who can't manage the stairs?", "Marta"),
+        say("good shout. so the amendment is: add (c) a carry service until the lift works. any objections?", "Grace"),
+        say("none", "Hamid"),
+        say("ok amendment's in. vote on the whole motion, (a) + (b) + (c)", "Grace"),
+        say("for", "Olu"), say("for", "Marta"), say("for", "Hamid"),
+        say("i'll abstain, my brother in law works for the lift contractor", "Colin"),
+        say("fair enough. and i'm for. so 4 for, 0 against, 1 abstention. carried.", "Grace")])
+    decisions = _section(result.body, "Decisions")
+    assert "Carried (4 for, 0 against): we send Brookfield Housing a formal complaint" in decisions, decisions
+    assert "1 abstention." not in decisions.split("Carried", 1)[1][:30], decisions
+    # "Fair enough, scrap it" still decides
+    scrap = card([say("No bouncy castle this year?", "Sunita"), say("yeah. fair enough, scrap it", "Ewan")])
+    assert "scrap it" in text_of(scrap), scrap.body
+
+
+def test_smaller_news_but_is_a_lead_in() -> None:
+    result = card([say("ok enough about me, what's going on with you", "Marisol"),
+                   say("smaller news but... i've adopted a parrot. an african grey called Pilot, he's 23.", "Dev"),
+                   say("DEV. a parrot?? you can barely keep a cactus alive", "Marisol")])
+    assert "I've adopted a parrot" in result.body and "smaller news" not in text_of(result).lower(), result.body

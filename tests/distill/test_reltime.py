@@ -759,3 +759,13 @@ def test_a_day_noted_later_in_the_text_does_not_resolve_an_earlier_bare_weekday(
     once = resolve_relative(text, date(2000, 1, 1))
     assert once == "SUNDAY. yesterday (1999-12-31) SUNDAY (1999-12-26). yesterday (1999-12-31) "
     assert resolve_relative(once, date(2000, 1, 1)) == once
+
+
+def test_more_irregular_past_verbs_set_the_tense() -> None:
+    wednesday = D(2026, 12, 2)
+    assert resolve_relative("sent the passport application off on monday, £94.50 online", wednesday) == \
+        "sent the passport application off on monday (2026-11-30), £94.50 online"
+    assert resolve_relative("he bit my brother on sunday", wednesday) == "he bit my brother on sunday (2026-11-29)"
+    # ... but not a bit, nor being paid, which is still to come
+    assert resolve_relative("I'm a bit busy on Saturday", wednesday) == "I'm a bit busy on Saturday (2026-12-05)"
+    assert resolve_relative("I get paid on Friday", wednesday) == "I get paid on Friday (2026-12-04)"

@@ -521,6 +521,25 @@ KNOWN_GAPS = {
         # budget
         "Aisha ordered", "dessert",
     },
+    # --- review 29 (written 2026-12-01 by a reviewer before any card was produced; 18 of 217 checks failed on the
+    # first run for the distiller this session started from, 17 for the one it had reached; the general causes were
+    # fixed, these remain) ---
+    "review29_agent_bin_calendar_ics_claude_code.jsonl": {
+        "noUncheckedIndexedAccess",  # the compiler flag kept on: the description's decision names it "the flag"
+        "I'll drop",  # "I'll drop the annotation rather than turn the flag off": the agent's choice, kept as a decision
+    },
+    "review29_chinese_job_offer_chatgpt.json": {"纠结死了"},  # "纠结死了" opens the line that says what the choice is
+    "review29_help_energy_backbill_claude.json": {
+        "saved us 500 quid", "always said",  # the user's thanks, kept inside the line that tells the outcome
+    },
+    "review29_long_catch_up_citizenship_locomo.json": {
+        # Dev's parrot (Pilot, an African grey from the rehoming centre in Otley) is told as "i've adopted a parrot",
+        # which counts as no news beside Marisol's, and what follows says "he" and "him"; the mum from Chile, the
+        # dinner to celebrate, and a quip: budget
+        "Pilot", "Chile", "mum", "parrot", "Otley", "dinner", "no stopping her",
+    },
+    "review29_meeting_tenants_lift_messages.json": {"my knees vote", "fitter than"},  # two jokes kept as told
+    "review29_numbers_christmas_travel_sharegpt.json": {"ripped off"},  # a complaint kept inside the fare's line
 }
 
 
