@@ -819,6 +819,10 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     previous = "fact"  # the assistant's "Switch to 1:2:2 and feed every 12 hours." advises
                 if previous == "preference" and turn.role == "assistant" and not turn.speaker:
                     previous = "fact"  # "Never use DOT brake fluid": advice; preferences are the user's
+                if previous == "decision" and turn.role == "user" and not turn.speaker and not any(
+                        t.role == "assistant" for t in turns[:i]) and (_BOOKED_PLAN.match(sentence) or _SETTLED.match(
+                            _DATE_NOTE.sub("", sentence))):
+                    previous = "fact"  # ("Booked direct on their website, deluxe sea view double": how it began)
                 if previous == "preference" and turn.speaker and _EVENT_RE.search(sentence) and re.match(
                         r"(?i)(?:i|we)(?:'m| am|'re| are|'ve| have)? (?:just |finally |also )?\w+(?:ed|ing)\b", sentence):
                     previous = "fact"  # "I'm starting a dance studio 'cause I love dancing": news, not a liking

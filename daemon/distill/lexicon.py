@@ -316,7 +316,8 @@ _TENTATIVE = re.compile(r"\b(?:if|whether|might|maybe|perhaps|not sure|thinking 
                         r"(?<!went with your )(?<!went with the )(?<!going with )options?(?! (?:\d|[A-Z])\b)|"
                         r"either|alternatives?|need to decide|have to decide|(?:a|the) (?:decision|call|choice) for|"
                         r"(?:your|their) (?:decision|call|choice)|up to you|"
-                        r"should (?:i|we)|wonder(?:ing)?|could|(?:i|we)(?:'d| would))\b|如果|也许|可能|考虑|建议|"
+                        r"should (?:i|we)|wonder(?:ing)?|could|(?:i|we)(?:'d| would)|waiting (?:for|on)|"
+                        r"(?:the|a) \w+ decision \()\b|如果|也许|可能|考虑|建议|"
                         # ("拿不定主意", "然后决定买不买", "别第一天就放弃": nothing decided yet)
                         r"拿不定|还没(?:想好|定)|犹豫|纠结|决定[^，。]{0,4}?(\w)不\1|(?:别|不要|千万别)[^，。]{0,8}放弃|"
                         # ("决定很清楚", "恭喜做了决定！", "这是个明智的决定": said of a decision, deciding nothing)

@@ -3659,3 +3659,15 @@ def test_smaller_news_but_is_a_lead_in() -> None:
                    say("smaller news but... i've adopted a parrot. an african grey called Pilot, he's 23.", "Dev"),
                    say("DEV. a parrot?? you can barely keep a cactus alive", "Marisol")])
     assert "I've adopted a parrot" in result.body and "smaller news" not in text_of(result).lower(), result.body
+
+
+def test_a_booking_told_as_background_and_a_decision_still_awaited_decide_nothing() -> None:
+    result = card([
+        say("Need help writing a complaint. Booked direct on their website, deluxe sea view double, 2 nights, £236 "
+            "total, pay at the hotel. They've now charged me £506, have they just taken £506 off me??"),
+        say("It isn't taken; it reserves the money. The £90 late check-out is the real overcharge.", role="assistant"),
+        say("ok, sent it. next steps are waiting: the refund decision (up to 10 working days)."),
+        say("Good. If they refuse, you can ask your bank about a chargeback.", role="assistant")])
+    decisions = _section(result.body, "Decisions")
+    assert "Booked direct" not in decisions and "waiting" not in decisions, result.body
+    assert "Decided" not in result.description, result.description
