@@ -607,6 +607,8 @@ def _is_filler(sentence: str, names: frozenset[str], people: bool = False) -> bo
         return True  # "等一下，我查一下他的工资条": "let me check"
     if _SEND_LOVE.match(sentence):
         return True  # "Love to Sam and baby Mila", "Give Biscuit a scratch from me": a sign-off
+    if _TIMEBOX.match(sentence):
+        return True  # "Aim to be done by 9, sam has to put kids to bed": how long the meeting runs
     if _FEELING_EN.fullmatch(_LEAD_FILLER.sub("", sentence).strip(" .!…")):
         return True  # "My brain is fried", "So tired now"
     if (show := _SHOWING.match(sentence)) and len(_tokens(sentence[show.end():]) - names) < 2:
@@ -959,6 +961,9 @@ _RECAP = re.compile(r"(?i)\W*(?:(?:ok(?:ay)?|so|right)[,\s]+)?(?:recap|to recap|
                     r"the plan|final plan)\s*[:：—-]|\W*(?:好的?[，,\s]*)?(?:总结一下|总结|小结|汇总一下)\s*[:：，,]")
 _MORE_NEWS = re.compile(r"(?i)\W*(?:and\s+|but\s+|oh\s+and\s+)?(?:it'?s|they'?re|we'?re having|we'?re expecting)\s+"
                         r"(?:twins|triplets|a (?:boy|girl)|(?:two|three) (?:boys|girls)|a boy and a girl)\W*")
+_TIMEBOX = re.compile(r"(?i)\W*(?:(?:let'?s|we'?ll|i'?d like to|can we)\s+)?(?:aim(?:ing)?|try(?:ing)?|hop(?:e|ing))\s+to\s+"
+                      r"(?:be\s+)?(?:done|finished|finish|wrap(?:ped)?(?:\s+up)?|out)\s+by\b"
+                      r"|\W*(?:let'?s\s+)?keep (?:it|this) (?:short|quick|brief)\b")
 _COMPLIMENT = re.compile(r"(?i)\W*(?:wow,?\s+|oh,?\s+)?(?:the colou?rs|the details?|the light|your \w+|that|this|it|they|those|"
                          r"these|she|he)(?:\s+(?:really|just|all|so))?\s+(?:blends? (?:so |really )?(?:nicely|well|beautifully)|"
                          r"(?:looks?|sounds?) (?:so |really )?(?:amazing|great|beautiful|gorgeous|lovely|awesome|stunning|good|"

@@ -176,7 +176,7 @@ _LEAD_FILLER = re.compile(r"^(?:(?:so far,? so good(?:\s*[-–—])?|"
                           r"(?=\s+(?:i|i'm|i've|we|we're|we've|my|our)\b)|"
                           r"(?:(?:so )?many things to (?:plan|do|discuss|sort out)\s*)?(?:first|second|third|finally|"
                           r"lastly|(?:first|second|third|next|last|one more) (?:thing|topic|item))\s*:)[,!.:]?\s+|"
-                          r"(?:你好|您好|嗨|哈喽|嗯+|好的?|对了|那个)[，,！!。\s]+|哈哈+[，,！!。\s]*|"
+                          r"(?:你好|您好|嗨|哈喽|嗯+|好的?|对了|那个|先?(?:别|不要|不用)(?:太)?(?:慌|着急|担心|紧张))[，,！!。\s]+|哈哈+[，,！!。\s]*|"
                           r"(?:我)?想(?:咨询|请教|问)(?:一下|你)?[，,：:！!。\s]+(?=\S{4}|$))+", re.I)  # ("想咨询一下 我妈…")
 _CLAUSE_SEP = re.compile(r"(,\s+|\s+[-–—]\s+|;\s+|，)")
 _WORD_RE = re.compile(r"[a-z0-9]+(?:['’][a-z]+)?|[\u3400-\u9fff]+", re.I)

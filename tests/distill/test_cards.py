@@ -3671,3 +3671,15 @@ def test_a_booking_told_as_background_and_a_decision_still_awaited_decide_nothin
     decisions = _section(result.body, "Decisions")
     assert "Booked direct" not in decisions and "waiting" not in decisions, result.body
     assert "Decided" not in result.description, result.description
+
+
+def test_how_long_a_meeting_runs_is_no_plan_and_comfort_is_a_lead_in() -> None:
+    result = card([say("Agenda: 1) NYE gig 2) the EP. Aim to be done by 9, sam has to put kids to bed", "Niamh"),
+                   say("Dave at the crown & anchor confirmed NYE, £400 for two sets", "Niamh"),
+                   say("I'll send the setlist round by Sunday", "Olu")])
+    steps = _section(result.body, "Current state and next steps")
+    assert "done by 9" not in text_of(result) and "I'll send the setlist round by Sunday" in steps, result.body
+    zh = card([say("女儿9岁，视力右眼4.7、左眼4.8，怎么办？"),
+               say("先别慌，9岁发现、度数应该还不高，现在开始控制是来得及的。建议先去医院散瞳验光。", role="assistant")])
+    text = text_of(zh)
+    assert "先别慌" not in text and "9岁发现、度数应该还不高" in text, zh.body
