@@ -607,6 +607,8 @@ def _is_filler(sentence: str, names: frozenset[str], people: bool = False) -> bo
         return True  # "等一下，我查一下他的工资条": "let me check"
     if _SEND_LOVE.match(sentence):
         return True  # "Love to Sam and baby Mila", "Give Biscuit a scratch from me": a sign-off
+    if _LETTER_FORMULA.fullmatch(sentence):
+        return True  # "Dear Sir or Madam,", "Yours faithfully,": a drafted letter's formulas
     if _TIMEBOX.match(sentence):
         return True  # "Aim to be done by 9, sam has to put kids to bed": how long the meeting runs
     if _FEELING_EN.fullmatch(_LEAD_FILLER.sub("", sentence).strip(" .!…")):
@@ -961,6 +963,9 @@ _RECAP = re.compile(r"(?i)\W*(?:(?:ok(?:ay)?|so|right)[,\s]+)?(?:recap|to recap|
                     r"the plan|final plan)\s*[:：—-]|\W*(?:好的?[，,\s]*)?(?:总结一下|总结|小结|汇总一下)\s*[:：，,]")
 _MORE_NEWS = re.compile(r"(?i)\W*(?:and\s+|but\s+|oh\s+and\s+)?(?:it'?s|they'?re|we'?re having|we'?re expecting)\s+"
                         r"(?:twins|triplets|a (?:boy|girl)|(?:two|three) (?:boys|girls)|a boy and a girl)\W*")
+_LETTER_FORMULA = re.compile(r"(?i)\W*(?:dear\s+[^,.!?\n]{1,40}|to whom it may concern|(?:yours\s+(?:faithfully|sincerely|truly)|"
+                             r"kind(?:est)? regards|best regards|best wishes|many thanks|regards)(?:,?\s+\[?[\w .]{0,30}\]?)?)"
+                             r"\s*[,.!:]?\s*")
 _TIMEBOX = re.compile(r"(?i)\W*(?:(?:let'?s|we'?ll|i'?d like to|can we)\s+)?(?:aim(?:ing)?|try(?:ing)?|hop(?:e|ing))\s+to\s+"
                       r"(?:be\s+)?(?:done|finished|finish|wrap(?:ped)?(?:\s+up)?|out)\s+by\b"
                       r"|\W*(?:let'?s\s+)?keep (?:it|this) (?:short|quick|brief)\b")

@@ -238,7 +238,7 @@ _NARRATION = re.compile(
 _ACK = re.compile(r"^(?:i see|now i (?:see|understand|get it)|i understand|got it|understood|perfect|great|"
                   r"excellent|good|nice|awesome|sure|ok(?:ay)?|alright|done(?!\s+by\b)|all set|thanks?|thank you|"
                   r"(?:fully |totally |completely |absolutely )?agreed|exactly|indeed|same here|me too|for sure|"
-                  r"of course|no way|deal|it'?s a deal|fair enough(?=[.!]*$)|already (?:on it|sorted|packed|done|in (?:my|the) (?:bag|car|calendar))|that'?s (?:it|right|true|fair|great|awesome|amazing|cool)|"
+                  r"of course|no way|deal|it'?s a deal|fair enough(?=[.!]*$)|(?:that )?(?:seems|sounds) (?:fair|reasonable)(?=[.!]*$)|already (?:on it|sorted|packed|done|in (?:my|the) (?:bag|car|calendar))|that'?s (?:it|right|true|fair|great|awesome|amazing|cool)|"
                   r"i (?:\d+% |totally |completely |fully |so )?agree|here'?s (?:a |my )?(?:pic|photo|picture|"
                   r"snap|shot|look)|check (?:it|this) out|look at (?:this|that)|action items(?: then)?|let'?s start|"
                   r"moving on(?=\s+(?:to|then|now)\b|\W*$)|(?:first|second|third|next|last|final|another|one) (?:topic|item|point|thing)|none|fine by me|works for me|sounds good|(?:that|this|(?:next |this )?\w+day|tomorrow|tonight)(?: [(（][^)）]*[)）])? works|"

@@ -3683,3 +3683,16 @@ def test_how_long_a_meeting_runs_is_no_plan_and_comfort_is_a_lead_in() -> None:
                say("先别慌，9岁发现、度数应该还不高，现在开始控制是来得及的。建议先去医院散瞳验光。", role="assistant")])
     text = text_of(zh)
     assert "先别慌" not in text and "9岁发现、度数应该还不高" in text, zh.body
+
+
+def test_a_drafted_letters_formulas_and_seems_fair_are_left_out() -> None:
+    result = card([
+        say("can you draft the complaint to the Harbourside Hotel? they charged me £90 for a late check-out"),
+        say("Here's a draft.\n\nDear Sir or Madam,\n\nI was charged £90 for a late check-out on 22 November although I "
+            "left at 10:40; the car park ticket shows the time. Please refund the £90.\n\nYours faithfully,\nJo Bloggs",
+            role="assistant"),
+        say("Seems fair. Sent it, with the car park ticket attached.")])
+    text = text_of(result)
+    for formula in ("Dear Sir", "Yours faithfully", "Seems fair"):
+        assert formula not in text, (formula, text)
+    assert "£90" in text, text

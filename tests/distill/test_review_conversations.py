@@ -530,7 +530,7 @@ KNOWN_GAPS = {
     },
     "review29_chinese_job_offer_chatgpt.json": {"纠结死了"},  # "纠结死了" opens the line that says what the choice is
     "review29_help_energy_backbill_claude.json": {
-        "saved us 500 quid", "always said",  # the user's thanks, kept inside the line that tells the outcome
+        "always said",  # the user's aside, kept inside the line that tells the outcome
     },
     "review29_long_catch_up_citizenship_locomo.json": {
         # Dev's parrot (Pilot, an African grey from the rehoming centre in Otley) is told as "i've adopted a parrot",
