@@ -79,7 +79,9 @@ _MONTHS = r"(?:jan|feb|mar|apr|may|jun|jul|aug|sep|sept|oct|nov|dec)[a-z]*\.?"
 _DATE_AFTER = re.compile(
     r"\s*[（(](?:around |约|weekend of |week of )?\d{4}"
     r"|,?\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b|,?\s*\d{1,2}/\d{1,2}\b|,?\s*\d{1,2}\s+" + _MONTHS + r"\b"
-    r"|,?\s*" + _MONTHS + r"\s+\d{1,2}(?:st|nd|rd|th)?\b|\s*[（(]?\d{1,2}月\d{1,2}[日号]"
+    r"|,?\s*" + _MONTHS + r"\s+\d{1,2}(?:st|nd|rd|th)?\b|\s*[（(]?\*{0,2}\d{1,2}月\d{1,2}[日号]"
+    # ("last weekend (fri 20 – sun 22 nov)": the days are written right after)
+    r"|\s*[（(](?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s+\d{1,2}\b"
     # ("in two weeks, on Saturday 12 December", "两周后：12月17日（周四）": the day is written right after)
     r"|\s*[:：,，]?\s*(?:on\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?(?:the\s+)?"
     r"(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTHS + r"\b|" + _MONTHS + r"\s+\d{1,2}\b|\d{1,2}月\d{1,2}[日号])", re.I)
@@ -204,6 +206,16 @@ def _resolve_prose(text: str, anchor: date, said: Said) -> str:
     for rule in RULES:
         if not rule.triggers or any(word in lowered for word in rule.triggers):
             text = _apply(rule, text, anchor, said)
+    # (The rules that read the days given look again at what the later rules gave, "三周后（2000-01-25） FRIDAY", so a
+    # second pass finds nothing new.)
+    for _ in range(3):
+        again = text
+        for rule in _READING:
+            if not rule.triggers or any(word in lowered for word in rule.triggers):
+                again = _apply(rule, again, anchor, said)
+        if again == text:
+            break
+        text = again
     if "after (" in text:  # "the Friday after (2026-12-11) next weekend (weekend of …)": one phrase, one day after it
         text = _AFTER_SPLIT.sub(r"\1\3 (\2)", text)
     return text
@@ -910,7 +922,7 @@ RULES: tuple[Rule, ...] = (
          "last night −1; tonight and this morning/afternoon/evening 0",
          re.compile(r"\b(?:the\s+day\s+before\s+yesterday|the\s+day\s+after\s+tomorrow|"
                     r"(?<!like )(?<!like just )(?<!like it was )(?<!as if it were )yesterday|"
-                    r"last\s+night|today(?:['’]s)?|tonight|this\s+(?:morning|afternoon|evening)|"
+                    r"last\s+night(?:['’]s)?|today(?:['’]s)?|tonight(?:['’]s)?|this\s+(?:morning|afternoon|evening)(?:['’]s)?|"
                     r"(?<!the )tomorrow(?:['’]s)?)\b(?!\s+(?:rollover|roll-over|button|option|setting|mode)\b)", re.I),
          _en_fixed,  # ("the tomorrow rollover": a feature's name)
          examples=("yesterday", "today", "tomorrow", "the day after tomorrow", "last night"),
@@ -976,7 +988,7 @@ RULES: tuple[Rule, ...] = (
          examples=("by the end of the week", "by end of next week"), triggers=("end of",)),
     Rule("last / this / next week, weekend, month, year",
          "the calendar week (named by its Monday), weekend (by its Saturday), month or year",
-         re.compile(r"\b(last|this|next)\s+(weekend|week|month|year)\b", re.I), _en_period,
+         re.compile(r"\b(last|this|next)\s+(weekend|week|month|year)\b(?:['’]s)?", re.I), _en_period,
          examples=("next week", "last week", "this weekend", "next weekend", "last weekend",
                    "next month", "last month", "next year", "last year"),
          triggers=("last", "this", "next")),
@@ -1101,3 +1113,6 @@ def weekday_table(anchor: date = EXAMPLE_DAY) -> str:
             out.append(f"| {names[said]} | " + " | ".join(cells) + " |")
         out.append("")
     return "\n".join(out)
+
+
+_READING = tuple(r for r in RULES if r.said)  # the rules that read the days a text gives

@@ -769,3 +769,20 @@ def test_more_irregular_past_verbs_set_the_tense() -> None:
     # ... but not a bit, nor being paid, which is still to come
     assert resolve_relative("I'm a bit busy on Saturday", wednesday) == "I'm a bit busy on Saturday (2026-12-05)"
     assert resolve_relative("I get paid on Friday", wednesday) == "I get paid on Friday (2026-12-04)"
+
+
+def test_a_possessive_keeps_its_s_before_the_date_and_a_date_written_after_is_not_given_twice() -> None:
+    friday = D(2026, 12, 4)
+    assert resolve_relative("replayed this morning's failed webhooks", friday) == \
+        "replayed this morning's (2026-12-04) failed webhooks"
+    assert resolve_relative("this month's book is Piranesi", friday) == "this month's (2026-12) book is Piranesi"
+    assert resolve_relative("last night's gig", friday) == "last night's (2026-12-03) gig"
+    assert resolve_relative("月底（**12月31日**）前交尾款", friday) == "月底（**12月31日**）前交尾款"
+    assert resolve_relative("last weekend (fri 20 – sun 22 nov) we stayed", friday).startswith("last weekend (fri 20")
+
+
+def test_a_day_another_rule_gives_later_in_the_pass_is_read_in_the_same_pass() -> None:
+    # (Found by the idempotence property: "三周后" is resolved after the bare weekday, so a second pass read its note.)
+    once = resolve_relative(". 三周后 FRIDAY. yesterday ", D(2000, 1, 4))
+    assert once == ". 三周后（2000-01-25） FRIDAY (2000-01-28). yesterday (2000-01-03) "
+    assert resolve_relative(once, D(2000, 1, 4)) == once
