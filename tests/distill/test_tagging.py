@@ -283,3 +283,11 @@ def test_everyone_and_someone_are_never_tags() -> None:
     tags = ExtractiveTagger().tag(text, 3)
     assert not {"everyone", "Everyone", "someone", "Someone"} & set(tags), tags
     assert "Gin Palace" in tags, tags
+
+
+def test_a_meetings_aob_is_no_tag() -> None:
+    text = ("---\nname: book-club\ndescription: Carried: the Hartley Road library room.\n---\n## Key facts\n"
+            "- Imogen: Agenda: 1) where we meet 2) january book 3) AOB.\n- Theo: “AOB?” — The Lamb shuts in January.\n"
+            "- Kasia: Piranesi by Susanna Clarke for January, over Demon Copperhead.\n")
+    tags = ExtractiveTagger().tag(text, 3)
+    assert "AOB" not in tags and "aob" not in tags, tags
