@@ -87,7 +87,7 @@ _CUES = {
                       r"\bi'?m (?:really |so )?(?:into|keen on|passionate about)\b|"
                       r"\b(?:always|never) use\b|\bplease (?:always|never|don't)\b",
         "state": r"\b(?:current(?:ly)?|status|as of|right now|at the moment|merged|shipped|deployed|switched|"
-                 r"done|finished|completed|fixed|released|(?:is|are) next|working on|in progress|next steps?|"
+                 r"(?<!be )(?<!been )done|finished|completed|fixed|released|(?:is|are) next|working on|in progress|next steps?|"
                  r"todo|to-do|plan|plans|planning|going to|gonna|(?:i|we) will|i'll|we'll|blocked (?:on|by|until)|"
                  r"waiting (?:for|on)|pending|still need|remaining|deadline|tomorrow|by (?:next )?"
                  r"(?:monday|tuesday|wednesday|thursday|friday|saturday|sunday|tonight|the end of|end of)|"

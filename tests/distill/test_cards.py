@@ -3696,3 +3696,12 @@ def test_a_drafted_letters_formulas_and_seems_fair_are_left_out() -> None:
     for formula in ("Dear Sir", "Yours faithfully", "Seems fair"):
         assert formula not in text, (formula, text)
     assert "£90" in text, text
+
+
+def test_could_be_done_is_how_not_what_is_done() -> None:
+    result = card([say("Representing the board as a space could be done using a simplicial complex from Gudhi."),
+                   say("Yes: Gudhi's SimplexTree holds it, and its persistence() gives the holes.", role="assistant")])
+    assert "could be done" not in _section(result.body, "Current state and next steps"), result.body
+    done = card([say("The migration is done and merged, 14 tables moved to Postgres 16."),
+                  say("Great, next drop the old MySQL replica.", role="assistant")])
+    assert "migration is done" in _section(done.body, "Current state and next steps"), done.body
