@@ -81,7 +81,7 @@ _DATE_AFTER = re.compile(
     r"|,?\s*(?:the\s+)?\d{1,2}(?:st|nd|rd|th)\b|,?\s*\d{1,2}/\d{1,2}\b|,?\s*\d{1,2}\s+" + _MONTHS + r"\b"
     r"|,?\s*" + _MONTHS + r"\s+\d{1,2}(?:st|nd|rd|th)?\b|\s*[（(]?\*{0,2}\d{1,2}月\d{1,2}[日号]"
     # ("last weekend (fri 20 – sun 22 nov)": the days are written right after)
-    r"|\s*[（(](?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s+\d{1,2}\b"
+    r"|\s*[（(](?:mon|tue|wed|thu|fri|sat|sun)[a-z]*\.?\s+\d{1,2}\b|\s*[（(](?:the\s+)?\d{1,2}(?:st|nd|rd|th)[)）]"
     # ("in two weeks, on Saturday 12 December", "两周后：12月17日（周四）": the day is written right after)
     r"|\s*[:：,，]?\s*(?:on\s+)?(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day,?\s+)?(?:the\s+)?"
     r"(?:\d{1,2}(?:st|nd|rd|th)?\s+(?:of\s+)?" + _MONTHS + r"\b|" + _MONTHS + r"\s+\d{1,2}\b|\d{1,2}月\d{1,2}[日号])", re.I)
@@ -93,7 +93,9 @@ _SENTENCE_END = re.compile(r"[.!?;。！？；\n\U0001F300-\U0001FAFF\u2600-\u27
 _FUTURE_CUE = re.compile(r"\b(?:will|shall|gonna|going\s+to|let's|let’s|plan(?:s|ning)?|next|tomorrow|"
                          r"upcoming|coming|see\s+you)\b|\w['’]ll\b"
                          # ("We don't order until the council has decided on 6 January": a perfect still to come)
-                         r"|\b(?:until|till|once|as soon as|by the time)\s+(?:[\w'’-]+\s+){0,5}(?:has|have)\s+\w+", re.I)
+                         r"|\b(?:until|till|once|as soon as|by the time)\s+(?:[\w'’-]+\s+){0,5}(?:has|have)\s+\w+"
+                         # ("once you've checked no payment was taken on 1 jan": a check still to come)
+                         r"|\b(?:until|till|once|as soon as|by the time)\s+(?:you|we|they|i|he|she)['’]ve\s+\w+", re.I)
 # "-ed" words are past tense, except those that plan ahead ("scheduled", "booked") or are not verbs.
 _NOT_PAST = r"(?!\w*eed\b|(?:schedul|plann|book|suppos|expect|need|interest|excit|hundr|sacr|wick)ed\b)"
 _PAST_CUE = re.compile(r"\b(?:was|were|did|had|went|got(?! (?:it|you|ya)\b)|came|saw|said|told|met|made|took|gave|left|born|died|"

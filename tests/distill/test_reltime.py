@@ -786,3 +786,11 @@ def test_a_day_another_rule_gives_later_in_the_pass_is_read_in_the_same_pass() -
     once = resolve_relative(". 三周后 FRIDAY. yesterday ", D(2000, 1, 4))
     assert once == ". 三周后（2000-01-25） FRIDAY (2000-01-28). yesterday (2000-01-03) "
     assert resolve_relative(once, D(2000, 1, 4)) == once
+
+
+def test_once_youve_checked_is_still_to_come_and_a_day_written_as_an_ordinal_after_is_kept() -> None:
+    sunday = D(2026, 11, 29)
+    assert resolve_relative("cancel it in early January, once you've checked no payment was taken on 1 jan", sunday) \
+        == "cancel it in early January, once you've checked no payment was taken on 1 jan (2027)"
+    assert resolve_relative("they replied on thursday (3rd), all sorted", D(2026, 12, 8)) == \
+        "they replied on thursday (3rd), all sorted"

@@ -241,10 +241,10 @@ KNOWN_GAPS = {
         "£119",  # "That's £119 saved.": one short line among the assistant's steps, cut by the budget
     },
     "review16_personal_plans_wreath_workshop_messages.json": {
-        # a booking changed in passing (no cancelled name or day); two quips
+        # a pick-up time and a booking changed in passing (no cancelled name or day); a quip
+        "(?mi)^(?=[^\\n]*(9:30|9\\.30|09:30))(?![^\\n]*(was\\b|were\\b|originally|first|instead|changed|→|->|earlier|moved|no longer|old|previous|initial|from\\b))[^\\n]*$",
         "(?mi)^(?=[^\\n]*(wreath|workshop|brackenhill|booked|booking))(?=[^\\n]*(2026-11-28|\\b28 nov|nov(ember)? 28\\b|28th))(?![^\\n]*(sold out|sold-out|was\\b|were\\b|originally|original|first|instead|moved|no longer|full|not\\b|n't|→|->|changed|initial|planned|previous|replaced|earlier))[^\\n]*$",
         "was a crime",
-        "Marmite ate",  # the dog's joke takes the room the booking's price, now joined to it, freed: budget
     },
     # --- review 17 (written 2026-12-01 by a reviewer before any card was produced; 22 of 195 checks failed on the
     # first run, 88.7 %, against 21 for the distiller this session started from) ---
