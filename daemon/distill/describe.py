@@ -293,8 +293,8 @@ _STATE_NEWS = {"engaged": "engagement", "married": "wedding", "pregnant": "baby 
 _NEWS_VERB = re.compile(r"(?i)(?:[a-z]+ and i|me and [a-z]+|i|we)(?:'ve|'m|'re| have| am| are)?\s+(?:just\s+|finally\s+|officially\s+|actually\s+)?"
                         r"(?:(?:got|am|'m|are|'re|have been|'ve been)\s+)?(?P<state>" + "|".join(_STATE_NEWS) + r")\b"
                         # "We're moving to Frome": femi-move-to-frome
-                        r"|(?:i'?m|i am|we'?re|we are)\s+(?:finally\s+|officially\s+)?moving\s+(?:to|into)\s+"
-                        r"(?P<place>(?-i:[A-Z])[\w'’-]+(?:\s(?-i:[A-Z])[\w'’-]+)?)"
+                        r"|(?:i'?m|i am|we'?re|we are|[a-z]+ and i are)\s+(?:finally\s+|officially\s+)?moving\s+(?:to|into)\s+"
+                        r"(?P<place>(?-i:[A-Z])[\w'’-]+(?:\s(?-i:[A-Z])[\w'’-]+)?|[a-z][\w'’-]+(?:\s[a-z][\w'’-]+)?(?=\s*[.!?]|$))"
                         r"|(?:i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|officially\s+|actually\s+)?"
                         r"(?:got (?:accepted|picked|chosen|selected|offered) (?:for|into|to|onto|on)|got into|got|passed|won|"
                         r"ran|completed|finished|"
@@ -480,11 +480,12 @@ _CALM_MAJOR = re.compile(r"(?i)(?:[a-z]+ and i|me and [a-z]+|i|we)(?:'ve| have)?
                          r"(?:job|postdoc|phd|place|offer|promotion|promoted|engaged|married|pregnant|house|flat|keys|"
                          r"contracts|approved as (?:foster|adopt)\w*)\b"
                          r"|(?i:(?:i'?m|i am|we'?re|we are)\s+(?:now\s+|finally\s+|officially\s+)?(?:engaged|married|"
-                         r"pregnant|expecting)\b)|(?i:(?:i'?m|i am|we'?re|we are)\s+moving\s+(?:to|into|house)\b)"
+                         r"pregnant|expecting)\b)|(?i:(?:i'?m|i am|we'?re|we are|[a-z]+ and i are|me and [a-z]+ are)\s+moving\s+(?:to|into|house)\b)"
                          r"|(?i:(?:i'?m|i am)\s+(?:giving|donating)\b[^.!?]{0,40}\b(?:kidneys?|liver|bone marrow|organ)\b)"
                          r"|(?i:(?:i|we)\s+(?:just\s+|finally\s+)?got into\s+(?:the\s+|my\s+)?(?:msc|ma|mba|phd|masters|"
                          r"master's|uni|university|college|course|programme|program|school)\b)")
-_LIFE_EVENT = re.compile(r"(?i)(?:(?:[a-z]+ and i|me and [a-z]+)(?=\s+(?:just\s+|finally\s+|officially\s+)?got\b)|i|we)"
+_LIFE_EVENT = re.compile(r"(?i)(?:[a-z]+ and i|me and [a-z]+)\s+are\s+(?:moving|engaged|getting married|expecting)\b|"
+                         r"(?:(?:[a-z]+ and i|me and [a-z]+)(?=\s+(?:just\s+|finally\s+|officially\s+)?got\b)|i|we)"
                          r"(?:'ve| have)?\s+(?:just\s+|finally\s+|officially\s+|actually\s+)?(?:got|passed|won|bought|"
                          r"exchanged|ran|completed|climbed|swam|cycled|"
                          r"adopted|graduated|moved|quit|finished|started|booked|became|signed|sold|opened|launched|"
@@ -801,6 +802,11 @@ def third_person(text: str, who: str) -> str:
             return f"{subject} {adverb}{verb}"
         return f"{subject} {adverb}{_third(verb)}" if first else f"{subject} {adverb}{verb}"
 
+    if who != "they":  # "Lewis and I are moving…" → "Lewis and Freya are moving…"
+        text = re.sub(r"^([A-Za-z][\w'’-]*) and [Ii]\b(?='m| am| are| have| were| had| will| got| just)(?:'m| am)?",
+                      lambda m: f"{m.group(1)[:1].upper()}{m.group(1)[1:]} and {who}"
+                      + (" are" if m.group(0).endswith(("'m", " am")) else ""), text, count=1) \
+            if not re.match(r"(?i)(?:my|me)\b", text) else text
     if who != "they":  # "My brother and I are going…" → "Dev and their brother are going…"
         text = re.sub(r"^(?:my|My) ((?:\w+ ){0,2}?\w+) and I\b(?:'m| am)?",
                       lambda m: f"{who} and their {m.group(1)}" + (" are" if m.group(0).endswith(("'m", " am")) else ""),

@@ -132,6 +132,7 @@ _EVENT_RE = re.compile(r"\b(?:i|we)\s+(?:just\s+|finally\s+|recently\s+|also\s+|
                        r"[a-z]{3,}ing\b"
                        r"|\b(?:i|we)\s+(?:start|begin|fly|move|pick (?:\w+ )?up|get the keys|finally (?:have|own))\b"
                        r"|\bfinally (?:has|have|had|got)\b"  # "the band finally has a real gig"
+                       r"|\b[a-z]+ and i are\s+(?:moving|getting married|engaged|expecting)\b"  # "lewis and i are moving to…"
                        # "I'm an auntie!!", "We're engaged": who one has become
                        r"|\b(?:i'?m|i am|we'?re|we are)\s+(?:now\s+|finally\s+|officially\s+)?(?:an?\s+)?(?:auntie|aunt|uncle|"
                        r"engaged|pregnant|married|expecting|dad|mum|mom|father|mother|grandma|grandpa|godfather|"

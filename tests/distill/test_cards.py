@@ -3705,3 +3705,13 @@ def test_could_be_done_is_how_not_what_is_done() -> None:
     done = card([say("The migration is done and merged, 14 tables moved to Postgres 16."),
                   say("Great, next drop the old MySQL replica.", role="assistant")])
     assert "migration is done" in _section(done.body, "Current state and next steps"), done.body
+
+
+def test_news_told_as_someone_and_i_is_news_and_names_the_card() -> None:
+    result = card([say("call me when you can, it's nothing bad", "Freya"), say("ok go, i'm sitting down", "Callum"),
+                   say("lewis and i are moving to new zealand. i've got a job as a farm vet in gore", "Freya"),
+                   say("WHAT. like MOVING moving??", "Callum"),
+                   say("yep! flights are booked for tuesday 2nd march", "Freya"),
+                   say("also i passed my driving test on thursday, fourth time lucky", "Callum")])
+    assert result.description.startswith("Lewis and Freya are moving to new zealand."), result.description
+    assert result.name == "freya-move-to-new-zealand", result.name

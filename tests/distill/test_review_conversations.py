@@ -495,10 +495,9 @@ KNOWN_GAPS = {
     },
     "review27_help_gym_contract_claude.json": {"2026-12-03"},  # the day the letter went: budget
     "review27_long_catch_up_new_zealand_locomo.json": {
-        # the emigration told as "we're moving to new zealand" in a line cut by the budget, the visit's and the new
-        # job's days, Gore, the driving test ("passed my test"), and three asides kept as told
-        "2027-02-20", "2027-03-15", "Gerry", "Gore", "New Zealand", "Werther", "driving test", "emigrat", "stay over",
-        "wheelie bin",
+        # the visit's and the new job's days, Gore, the driving test ("passed my test"), three asides kept as told, and
+        # Lewis, who moves with Freya, as a tag
+        "2027-02-20", "2027-03-15", "Gerry", "Gore", "Werther", "driving test", "stay over", "wheelie bin", "lewis",
     },
     "review27_meeting_charity_run_messages.json": {
         "2027-01-12", "£2,000", "banana",  # the quiz night's new day and the first target: budget; a joke kept
