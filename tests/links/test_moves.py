@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import gc
 import os
 from pathlib import Path
 
@@ -326,3 +327,42 @@ def test_a_move_interrupted_midway_converges_at_the_next_start(ctx: Context, vau
         assert (vault_root / f"arch/n{i}.md").read_text() == f"# n{i}\n{BODY.format(i)}[[n{(i + 1) % 5}]] #t{i}\n"
     assert not [p for p in vault_root.rglob("*") if p.name.endswith(".tmp")]
     assert_index_equals_a_rebuild(ctx)
+
+
+def test_the_cycle_collector_is_held_off_during_a_move_and_resumes_after(ctx: Context, vault_root: Path,
+                                                                         monkeypatch: pytest.MonkeyPatch) -> None:
+    """The repair runs with the collector off (its garbage is freed by reference counting); the
+    files and the index come out as they would with it on."""
+    tracker = _folder_with_referrers(ctx, vault_root, 5)
+    seen: list[bool] = []
+    real = renames._repair
+    monkeypatch.setattr(renames, "_repair", lambda *args: (seen.append(gc.isenabled()), real(*args))[1])
+    assert gc.isenabled()
+    apply_actions(ctx, tracker.feed([FileEvent(MOVED, "proj", "arch", is_dir=True)], now=1.0))
+    assert seen == [False] and gc.isenabled()
+    assert (vault_root / "ref0.md").read_text() == "---\nmemory_tags: [r]\n---\nsee [[n0]] and [x](arch/n0.md)\n"
+    monkeypatch.undo()
+    assert_index_equals_a_rebuild(ctx)
+
+
+def test_collector_pauses_nest_overlap_and_survive_errors() -> None:
+    """The collector resumes when the last pause ends (two threads' pauses may end in either order),
+    after an error too, and only if it was on when the first began."""
+    first, second = renames.collector_paused(), renames.collector_paused()
+    first.__enter__()
+    second.__enter__()
+    first.__exit__(None, None, None)  # the first to begin ends first: the other still runs
+    assert not gc.isenabled()
+    second.__exit__(None, None, None)
+    assert gc.isenabled()
+    with pytest.raises(Crash):
+        with renames.collector_paused():
+            raise Crash
+    assert gc.isenabled()
+    gc.disable()
+    try:
+        with renames.collector_paused():
+            pass
+        assert not gc.isenabled()  # off before: left off
+    finally:
+        gc.enable()
