@@ -743,8 +743,9 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
             if not fence and _cut_off(turn, sentences, turns):
                 if turn.role == "assistant":
                     sentences.pop()  # "…the original side of the r": the export cut the message short
-                else:  # what the user said is kept, to where it was cut: "… with my new…" (not "new Fit")
-                    sentences[-1] = re.sub(r"\s+\S+$", "…", sentences[-1])
+                else:  # what the user said is kept, to where it was cut: "… with my new Fit…" (the word begun says more
+                    # than none: a reader guesses "Fitbit")
+                    sentences[-1] = sentences[-1].rstrip(" ,;:-") + "…"
             if pos == 0 and reply and turn.speaker and sentences and (
                     first := re.match(r"([^,;]{1,24}),\s+(?:so\s+|and\s+)?(?=\w)", sentences[0])) and \
                     (re.fullmatch(r"[£$€]?\d[\d,.]*\s?\w{0,5}", first.group(1)) or _COUNT.fullmatch(first.group(1))) and _follow_up(

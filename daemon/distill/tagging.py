@@ -98,6 +98,8 @@ class ExtractiveTagger:
         head = re.sub(r"\s*(?:[^.]* talked(?: about [^.]*?)?(?: on [^.]*)?|(?:Conversation between|Chat with|On) [^.]*)\.$",
                       "", description)
         body = _prose(props.body(text))
+        # (A word cut short by an export, "my new Fit…", names nothing yet.)
+        head, body = (re.sub(r"(?<![\w'’-])[A-Za-z][A-Za-z0-9'’-]*…", "…", part) for part in (head, body))
         head = _prose(head)
         # Speakers are who talked, not what the card is about; the card's name is already its name. (Those who
         # said nothing the card keeps are named where the description says who talked: "Odile, … and Kemal talked".)

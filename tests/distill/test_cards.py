@@ -1539,7 +1539,9 @@ def test_a_message_cut_by_its_export_keeps_what_was_said_up_to_the_cut() -> None
     helper = ("Congratulations on taking the first step towards a healthier lifestyle! Walking more is the easiest "
               "win: take the stairs, walk during calls and park further away from the door. Firstly, kudos on inves")
     body = card([say(user[:200]), say(helper[:199], role="assistant")]).body
-    assert "with my new…" in body and "new Fit" not in body and "kudos on inves" not in body
+    result = card([say(user[:200]), say(helper[:199], role="assistant")])
+    assert "with my new Fit…" in body and "kudos on inves" not in body  # (the word begun says more than none)
+    assert "Fit" not in ExtractiveTagger().tag(cards.render(result, "s1", "[[x]]"), 3)  # (but names no tag)
     typed = "It works fine locally but on the raspberry pi it dies maybe every 20 min, files are like 40k rows and " \
             "I have no idea where to start looking, any pointers on what could make it die like that"
     body = card([say(typed), say("Check the logs with journalctl first.", role="assistant")]).body
