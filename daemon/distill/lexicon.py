@@ -268,7 +268,8 @@ _FILLER_PHRASE = re.compile(r"\b(?:mystery solved|there it is|cracks me up|(?:is
                             r"dying to (?:ask|know|hear)|gotta (?:go|run)|"
                             r"(?:i'?d|i had|i) better (?:go|run|dash|get going)|got to (?:go|run)|gtg|keep (?:you|ya) posted|"
                             # ("will report back re Jess", "sorry completely forgot, been a mad day")
-                            r"(?:will|i'?ll) report back|request interrupted by user|(?:i'?m|i am) hanging up|(?:been|what|had) a (?:mad|long|busy|crazy|hectic|manic) (?:day|week)|let (?:you|ya) know(?!,?(?: that)? (?:i|i'm|i've|we|we're|we've|my|our)\b)|keep me posted|let me know|you got this|good luck|"
+                            r"(?:will|i'?ll) report back|request interrupted by user|(?:i'?m|i am) hanging up|"
+                            r"(?:i'?m|i am) (?:leaving|quitting) (?:the|this) (?:group|chat)|(?:been|what|had) a (?:mad|long|busy|crazy|hectic|manic) (?:day|week)|let (?:you|ya) know(?!,?(?: that)? (?:i|i'm|i've|we|we're|we've|my|our)\b)|keep me posted|let me know|you got this|good luck|"
                             r"take care|take your time|no rush|my lips are sealed|^bargain\b|^(?:oh\s+)?(?:i|we) (?:had|have) no idea(?=\W*$)|stop (?:banging|going) on about|^(?:ok |right |and )?(?:now )?back to (?:the |my )?\w+(?: \w+)?(?=\W*$)|^(?:good ?)?night(?:y night| night)?[,!.]+\s+(?=(?:\S+\s+){0,9}\S+$)|we (?:need|have|must) to celebrate(?=[\s!.]*$)|talk (?:to you )?soon|catch you later|have fun|sounds like a plan|makes (?:total |perfect |complete )?sense|"
                             r"no worries|my pleasure|happy to help|glad (?:i|to) (?:could )?help|hope (?:this|that|it) "
                             r"helps|feel free|anytime|take lots of|can'?t wait to (?:see|hear)|proud of you|"

@@ -3717,3 +3717,11 @@ def test_news_told_as_someone_and_i_is_news_and_names_the_card() -> None:
                    say("also i passed my driving test on thursday, fourth time lucky", "Callum")])
     assert result.description.startswith("Lewis and Freya are moving to new zealand."), result.description
     assert result.name == "freya-move-to-new-zealand", result.name
+
+
+def test_leaving_the_group_chat_is_a_joke() -> None:
+    result = card([say("Booked: lockbox, the alchemist's study, saturday 13th 4:30pm, £96 so £24 each", "Kezia"),
+                   say("reviews say it's harder than the bank job", "Kezia"),
+                   say("I'm leaving the group", "Rohan"), say("£24 sent kez", "Rohan")])
+    assert "leaving the group" not in text_of(result), result.body
+    assert "Booked: lockbox" in _section(result.body, "Decisions"), result.body
