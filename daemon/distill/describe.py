@@ -77,8 +77,12 @@ def describe(points: list[Point], *, context: str = "", request: str = "", verdi
     # (How it turned out, "I booked the bleed at Halfway Cycles for Saturday", is told even after the ask and the fix.)
     outcomes = [p for p in highlights(points, len(points)) if _outcome(p)  # ("3 failed though" is a new problem)
                 and not re.search(r"(?i)\b(?:though|still|but|again)\b", p.text)] if not chat and chosen else []
-    outcomes.sort(key=lambda p: bool(_WILL.match(p.text)))  # ("I'm appealing tonight" before "I'll put a reminder in")
-    if outcomes and outcomes[0] not in chosen and not any(_outcome(p) and not _WILL.match(p.text) for p in chosen):
+    # ("I'm appealing tonight" before "I'll put a reminder in"; what settled it, "discount approved on 3 dec", before
+    # what was done on the way, "applied for the discount online")
+    outcomes.sort(key=lambda p: (bool(_WILL.match(p.text)), not _SETTLED_NOW.search(p.text)))
+    present = [p for p in chosen if _outcome(p) and not _WILL.match(p.text)]
+    if outcomes and outcomes[0] not in chosen and (not present or _SETTLED_NOW.search(outcomes[0].text) and not any(
+            _SETTLED_NOW.search(p.text) for p in present)):
         chosen = [p for p in chosen if not _outcome(p)]
         chosen = chosen[:max(1, 2 - len(sentences))] + outcomes[:1]  # (room for it: one highlight fewer)
     if not chat:  # how it turned out, then what the user will do next: "It loads: …", "I'll add that test tonight."
@@ -145,9 +149,14 @@ def describe(points: list[Point], *, context: str = "", request: str = "", verdi
     return text if len(text) <= limit else _clip(text, limit)
 
 
+_SETTLED_NOW = re.compile(r"(?i)\b(?:approved|arrived|came through|granted|paid out|went through|(?:they|it|he|she) refunded|"
+                          r"refunded (?:me|us|the|my)|(?:got|been) refunded)\b")
+
+
 def _first_sentence(text: str) -> str:
-    first = re.split(r"(?<=[.!?])\s+(?=[A-Z])", text, maxsplit=1)[0]
-    return first if first != text else text
+    """The context's first sentence that says something ("Slightly panicking." says too little)."""
+    sentences = re.split(r"(?<=[.!?])\s+(?=[A-Z])", text)
+    return next((s for s in sentences if len(s.split()) >= 5), sentences[0])
 
 
 def _distinct(points: list[Point], count: int) -> list[Point]:

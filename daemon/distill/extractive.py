@@ -2275,6 +2275,7 @@ def _request(turns: list[_Turn], calls: list[ToolCall]) -> tuple[str, str, str]:
         said = [re.sub(r"^(?:quick )?(?:context|background|fyi|update|question|note|q)\s*[:：]\s*", "",
                        _LEAD_FILLER.sub("", s), flags=re.I) for s in _sentences(_FENCE_RE.sub(" ", turn.text))]
         said = [s for s in said if not _is_small_talk(s) and not _QUESTION_AHEAD.match(s)
+                and not _FEELING_EN.fullmatch(s.strip(" .!…"))  # ("Slightly panicking.": how it felt, not what)
                 and not ("question" in s.lower() and _QUESTION_AHEAD.match(_trim(s, frozenset())))  # ("postgres
                 # question, this is driving me mad.")
                 and (len(_tokens(s)) >= 2 or _is_question(s) or re.match(

@@ -389,7 +389,7 @@ _OUTCOME = re.compile(r"\b(?:i(?:'ve| have)? (?:just |already )?(?:booked|ordere
                       r"loads|starts) (?:now|fine|again)|(?:build|it|everything) is (?:clean|green)|all green|"
                       # ("New passport arrived by courier this afternoon", "the discount was approved", "all sorted")
                       r"^(?:update\s*:\s*)?(?:(?:the|my|our|a|new|your)\s+)?(?:\w+\s+){0,2}(?:has |have |had )?(?:arrived|"
-                      r"came through)|(?:was|were|got|been|has been) (?:approved|accepted|"
+                      r"came through)|^(?:(?:the|my|our)\s+)?\w+\s+approved\b|(?:was|were|got|been|has been) (?:approved|accepted|"
                       r"refunded|granted|cancelled|paid out)|all sorted|sorted now)\b", re.I)
 # An answer's verdict ("Basically: solar yes, battery no for now"): what the advice comes to.
 _VERDICT = re.compile(r"^(?:basically|in short|bottom line|tl;?dr|in summary|to sum up|summary|verdict|"
@@ -460,6 +460,9 @@ _FEELING_EN = re.compile(r"(?i)(?:(?:i'?m|i am)\s+)?(?:too|so|really|very|pretty
                          # ("…at 10:30 sharp, I'm serious": an insistence, no content)
                          r"|(?:i'?m|i am)\s+(?:dead\s+|deadly\s+|totally\s+|so\s+)?(?:serious|not (?:joking|kidding))|no joke|"
                          r"(?:and\s+)?i mean it"
+                         # ("ok slightly panicking.", "freaking out a bit": how it feels, before what happened)
+                         r"|(?:(?:i'?m|i am)\s+)?(?:slightly|a bit|a little|kinda|kind of|totally|low[- ]key|properly)?\s*"
+                         r"(?:panicking|freaking out|stressing(?: out)?|losing my mind)(?:\s+(?:a bit|a little|here|now))?"
                          # ("…to the penny for the first time ever, accountant will be thrilled": a feeling foretold)
                          r"|(?:(?:my|our|the|your)\s+)?[\w'’]+\s+(?:will|'ll|is going to|gonna) be (?:so |very |absolutely )?"
                          r"(?:thrilled|pleased|happy|delighted|chuffed|over the moon|stoked|relieved)"

@@ -3725,3 +3725,17 @@ def test_leaving_the_group_chat_is_a_joke() -> None:
                    say("I'm leaving the group", "Rohan"), say("£24 sent kez", "Rohan")])
     assert "leaving the group" not in text_of(result), result.body
     assert "Booked: lockbox" in _section(result.body, "Decisions"), result.body
+
+
+def test_of_two_outcomes_the_one_that_settled_it_is_told() -> None:
+    result = card([
+        say("Slightly panicking. Got a council tax reminder today: I missed the £181.24 instalment and I live on my "
+            "own, why is there no discount on the bill??"),
+        say("Pay the £181.24 within 7 days to keep paying by instalments, and apply online for the 25% single person "
+            "discount; it can be backdated to when you moved in.", role="assistant"),
+        say("ok done, paid it and applied for the discount online too, they said up to 10 working days to process."),
+        say("Good. Keep the receipt.", role="assistant"),
+        say("update!! discount approved on 3 dec and backdated to 1 oct, new bill is £498.41 for the rest of the year"),
+        say("Brilliant, that's £226.55 saved.", role="assistant")])
+    assert "Discount approved on 3 dec" in result.description, result.description
+    assert not result.description.startswith("Slightly panicking"), result.description
