@@ -1425,7 +1425,8 @@ _CALLED_OFF = re.compile(r"(?i)\b((?:[a-z]+\s+){0,2}[a-z]{2,})(?:['’]s|\s+(?:i
                          r"\s+(?:all\s+|now\s+)?(?:been\s+)?(?:cancell?ed|called off)\b")
 _CLOCK = re.compile(r"(?i)\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}[:.]\d{2}\b")
 # (Not a finding: "Confirmed: `data/holiday-shifts.json` is never loaded.")
-_BOOKED_PLAN = re.compile(r"(?i)\W*(?!confirmed\s*[:—–-]?\s*(?:that\b|`|the (?:bug|error|cause|fix|issue|problem)\b))"
+_BOOKED_PLAN = re.compile(r"(?i)\W*(?!confirmed\s*[:—–-]?\s*(?:that\b|`|the (?:bug|error|cause|fix|issue|problem)\b|"
+                          r"(?:without|with|when|if|once|after|before)\b))"
                           r"(?:booked|confirmed)\s*(?:[:✅!—–-]|\s(?=[A-Za-z]))(?!\s*(?:up|out|solid)\b)")
 _FINAL = re.compile(r"(?i)\W*(?:booked|confirmed|done|sorted|right,? so|so,? final(?:ly)?|final plan)\b"
                     r"|.{0,60}\b(?:it is|told them yes to|said yes to|we'?re booked for)\b")

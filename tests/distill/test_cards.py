@@ -3739,3 +3739,12 @@ def test_of_two_outcomes_the_one_that_settled_it_is_told() -> None:
         say("Brilliant, that's £226.55 saved.", role="assistant")])
     assert "Discount approved on 3 dec" in result.description, result.description
     assert not result.description.startswith("Slightly panicking"), result.description
+
+
+def test_a_test_confirmed_is_a_finding_not_a_booking() -> None:
+    result = card([
+        say("my nightly job crashes with DetachedInstanceError when it touches order.items after the session closes"),
+        say("Load the items up front with `selectinload(Order.items)`.", role="assistant"),
+        say("Confirmed: without the option, touching `items` after the session closes raises the same error; with it "
+            "all 7 items load in 2 SELECTs.")])
+    assert "Confirmed: without the option" not in _section(result.body, "Decisions"), result.body
