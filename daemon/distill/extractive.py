@@ -487,9 +487,14 @@ def _sentences(prose: str) -> list[str]:
         elif out and re.match(r"which\b", piece) and out[-1].endswith(".") and not piece.rstrip().endswith("?"):
             # "212 rows, 44 people on 0 sessions. which actually matches the door system": one sentence
             out[-1] = f"{out[-1][:-1]}, {re.sub(r'(?:[ ,]+so)?[ .!]*$', '.', _EMOJI.sub('', piece).rstrip())}"
+        elif out and _DONE_ZH.fullmatch(out[-1]) and _CJK_RE.match(piece):
+            out[-1] = out[-1] + piece  # ("办好了！" "电信99元融合套餐…": what was done, with what)
         elif piece:
             out.append(piece)
     return out
+
+
+_DONE_ZH = re.compile(r"(?:办好了|搞定了|定好了|约好了|买好了|订好了)[！!。]")
 
 
 _TABLE = re.compile(r"^[ \t]*\|.*\|[ \t]*\n[ \t]*\|[ \t:|-]*-[ \t:|-]*\|[ \t]*\n(?:[ \t]*\|.*\|[ \t]*(?:\n|$))+", re.M)

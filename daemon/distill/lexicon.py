@@ -390,7 +390,9 @@ _OUTCOME = re.compile(r"\b(?:i(?:'ve| have)? (?:just |already )?(?:booked|ordere
                       # ("New passport arrived by courier this afternoon", "the discount was approved", "all sorted")
                       r"^(?:update\s*:\s*)?(?:(?:the|my|our|a|new|your)\s+)?(?:\w+\s+){0,2}(?:has |have |had )?(?:arrived|"
                       r"came through)|^(?:(?:the|my|our)\s+)?\w+\s+approved\b|(?:was|were|got|been|has been) (?:approved|accepted|"
-                      r"refunded|granted|cancelled|paid out)|all sorted|sorted now)\b", re.I)
+                      r"refunded|granted|cancelled|paid out)|all sorted|sorted now)\b"
+                      # ("办好了！电信99元融合套餐…", "已经退了", "钱到账了", "批下来了")
+                      r"|办好了|搞定了|已经(?:交|办|买|订|约|配|取|退|付|换|签)(?:好)?了|到账了|批下来了|通过了", re.I)
 # An answer's verdict ("Basically: solar yes, battery no for now"): what the advice comes to.
 _VERDICT = re.compile(r"^(?:basically|in short|bottom line|tl;?dr|in summary|to sum up|summary|verdict|"
                       r"my (?:recommendation|advice|suggestion|verdict)|recommendation|the short answer|short answer|"

@@ -3748,3 +3748,12 @@ def test_a_test_confirmed_is_a_finding_not_a_booking() -> None:
         say("Confirmed: without the option, touching `items` after the session closes raises the same error; with it "
             "all 7 items load in 2 SELECTs.")])
     assert "Confirmed: without the option" not in _section(result.body, "Decisions"), result.body
+
+
+def test_a_chinese_outcome_reported_after_the_answer_is_told() -> None:
+    result = card([
+        say("我在杭州租房，现在用联通100M宽带，每月79元，月底合约到期。帮我算算宽带怎么选？"),
+        say("各地规定不一样：同城移机一般免费或收几十元；搬到别的城市通常没法移，只能按提前解约算违约金。电信99元融合套餐"
+            "含300M宽带和手机套餐，比你现在两项加起来每月便宜38元。", role="assistant"),
+        say("办好了！电信99元融合套餐，24个月，装机约在下周三下午2点到5点。")])
+    assert "办好了" in result.description, result.description
