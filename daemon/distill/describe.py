@@ -58,11 +58,10 @@ def describe(points: list[Point], *, context: str = "", request: str = "", verdi
     when."""
     people = people or []
     sentences: list[str] = []
-    context_at = None
+    context_at = 0 if context else None  # (where the context's sentence is: it may be cut to its telling one)
     if context:
         sentences.append(_as_note(Point(asker or ("用户" if lang == "zh" else "The user"), context, "fact"),
                                   lang, False))
-        context_at = 0
     if request and (asked := _ask(request, asker, lang, task)):
         sentences.append(asked + (f" Answer: {verdict}" if verdict and asked.endswith("”") else ""))
     if work:
@@ -80,7 +79,7 @@ def describe(points: list[Point], *, context: str = "", request: str = "", verdi
     # ("I'm appealing tonight" before "I'll put a reminder in"; what settled it, "discount approved on 3 dec", before
     # what was done on the way, "applied for the discount online")
     outcomes.sort(key=lambda p: (bool(_WILL.match(p.text)), not _SETTLED_NOW.search(p.text)))
-    present = [p for p in chosen if _outcome(p) and not _WILL.match(p.text)]
+    present = [p for p in chosen if _turned_out(p)]
     if outcomes and outcomes[0] not in chosen and (not present or _SETTLED_NOW.search(outcomes[0].text) and not any(
             _SETTLED_NOW.search(p.text) for p in present)):
         chosen = [p for p in chosen if not _outcome(p)]
@@ -104,7 +103,7 @@ def describe(points: list[Point], *, context: str = "", request: str = "", verdi
                 note = note[:1].lower() + note[1:]  # ("Decided: the £2,400 goes into easy access now")
             note = f"Decided: {note}"  # "Melitta Caffeo Solo + frother, and the Friday café flat white stays."
         sentences.append(note)
-        if not chat and (_outcome(point) and not _WILL.match(point.text) or point.kind == "decision" or point is chosen[0]):
+        if not chat and (_turned_out(point) or point.kind == "decision" or point is chosen[0]):
             kept.add(len(sentences) - 1)  # (what was decided, the first highlight and how it turned out)
     if lang == "zh":
         context = (f"{'、'.join(people)}的对话" if len(people) > 1 else "") + (f"，{day.isoformat()}" if day else "")
@@ -131,10 +130,10 @@ def describe(points: list[Point], *, context: str = "", request: str = "", verdi
         # than nothing; the work done goes first, the body lists it under "Work done".)
         # (Then the highlights before how it turned out: "New passport arrived by courier…" says where it ended.)
         work_at = [k for k, s in enumerate(sentences) if work and s == work][::-1]  # (the last first: the rest stay put)
-        outcome = any(k >= len(sentences) - len(chosen) and _outcome(p) and not _WILL.match(p.text)
-                      for k, p in zip(range(len(sentences) - len(chosen), len(sentences)), chosen))
-        work_at += [k for k in range(len(sentences) - 1, 0, -1) if k not in kept and k not in work_at
-                    and k >= len(sentences) - len(chosen)] if outcome else []
+        outcome = any(map(_turned_out, chosen))
+        start = max(len(sentences) - len(chosen), 1)  # (the highlights' sentences, never the first of all)
+        work_at += [k for k in range(len(sentences) - 1, start - 1, -1) if k not in kept and k not in work_at] \
+            if outcome else []
         while len(ended) > 1 and len(body) + len(context) >= limit:
             if not work_at and outcome and context_at is not None and len(first := _first_sentence(ended[context_at])) \
                     < len(ended[context_at]):
@@ -147,6 +146,11 @@ def describe(points: list[Point], *, context: str = "", request: str = "", verdi
         return f"{body} {context}".strip()  # who and when survive the clipping
     text = _plain(text)
     return text if len(text) <= limit else _clip(text, limit)
+
+
+def _turned_out(point: Point) -> bool:
+    """How it turned out, not what the user will do next ("It loads now", not "I'll add that test tonight")."""
+    return _outcome(point) and not _WILL.match(point.text)
 
 
 _SETTLED_NOW = re.compile(r"(?i)\b(?:approved|arrived|came through|granted|paid out|went through|(?:they|it|he|she) refunded|"

@@ -544,9 +544,14 @@ def _advising(sentence: str) -> bool:
     return bool(_ADVISING.match(sentence) or _ADVISING_ZH.match(sentence)) and not _is_question(sentence)
 
 
+def _settles(sentence: str) -> bool:
+    """Settled in a few words or booked: "£14 it is.", "Booked: lockbox, the alchemist's study, saturday 4:30pm".
+    (A date's note is not a word said: "Sunday (13 December 2026) 11am it is" settles in three.)"""
+    return bool(_SETTLED.match(_DATE_NOTE.sub("", sentence)) or _BOOKED_PLAN.match(sentence))
+
+
 def _classify(sentence: str, previous: str | None) -> str:
-    # (A date's note is not a word said: "Sunday (13 December 2026) 11am it is" settles in three.)
-    if _SETTLED.match(_DATE_NOTE.sub("", sentence)) or _BOOKED_PLAN.match(sentence):
+    if _settles(sentence):
         return "decision"  # ("Booked: lockbox, the alchemist's study, saturday 12 december 4:30pm": the plan, settled)
     if _SECRET.search(sentence):
         return "state"  # what to keep doing
@@ -830,8 +835,7 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                 if previous == "preference" and turn.role == "assistant" and not turn.speaker:
                     previous = "fact"  # "Never use DOT brake fluid": advice; preferences are the user's
                 if previous == "decision" and turn.role == "user" and not turn.speaker and not any(
-                        t.role == "assistant" for t in turns[:i]) and (_BOOKED_PLAN.match(sentence) or _SETTLED.match(
-                            _DATE_NOTE.sub("", sentence))):
+                        t.role == "assistant" for t in turns[:i]) and _settles(sentence):
                     previous = "fact"  # ("Booked direct on their website, deluxe sea view double": how it began)
                 if previous == "preference" and turn.speaker and _EVENT_RE.search(sentence) and re.match(
                         r"(?i)(?:i|we)(?:'m| am|'re| are|'ve| have)? (?:just |finally |also )?\w+(?:ed|ing)\b", sentence):
@@ -1831,8 +1835,7 @@ def _idle(turns: list[_Turn], candidates: list[_Stmt]) -> bool:
         return False
     user = [s for t in turns if t.role == "user" for s in _sentences(t.text)]
     # (a date the grounding added, "this morning (28 November 2026)", is no number the user gave)
-    said = set().union(*(_tokens(_IDLE_HOUR.sub(" ", _DATE_NOTE.sub("", t.text))) for t in turns
-                         if t.role == "user")) - _SMALL_TALK_EN
+    said = set().union(*(_tokens(_own_numbers(t.text)) for t in turns if t.role == "user")) - _SMALL_TALK_EN
     if any(map(_NUMBER.search, said)):
         return False
     if len(said) >= 4:
@@ -1848,6 +1851,12 @@ def _idle(turns: list[_Turn], candidates: list[_Stmt]) -> bool:
     # ("I love it", said of a joke, is a reaction: no preference to remember)
     return idle and not any(_MEMORABLE.search(s) or _classify(s, None) in ("preference", "decision")
                             and not _LIKE_IT.match(s) and not _IDLE_TASTE.search(s) for s in user)
+
+
+def _own_numbers(text: str) -> str:
+    """A message without the numbers it holds in passing: the dates grounding added ("How are you today (8 May
+    2023)?") and the hour of the day ("it's only half 5")."""
+    return _IDLE_HOUR.sub(" ", _DATE_NOTE.sub("", text))
 
 
 def _idle_talk(turns: list[_Turn], candidates: list[_Stmt]) -> bool:
@@ -1877,8 +1886,7 @@ def _chit_chat(turns: list[_Turn]) -> bool:
     """Short lines both ways, no name, and the only questions asked of the assistant are about itself
     ("do you like rain?"): weather and coffee, nothing to remember."""
     for turn in turns:
-        # ("How are you today (8 May 2023)?" holds no number of its own; nor does "it's only half 5")
-        text = _IDLE_HOUR.sub(" ", _DATE_NOTE.sub("", turn.text))
+        text = _own_numbers(turn.text)
         names = [w for w in re.findall(r"(?<=[a-z,;] )[A-Z][a-z]+", text) if w.lower() not in _CALENDAR]
         # (Hellos and thanks are no length of talk: "just wanted to say hi and thanks, you've been nice company")
         said = " ".join(s for s in _sentences(_EMOJI.sub("", _speech(text))) if not _is_small_talk(s)

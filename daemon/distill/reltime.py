@@ -235,7 +235,7 @@ def _apply(rule: Rule, text: str, anchor: date, said: Said) -> str:
         return max(text.rfind("(", 0, m.start()), text.rfind("（", 0, m.start())) > \
             max(text.rfind(")", 0, m.start()), text.rfind("）", 0, m.start()))
 
-    given = weekdays_said(text, weekends=True) if rule.said else {}  # the weekdays this text gives
+    gives = rule.said and bool(weekdays_said(text, weekends=True))  # whether this text gives weekdays at all
 
     def repl(m: re.Match[str]) -> str:
         if not rule.counts_from_next and _DATE_AFTER.match(text, m.end()) or any(
@@ -246,7 +246,7 @@ def _apply(rule: Rule, text: str, anchor: date, said: Said) -> str:
             # (Only the days given before it: a day noted later in the text, by this very pass, would resolve it on the
             # next pass and not this one.)
             if rule.said:
-                before = {**said, **weekdays_said(text[:m.start()], weekends=True)} if given else said
+                before = {**said, **weekdays_said(text[:m.start()], weekends=True)} if gives else said
                 label = rule.resolve(m, anchor, before)
             else:
                 label = rule.resolve(m, anchor)
