@@ -70,6 +70,7 @@ from daemon.distill.lexicon import (
     _NARRATION,
     _NEWS_OF,
     _OUTCOME,
+    _PAST,
     _PAST_TENSE,
     _PLATITUDE,
     _PROBLEM,
@@ -216,6 +217,8 @@ class _Stmt:
     code: str = ""
     reply: bool = False
     role: str = ""
+    done: bool = False  # the user's report that they did what the assistant told them to
+    followed: bool = False  # what the assistant told the user to do, and the user then did
 
 
 @dataclass(frozen=True)
@@ -272,7 +275,10 @@ class ExtractiveDistiller:
         candidates = _with_deferred(_with_chain(_with_either(_with_options(candidates), turns), turns))
         candidates = _with_turned_down(candidates, turns) if len(names) > 1 else candidates
         gone = _superseded(candidates, turns)  # a plan changed later is talk now: never picked, never a referent
-        candidates = [replace(c, kind="sentiment") if c.pos in gone else c for c in candidates]
+        done, followed, reports = _done_as_told(candidates) if not any(t.speaker for t in turns) else (set(), set(), set())
+        candidates = [replace(c, kind="sentiment") if c.pos in gone | done else replace(c, followed=True)
+                      if c.pos in followed else replace(c, kind="state" if c.kind == "fact" else c.kind, done=True)
+                      if c.pos in reports else c for c in candidates]
         # Code blocks are kept whole outside the budget, so the budget is for the prose around them.
         prose = [_FENCE_RE.sub(" ", text) for text in texts]
         budget = self.budget(sum(map(weigh, prose)), sum(weigh(s.text) for s in candidates if not s.code),
@@ -1611,6 +1617,50 @@ def _superseded(candidates: list[_Stmt], turns: list[_Turn]) -> set[int]:
     return gone
 
 
+# What the assistant tells the user to do: "Report it lost on GOV.UK", "**If it hasn't turned up by tomorrow**, report
+# it lost", "Don't report it lost just yet", "**York and Leeds stations**: call or ask at the station", "When it
+# arrives, update your passport details": its verb.
+_TOLD_TO = re.compile(r"(?i)^(?:[^:—\n]{1,60}(?::|\s—)\s+)?(?P<if>(?:if|when|once|after|as soon as)\s[^,]{1,90},\s+)?"
+                      r"(?P<not>(?:don'?t|do not|no need to)\s+)?(?:just\s+|also\s+|then\s+)?"
+                      r"(?!(?:the|this|that|these|those|you|your|it|its|they|their|there|we|our|she|he|his|her|and|but|"
+                      r"for|with|what|which|who|how|why|any|all|one|some|most|many|both|each|only|not)\b)(?P<verb>[a-z]{3,})\b")
+# What the user says they did: "i've reported it lost on gov.uk", "Filled in the LNER form", "called leeds station
+# too", "Done the easyjet bit".
+_DID_IT = re.compile(r"(?i)(?:^\W*(?:(?:ok|so|right|update)\W+)?|\b(?:so|and)\s+)(?:i(?:'ve| have)?\s+)?(?:just\s+|already\s+|"
+                     r"now\s+|also\s+)?(" + "|".join(_PAST) + r"|[a-z]{2,}ed|done)\b(?!\s+(?:to|that|if|so)\b)")
+_DONE_THE = re.compile(r"(?i)\bdone (?:the|with the|my)\s+([\w.-]{3,})")
+
+
+def _done_as_told(candidates: list[_Stmt]) -> tuple[set[int], set[int], set[int]]:
+    """In a help chat, what the assistant told the user to do, which the user then says is done ("report it lost on
+    GOV.UK" … "i've reported it lost on gov.uk"; "Update easyJet: … passport number" … "Done the easyjet bit"): the
+    user's report says where things stand (returned last). Told as a condition ("If it hasn't turned up by
+    tomorrow, report it lost") or as a don't ("Don't report it lost just yet"), the advice no longer holds
+    (returned first); told plainly, it is how it was done (returned second), and stays in the body."""
+    done: set[int] = set()
+    followed: set[int] = set()
+    reports: set[int] = set()
+    for report in candidates:
+        if report.role != "user" or report.speaker or report.code or _is_question(report.text) \
+                or not (did := _DID_IT.search(report.text)) or did.group(1).lower() in ("need", "used", "based"):
+            continue
+        verb = did.group(1).lower()
+        thing = {m.group(1).lower() for m in [_DONE_THE.search(report.text)] if m}
+        objects = {t for t in report.tokens - _COMMON - {verb} if not t.isdigit() and len(t) > 2}
+        for told in candidates:
+            if told.msg >= report.msg or told.role != "assistant" or told.code or told.pos in done \
+                    or not (to := _TOLD_TO.match(told.text.replace("**", ""))):
+                continue
+            # (the same verb and what it was done to, "filled in the LNER form" for "LNER's lost property form", or
+            # "done the easyjet bit")
+            same_verb = verb != "done" and len(to["verb"]) >= 4 and verb.startswith(to["verb"][:4].lower())
+            shared = len(told.tokens & objects)
+            if same_verb and shared or shared >= 2 or thing & told.tokens:
+                (done if to["if"] or to["not"] else followed).add(told.pos)
+                reports.add(report.pos)
+    return done, followed - done, reports
+
+
 # A day that will not do: "the 20th is our work christmas do", "friday's no good", "sat doesn't work for me".
 _CLASH = re.compile(r"(?i)(?:\bthe\s+\d{1,2}(?:st|nd|rd|th)|\b(?:mon|tues|wednes|thurs|fri|satur|sun)day|\bthat (?:day|night|"
                     r"weekend))\s*(?:[(（][^)）]*[)）]\s*)?(?:is|'s|’s)\s+(?:no good|out|a no|(?:our|my|his|her|their)\s+"
@@ -2106,6 +2156,8 @@ def _boosts(stmt: _Stmt) -> tuple[float, bool, float]:
     # it turned out ("April is now 18,236.50, matches the till") is the outcome.
     after *= 2.0 if stmt.role == "user" and not stmt.speaker and (_PROMISE.search(text) or _OUTCOME.search(text)
                                                                   or _GOING_TO.search(text)) else 1.0
+    # The user saying they did what they were told ("i've reported it lost on gov.uk") is where things stand.
+    after *= 1.3 if stmt.done else 1.0
     # Answers to the other speaker's questions carry the facts ("How long?" "Five years.").
     after *= 1.7 if stmt.reply else 1.0
     return before, _news(stmt), after
@@ -2264,7 +2316,7 @@ def _points(stmts: list[_Stmt], turns: list[_Turn], lang: str = "en") -> list[no
     who = {t.speaker: t.who for t in turns if t.speaker}
     first = next((i for i, t in enumerate(turns) if t.role == "assistant"), len(turns))
     return [notes.Point(who.get(s.speaker, s.speaker) if s.speaker else _WHO[lang].get(s.role, ""), _inline(s), s.kind,
-                        s.role, s.msg > first, s.pos) for s in stmts if s.text]
+                        s.role, s.msg > first, s.pos) for s in stmts if s.text and not s.followed]
 
 
 def _inline(stmt: _Stmt) -> str:

@@ -3757,3 +3757,43 @@ def test_a_chinese_outcome_reported_after_the_answer_is_told() -> None:
             "含300M宽带和手机套餐，比你现在两项加起来每月便宜38元。", role="assistant"),
         say("办好了！电信99元融合套餐，24个月，装机约在下周三下午2点到5点。")])
     assert "办好了" in result.description, result.description
+
+
+PASSPORT = [
+    say("i think i've lost my passport, left it on the LNER train from york on saturday. we fly to marrakech on the 19th"),
+    say("**Don't report it lost just yet.** Once you report a passport lost on GOV.UK it is cancelled for good. "
+        "Fill in LNER's lost property form today, giving the train and a description of the passport. "
+        "**If it hasn't turned up by tomorrow evening**, report it lost on GOV.UK and apply for Fast Track (1 week, "
+        "£178) at a passport office.", role="assistant"),
+]
+
+
+def test_advice_the_user_then_acted_on_gives_way_to_what_they_did() -> None:
+    result = card(PASSPORT + [
+        say("filled in the LNER form, nothing matching. not feeling lucky so i've reported it lost on gov.uk"),
+        say("Good call. Book the Fast Track appointment next.", role="assistant"),
+        say("new passport arrived by courier this afternoon!")])
+    said = text_of(result)
+    assert "Don't report it lost" not in said, said  # (a don't the user then did is past)
+    assert "If it hasn't turned up" not in said, said  # (so is a condition the user then acted on)
+    assert "i've reported it lost on gov.uk" in _section(result.body, "Current state and next steps"), result.body
+    # (told plainly, the step stays: it says how; but the description tells what came of it, not the instruction)
+    assert "lost property form" in result.body, result.body
+    assert "lost property form" not in result.description, result.description
+
+
+def test_advice_stands_while_the_user_has_not_acted_on_it() -> None:
+    result = card(PASSPORT + [say("ok will do, thanks. what does fast track cost again?"),
+                              say("£178 for an adult, paid when you book.", role="assistant")])
+    assert "Don't report it lost" in result.body, result.body
+    assert "If it hasn't turned up" in result.body, result.body
+
+
+def test_a_condition_that_names_a_suspect_is_no_instruction() -> None:
+    result = card([
+        say("my bosch washer shows E18 with the drum full of water"),
+        say("E18 means it couldn't pump the water out. Clean the pump filter behind the flap at the bottom right. "
+            "If it still shows E18 after that, the next suspects are the drain hose (kinked behind the machine) or "
+            "the sink trap.", role="assistant"),
+        say("cleaned the filter, found a hair grip in it. it drained!")])
+    assert "the next suspects are the drain hose" in result.body, result.body

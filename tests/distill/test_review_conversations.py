@@ -237,8 +237,7 @@ KNOWN_GAPS = {
         "16.88万", "8.57万",  # the two savings figures: budget
     },
     "review16_help_washing_machine_e18_claude.json": {
-        "2026-11-25", "cancelled", "puddle",  # the later update (E18 back on Wednesday), the puddle, the visit: budget
-        "£119",  # "That's £119 saved.": one short line among the assistant's steps, cut by the budget
+        "2026-11-25", "puddle",  # the later update (E18 back on Wednesday) and the puddle: budget
     },
     "review16_personal_plans_wreath_workshop_messages.json": {
         # a pick-up time and a booking changed in passing (no cancelled name or day); a quip
@@ -380,9 +379,10 @@ KNOWN_GAPS = {
         "£232", "7:15", "banner",
     },
     "review22_home_bedroom_damp_condensation_claude.json": {
-        # the foil test's reading (14 %) and when to call a surveyor: budget; the verdict ("a clear result …
-        # condensation") and the wardrobe moved are kept
-        "14%", "surveyor",
+        # when to call a surveyor: budget; the verdict ("a clear result … condensation") and the foil test's reading
+        # are kept. What the user then did, the gutter watched in the rain ("went out in my coat"), is told as said,
+        # and takes the room of "Wardrobe's moved already" (10 cm from the wall)
+        "10 cm", "in my coat", "surveyor",
     },
     "review22_numbers_japan_rail_pass_sharegpt.json": {"37,920"},  # the pass's price in pounds: budget
     # --- review 23 (written 2026-12-01 by a reviewer before any card was produced; 29 of 260 checks failed on the
@@ -424,7 +424,7 @@ KNOWN_GAPS = {
         "first suggestion", "invalid use of ,string",
     },
     "review24_help_lost_passport_chatgpt.json": {
-        "countersign", "mint tea", "the irony",  # the countersignatory, an aside and a joke kept as told
+        "countersign", "mint tea",  # the countersignatory, and an aside kept as told
     },
     "review24_long_catch_up_fostering_locomo.json": {
         # the cat and the Christmas tree, the bagpipes and the wonky mug (asides kept as told); Easton, the landlord
@@ -533,6 +533,7 @@ KNOWN_GAPS = {
     "review29_chinese_job_offer_chatgpt.json": {"纠结死了"},  # "纠结死了" opens the line that says what the choice is
     "review29_help_energy_backbill_claude.json": {
         "always said",  # the user's aside, kept inside the line that tells the outcome
+        "saved us 500 quid",  # thanks with a number in it, after the user's report of the letter sent
     },
     "review29_long_catch_up_citizenship_locomo.json": {
         # Dev's parrot (Pilot, an African grey from the rehoming centre in Otley) is told as "i've adopted a parrot",
