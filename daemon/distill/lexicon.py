@@ -475,6 +475,13 @@ _FEELING_EN = re.compile(r"(?i)(?:(?:i'?m|i am)\s+)?(?:too|so|really|very|pretty
                          r"|(?:anyway\s+)?(?:i\s+)?(?:just\s+)?wanted to (?:say|pop in and say|drop in and say) (?:hi|hello|hey|"
                          r"thanks|thank you)(?:\s+and\s+(?:thanks|thank you|hi))?(?:,?\s+you'?ve been (?:a |such a )?(?:nice|"
                          r"great|good|lovely|fun) (?:bit of )?(?:company|help)(?: this (?:week|morning|month))?)?"
+                         # ("coffee number 4 is kicking in", "my knees vote yes twice": the speaker's body or cup, joking)
+                         r"|(?:the\s+|my\s+)?(?:coffee|tea|caffeine|wine|gin|beer|pint)(?=\s+(?:number|no\.?|#)\s*\d|"
+                         r"(?:\s+(?:is|has)|'s)?\s+(?:kicking|kicked|wearing|worn) (?:in|off))(?:\s+(?:number|no\.?|#)\s*\d+)?"
+                         r"(?:\s+(?:is\s+|has\s+|'s\s+)?(?:kicking in|kicked in|wearing off|worn off))?"
+                         r"|my\s+(?:poor\s+|old\s+)?(?:knees?|legs?|back|feet|liver|wallet|bank account|bank balance|calves|"
+                         r"body|stomach|heart)\s+(?:votes?|says?|disagrees?|agrees?|begs to differ|(?:is|are)\s+(?:crying|"
+                         r"screaming|weeping|protesting|judging me))(?:\s+(?:yes|no|twice|already|too|\w+ly))*"
                          # ("fine fine i'm just brainstorming": what kind of talk it was, no content)
                          r"|(?:(?:ok|okay|fine|alright)[,!.]*\s+)*(?:i'?m|i am|i was|just)\s+(?:just\s+|only\s+)?(?:brainstorming|joking|kidding|thinking out loud|"
                          r"spitballing|throwing (?:ideas|it|that) out there)"

@@ -3797,3 +3797,20 @@ def test_a_condition_that_names_a_suspect_is_no_instruction() -> None:
             "the sink trap.", role="assistant"),
         say("cleaned the filter, found a hair grip in it. it drained!")])
     assert "the next suspects are the drain hose" in result.body, result.body
+
+
+def test_a_joke_about_ones_own_cup_or_knees_is_no_fact() -> None:
+    result = card([
+        say("my nightly job crashes with DetachedInstanceError when it touches order.items"),
+        say("Load the items up front with `selectinload(Order.items)` so they exist after the session closes.",
+            role="assistant"),
+        say("Added selectinload, all green now. thanks a lot, coffee number 4 ☕ is kicking in")])
+    assert "offee number" not in text_of(result), result.body
+    assert "all green now" in text_of(result), result.body
+    meeting = card([
+        say("1) the lift. it's been out since monday 16 november. proposal: complaint letter to the landlord", "Grace"),
+        say("yes. my knees vote yes twice", "Olu"),
+        say("my knees hurt on the stairs since the 16th, the physio says no more than two flights a day", "Bev"),
+        say("so 5 for, 0 against. carried. i'll draft the letter by monday", "Grace")])
+    assert "knees vote" not in text_of(meeting), meeting.body
+    assert "physio says no more than two flights" in meeting.body, meeting.body  # (the knees that tell of a person)

@@ -516,7 +516,6 @@ KNOWN_GAPS = {
         "8800",  # the price after the discount: the user's recap line with it is cut by the budget
         "手表电池",  # "我爸手有点抖，上次换手表电池都是让我弄的": why the in-ear aid is out, kept with its example
     },
-    "review28_coding_sqlalchemy_detached_chatgpt.json": {"coffee number"},  # "Coffee number 4.": an aside with a number
     "review28_numbers_winter_tyres_sharegpt.json": {"hibernate"},  # "Or I hibernate till March": a joke kept as an option
     "review28_personal_plans_murder_mystery_messages.json": {
         # "Aisha: Nvm I ordered it £28." says who ordered it in her words, not as "Aisha ordered"; who brings dessert:
@@ -541,7 +540,7 @@ KNOWN_GAPS = {
         # dinner to celebrate, and a quip: budget
         "Pilot", "Chile", "mum", "parrot", "Otley", "dinner", "no stopping her",
     },
-    "review29_meeting_tenants_lift_messages.json": {"my knees vote", "fitter than"},  # two jokes kept as told
+    "review29_meeting_tenants_lift_messages.json": {"fitter than"},  # a joke kept as told
     "review29_numbers_christmas_travel_sharegpt.json": {"ripped off"},  # a complaint kept inside the fare's line
 }
 
