@@ -184,6 +184,15 @@ _FEELING_TAIL = re.compile(r"(?i)\s+(?:and|but|so)\s+(?:" + _FEELING_EN.pattern.
 _LAUGH = re.compile(r"(?i)(?:[\s,]+(?:ha(?:ha)+|lol|lmao|rofl|xd|hehe+|obvs|ngl|tbh|btw|fyi)|,\s*(?:trust me|you know|i guess|honestly|"
                     r"to be fair|tbh))(?=[\s.!?]*$|\s*[)）,;])")  # (or before the parenthesis it ends: "ancient lol)")
 _OUTCOME_NOTE = re.compile(r"^(?:output|error|result)\s*:\s", re.I)
+# An answer that hands over a figure ("Here's the updated graph. The blue line shows …"): its sentences read the
+# picture out, and the picture is not in the card. A line, a colour or an axis is the picture's even with a value
+# in it ("The red dashed line represents the theoretical split frequency of 0.5"); a sentence with a number and
+# none of these says what came out ("The mean settles at 0.334").
+_FIGURE = re.compile(r"(?i)\W*(?:here(?:'s| is| are)\s+(?:the|a|an|your)|(?:the|this)(?=(?:\s+[\w-]+){1,3}\s+(?:now\s+)?"
+                     r"(?:shows?|includes?|displays?|has)\b))\s+(?:[\w-]+\s+){0,2}?(?:graphs?|plots?|charts?|"
+                     r"figures?|diagrams?|visuali[sz]ations?|histograms?)\b")
+_PICTURED = re.compile(r"(?i)\b(?:lines?|bars?|curves?|dots?|markers?|shaded|bands?|axis|x-axis|y-axis|legend|colou?red|"
+                       r"red|blue|green|orange|purple|dashed|dotted|graph|plot|chart|shows?|showing|represents?|depicts?)\b")
 _ABOUT_YOU = re.compile(r"(?i)^(?:(?:haha|lol|ok|so|and)[,.!]*\s+)*"
                         r"(?:(?:do|did|are|were|have|would|can) you (?:like|love|enjoy|"
                         r"ever|have|think|feel|get|sleep|dream|eat|drink|prefer|mind|be|a|an|real|human|ok|there)\b|"
@@ -749,6 +758,7 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
         text = turn.text
         reply = i > 0 and turns[i - 1].role + turns[i - 1].speaker != turn.role + turn.speaker and bool(
             _questions(turns[i - 1].text))
+        figure = turn.role == "assistant" and not turn.speaker and bool(_FIGURE.match(text))
         for fence in [*_FENCE_RE.finditer(text), None]:
             sentences = _sentences(text[pos:fence.start()] if fence else text[pos:])
             lead = sentences.pop() if fence and sentences else ""
@@ -772,6 +782,8 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
             convinced = steps = False
             for at, (opening, raw) in enumerate(zip([pos == 0, *[False] * len(sentences)], sentences)):
                 sentence, outcome = _trim(raw, names), bool(worked)  # (_trim drops the lead-in filler itself)
+                if figure and (_PICTURED.search(sentence) or not re.search(r"\d", sentence)):
+                    continue  # "Both values stabilize over time.": the figure read out
                 if opening and reply and turn.speaker and re.fullmatch(r"[A-Z][a-z]{2,}\?", sentence) \
                         and sentence[:-1].lower() not in names and len(sentences) > 1:
                     echoed = sentence[:-1]  # "How's the little monster?" — "Miso? Currently asleep…": whom it is
@@ -889,8 +901,9 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                         and not (turn.speaker and _idle_chatter(sentence)) and (
                         not _is_question(sentence) or _framing(sentence, turns, i)) and not (
                         turn.role == "user" and previous != "decision" and (_IMPERATIVE.match(sentence) or re.match(
-                            r"(?i)(?:can|could|would|will) you\b", sentence)) and _answered(turns, i)):
-                    # ("Can you find out why and fix it": what the assistant was asked, the work says how it went)
+                            r"(?i)(?:can|could|would|will) you\b", sentence)) and (agent or _answered(turns, i))):
+                    # ("Can you find out why and fix it": what the assistant was asked, the work says how it went; an
+                    # agent's tool calls answer it even when no words follow: "websearch xterm.js tmux interactions")
                     # An answer's opening cheer ("Making the leap from a planner to a digital system!") too.
                     cheer = opening and turn.role == "assistant" and not turn.speaker and sentence.endswith("!") \
                         and not _specific(sentence)

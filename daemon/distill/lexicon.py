@@ -411,7 +411,7 @@ _RESULT = re.compile(r"^(?:\*\*)?(?:total|net|overall|result|payback|so|that'?s|
 _IMPERATIVE = re.compile(
     r"^(?:please\s+|pls\s+|now\s+|also\s+)?(?:write|make|create|fix|add|build|help|explain|show|give|convert|refactor|"
     r"implement|update|review|find|generate|translate|summari[sz]e|debug|set up|change|remove|rename|move|check|tell|"
-    r"list|compare|draft|plan|continue|start|run|install|deploy|search|look|test|try|describe|suggest|recommend|"
+    r"list|compare|draft|plan|continue|start|run|install|deploy|search|web ?search|look up|look|test|try|describe|suggest|recommend|"
     r"design|sort|clean|organi[sz]e|calculate|compute|estimate|analy[sz]e|prepare|book|schedule|remind|send|read|"
     r"open|edit|rewrite|improve|optimi[sz]e|simplify|format|parse|extract|merge|split|delete|commit|push|publish|"
     r"teach|walk|outline|brainstorm|name|pick|choose|fill|complete|finish|resume|investigate|figure|keep|use|"

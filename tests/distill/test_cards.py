@@ -3814,3 +3814,31 @@ def test_a_joke_about_ones_own_cup_or_knees_is_no_fact() -> None:
         say("so 5 for, 0 against. carried. i'll draft the letter by monday", "Grace")])
     assert "knees vote" not in text_of(meeting), meeting.body
     assert "physio says no more than two flights" in meeting.body, meeting.body  # (the knees that tell of a person)
+
+
+def test_a_figure_read_out_is_no_fact() -> None:
+    result = card([
+        say("simulate the average distance between two U(0,1) draws and graph it as it converges"),
+        say("Here's the graph. The blue line shows the average distance as the simulation progresses. The red dashed "
+            "line represents the theoretical average of 1/3. Both values stabilize as the number of simulations "
+            "increases.", role="assistant"),
+        say("now compare the tracker and the 5-year fix over the term"),
+        say("Here's the chart. The 5-year fix costs £1,240 less over the term than the tracker at today's rates. "
+            "The orange bars show the yearly payments.", role="assistant")])
+    text = text_of(result)
+    assert "line" not in text and "stabilize" not in text and "bars" not in text, result.body
+    assert "£1,240 less over the term" in text, result.body  # (what came out, with its number, stays)
+
+
+def test_an_instruction_an_agent_carried_out_with_tools_is_no_fact() -> None:
+    result = card([
+        say("start phoenix in background"),
+        say("[tool Bash: Start Phoenix server in background]", role="assistant"),
+        say("Phoenix server is starting in the background.", role="assistant"),
+        say("scrolling back in xterm.js still does not work (maybe the outer page catches it)? websearch xterm.js "
+            "tmux interactions"),
+        say("[tool WebSearch: xterm.js scroll not working embedded page]\n[tool Read: /srv/app/assets/js/app.js]",
+            role="assistant")])
+    assert "ebsearch xterm" not in result.body, result.body  # (the work lists the search it ran)
+    assert "xterm.js scroll not working" in result.body, result.body
+    assert "scrolling back in xterm.js still does not work" in result.description, result.description
