@@ -973,6 +973,12 @@ _PLANNING = re.compile(r"(?i)(?:^|[.,:;!?]\s+)\W*(?:(?:ok(?:ay)?|right|so|hey|hi
                        r"((?!(?:the|some|our|my|a|start|we|let'?s)\b)[\w'’-]+(?: [\w'’-]+)?) planning(?: time| chat| thread)?\b")
 _PITCHED = re.compile(r"(?i)\b(?:hear me out|idea|pitch|proposal|new plan|thought)\W*?[.:!—–-]+\s+"
                       r"([a-z][a-z'’-]+(?:\s[a-z][a-z'’-]+){0,2})\s*[.!]+(?:\s|$)")
+# ("ok who's up for ice skating at the hallam square rink … next friday?": the outing pitched, and where)
+_UP_FOR = re.compile(r"(?i)\b(?:who'?s|who is|who else is|is any(?:one|body)|any(?:one|body)(?: else)?)\s+(?:up|down|in|keen)\s+"
+                     r"for\s+((?!(?:it|this|that|a|an|some|the|me|us)\b)[a-z][\w'’-]*(?:\s+(?!(?:at|in|on|this|next|"
+                     r"tomorrow|tonight|before|after|with|for|the|and|or|if|when)\b)[a-z][\w'’-]*){0,2})"
+                     r"(?:\s+(?:at|in)\s+(?:the\s+)?((?:[\w'’-]+\s+){0,3}?(?:rink|pub|bar|park|cinema|centre|center|market|"
+                     r"club|hall|gym|pool|theatre|museum|gallery|restaurant|cafe|café|arms|inn|lido|beach|lake|woods?)\b))?")
 _VOTE_CALL = re.compile(r"(?i)\bvote on the (?:whole |amended |full )?(?:motion|proposal)\b[^.!?\n:]*[.!:]?\s*|"
                         r"\b(?:(?:shall|should|can|could) we (?:have a )?vote|let'?s vote|time to vote|"
                         r"vote on it|all in favou?r|vote,? please|please vote|show of hands|hands up)\b[^.!?\n:]*[?.!:]?\s*"
@@ -1945,6 +1951,11 @@ _FUN_ASK = re.compile(r"(?i)\b(?:tell me|got|know|share|give me) (?:a|another|an
                       r"(?:joke|pun|riddle|fun fact)s?\b|\bmake me (?:laugh|smile)\b|\bcheer me up\b")
 
 
+_SHOUTED = (r"(?:SO|NOT|NO|YES|VERY|REALLY|SUCH|TOO|ALL|EVER|NEVER|ALWAYS|MUCH|MORE|MOST|LOVE|HATE|OMG|LOL|LMAO|"
+            r"WOW|OK|OKAY|AND|BUT|OR|THE|IT|IS|WAS|ARE|SOOO+|HUGE|TINY|BEST|WORST|GREAT|AMAZING|ONE|WHAT|WHY|HOW|"
+            r"ME|MY|YOU|HE|SHE|WE|THEY|DID|DO|DOES|CAN|WILL|JUST|STILL|AGAIN|NOW|HERE|THERE|COLD|HOT|FREEZING|WINDY)")
+
+
 def _chit_chat(turns: list[_Turn]) -> bool:
     """Short lines both ways, no name, and the only questions asked of the assistant are about itself
     ("do you like rain?"): weather and coffee, nothing to remember."""
@@ -1955,11 +1966,12 @@ def _chit_chat(turns: list[_Turn]) -> bool:
         said = " ".join(s for s in _sentences(_EMOJI.sub("", _speech(text))) if not _is_small_talk(s)
                         and not _is_filler(s, frozenset()))
         if len(said.split()) > (20 if turn.role == "user" else 30) or names or _NUMBER.search(text) or \
-                re.search(r"\b[A-Z]{2,}\b|\w[_.]\w|`", text):  # a name, a number, an acronym or code: talk of things
+                re.search(r"\b(?!" + _SHOUTED + r"\b)[A-Z]{2,}\b|\w[_.]\w|`", text):  # a name, a number, an acronym or
+            # code: talk of things ("it's SO windy", "NOT impressed": a word said louder is no acronym)
             return False
         if turn.role == "user" and any(_is_request(s) and not _ABOUT_YOU.match(s) and not _FUN_ASK.search(s)
-                                       for s in _sentences(turn.text)):
-            return False  # ("tell me a joke?" asks for fun, not for something to remember)
+                                       and len(s.split()) > 2 for s in _sentences(turn.text)):
+            return False  # ("tell me a joke?" asks for fun, not for something to remember; "right??" asks nothing)
     return True
 
 
@@ -1986,6 +1998,10 @@ def _framing(question: str, turns: list[_Turn], i: int) -> bool:
     echoed = echoed or i > 0 and bool(named_here) and named_here <= set(_CAPITAL.findall(turns[i - 1].text)) \
         and not _DATE_NOTE.search(question)
     return answered and brief and not echoed and (bool(_DATE_NOTE.search(question)) or named)
+
+
+_SHE = r"\b(?:mum|mom|mother|sister|wife|girlfriend|daughter|aunt(?:ie)?|nan|nana|gran|granny|grandma|niece|she|her)\b"
+_HE = r"\b(?:dad|father|brother|husband|boyfriend|son|uncle|grandad|grandpa|nephew|he|him|his)\b"
 
 
 def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
@@ -2041,6 +2057,27 @@ def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt], turns: list[_T
                 picked[before.pos] = replace(before, kind=stmt.kind, msg=msg)
             if not same or not _PRONOUN_START.match(before.text):
                 break
+    # "Is the chalet bar bookable or do we just turn up?" — "Checked, they don't take bookings under 6": an answer
+    # that opens its message on "they", the question naming them before it and kept nowhere else, carries it.
+    for pos, stmt in list(picked.items()):
+        if not (stmt.speaker and stmt.reply and not stmt.code and _PRONOUN_START.match(stmt.text)
+                and (pos == 0 or candidates[pos - 1].msg != stmt.msg) and stmt.msg > 0
+                and turns[stmt.msg - 1].speaker not in ("", stmt.speaker)):
+            continue
+        asked = _questions(turns[stmt.msg - 1].text)[-1:]
+        question = re.sub(r"(?i)^(?:\W*(?:so|and|oh|ok|okay|also|wait)\b\W*)+", "", asked[0]).strip() if asked else ""
+        who = re.match(r"(?i)(?:[\w\s]+,\s+)?(she|her|he|him|his)\b", stmt.text)
+        named = re.search(r"(?<=\w )[A-Z][a-z]{2,}\b", question) and not re.search(r"\b(?:I|I'm|I'll)\b", question)
+        # (the pronoun's referent is in the question: "How's your mum?" — "She cried"; "Is the bar bookable?" —
+        # "they don't take bookings"; not "Isn't that where they had their 25th?", which names no one)
+        agrees = (re.search(_SHE if who.group(1).lower() in ("she", "her") else _HE, question, re.I) or named) if who \
+            else re.search(r"(?i)\b(?:the|your|our|that|this)\s+(?!\d)\w+", question) and not re.search(
+                r"(?i)\b(?:they|them|it|she|he)\b", question)
+        if question and 4 <= len(question.split()) <= 16 and agrees \
+                and not any(c.msg == stmt.msg - 1 for c in picked.values()) and not _CHECK_IN.search(question):
+            question = question[:1].upper() + question[1:]
+            picked[pos] = replace(stmt, text=f"“{re.sub(r'[?？]+$', '?', question)}” — {stmt.text}",
+                                  tokens=stmt.tokens | _tokens(question))
     # ("And Pemberton?" said in too few words to be kept: the answer names him itself, "Pemberton: in the fridge…")
     for pos, name in asked_of.items():
         if pos in picked and not any(name in c.text for c in picked.values() if c.msg in (picked[pos].msg - 1,
@@ -2480,6 +2517,10 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
     pitched = next((m.group(1).lower() for t in turns[:1] if t.speaker and len(people) > 1 and lang == "en"
                     and (m := _PITCHED.search(t.text)) and m.group(1).lower() not in _names(people)), "")
     occasion = occasion or (f"{pitched} plans" if pitched and " " not in pitched else pitched)
+    up = next((m for t in turns[:1] if t.speaker and len(people) > 1 and lang == "en" and (m := _UP_FOR.search(t.text))),
+              None)
+    if up and not occasion:
+        occasion, pitched = up.group(1), up.group(1) + (f" at the {up.group(2)}" if up.group(2) else "")
     description = notes.describe(points, context=context, request=ask, verdict=_verdict(ask, turns, lang),
                                  asker=asker if people else "",
                                  topic=agenda[0] if agenda and len(people) > 1 and lang == "en" else pitched,

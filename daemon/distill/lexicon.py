@@ -308,7 +308,9 @@ _SHOWING = re.compile(r"^(?:check (?:this|it) out|check out|look at|here'?s|take
                       r"my|a|an|the|our)\s+(?:\w+\s+){0,2}?(?:photo|pic|picture|shot|snap|moment|image|selfie|"
                       r"snapshot|pics|photos|pictures)\b(?:\s+(?:i|we)\s+(?:snapped|took|got|made))?", re.I)
 # A statement whose subject is a pronoun needs its referent to be read later.
-_PRONOUN_START = re.compile(r"^(?:he|she|they|his|her|their|its|it|this|these|those|him|them|"
+_PRONOUN_START = re.compile(r"^(?:(?:just\s+)?(?:checked|asked|rang|called|looked)(?:\s+(?:them|it|online))?,\s+)?"
+                            # ("Checked, they don't take bookings under 6": who "they" are is before it)
+                            r"(?:he|she|they|his|her|their|its|it|this|these|those|him|them|"
                             # "There are several options available, such as Gudhi…": options for what the sentence
                             # before it named ("Install a Python package for algebraic topology.")
                             r"there (?:are|is) (?:several|many|a few|some|lots of|plenty of|a number of|other) "

@@ -180,7 +180,7 @@ def weekdays_said(text: str, weekends: bool = False) -> dict[int, date]:
         if day and day.weekday() == _EN_WEEKDAYS.index(m.group(1).lower()):
             out[day.weekday()] = day
     # A day of the month the text names ("The 12th (2026-12-12)?") is its weekday's day too, unless one is named.
-    for m in _ORDINAL_SAID.finditer(text):
+    for m in [*_ORDINAL_SAID.finditer(text), *_COUNTED_SAID.finditer(text)]:
         if (day := _written_day(m.group(1))) and day.weekday() not in out:
             out[day.weekday()] = day
     return out
@@ -347,7 +347,12 @@ def _past_tense(m: re.Match[str]) -> bool:
     """Whether the sentence around a match speaks of the past (and has no future word). A sentence of a few words
     that says only when ("I PASSED MY DRIVING TEST. On tuesday.") takes the tense of the sentence before it."""
     sentence = _sentence_around(m)
-    if re.fullmatch(r"(?i)\W*(?:on|that|last)?\s*[.!…]*\s*", sentence) and not m.string[m.end():m.end() + 3].lstrip().startswith("?"):
+    if (re.fullmatch(r"(?i)\W*(?:on|that|last)?\s*[.!…]*\s*", sentence) or len(sentence.split()) <= 3 and not re.search(
+            r"(?i)\b(?:am|will|shall|can|could|should|would|gonna|let'?s)\b|['’](?:s|re|m|ll)\b|"
+            r"\b\w+(?:ed|ing|s)\b", sentence) and not m.string[m.end():m.end() + 3].lstrip().startswith("!")
+            and not _past_cue(sentence) and not _FUTURE_CUE.search(sentence)) \
+            and not m.string[m.end():m.end() + 3].lstrip().startswith("?"):
+        # ("I PASSED MY DRIVING TEST. Third attempt, on Thursday.": no verb of its own; "Party on Friday!" announces)
         begin = max(0, m.start() - 300)
         ends = [e.start() for e in _SENTENCE_END.finditer(m.string, begin, m.start())]
         if ends:
@@ -397,6 +402,18 @@ def _en_weekday(m: re.Match[str], anchor: date) -> str | None:
     return _day(found) if found else None
 
 
+def _en_on_weekday(m: re.Match[str], anchor: date, said: Said) -> str | None:
+    """"on <weekday>" (see ``_en_weekday``); past tense said elsewhere in the sentence, "just rang them, table for
+    8 at 9:45 on saturday", is not the table's: a day the chat gave this coming week is that day."""
+    target = _EN_WEEKDAYS.index(m.group(2).lower())
+    clause = _clause_around(m).replace(m.group(0), " ")
+    found = said.get(target)
+    if found and 0 < (found - anchor).days <= 7 and _past_tense(m) and len(clause.split()) >= 3 \
+            and not _past_cue(clause):
+        return _day(found)
+    return _en_weekday(m, anchor)
+
+
 def _month_day(anchor: date, month: int, day: int, past: bool) -> date | None:
     """The day ``month``/``day`` nearest ahead of the anchor (today included), or the most recent one in the past."""
     for year in ((anchor.year, anchor.year - 1) if past else (anchor.year, anchor.year + 1)):
@@ -414,6 +431,8 @@ _WEEKDAY_SAID = re.compile(r"(?i)\b(monday|tuesday|wednesday|thursday|friday|sat
 _WEEKDAY_DATE_SAID = re.compile(r"(?i)\b(monday|tuesday|wednesday|thursday|friday|saturday|sunday),?\s+(?:the\s+)?(\d{1,2})"
                                 r"(?:st|nd|rd|th)?\s+(?:of\s+)?([a-z]{3,9})\.?\s*[(（](\d{4})[)）]")
 _ORDINAL_SAID = re.compile(r"(?i)\b\d{1,2}(?:st|nd|rd|th)\s*[(（](\d{4}-\d{2}-\d{2})[)）]")
+# A day counted from the message, "lands in 10 days (2026-12-10)", is its weekday's day too ("she gets in thursday").
+_COUNTED_SAID = re.compile(r"(?i)\bin\s+(?:\w+\s+){1,2}?days?\s*[(（](\d{4}-\d{2}-\d{2})[)）]")
 _JUST_PAST_DAYS = 45
 _WEEKDAY_BEFORE = re.compile(r"\b(?:(?:mon|tues|wednes|thurs|fri|satur|sun)day|mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)"
                              r"\.?[,\s]*(?:the\s+)?$", re.I)  # "Saturday 13 February", "Sat 13 Feb"
@@ -532,6 +551,8 @@ def _en_bare_weekday(m: re.Match[str], anchor: date, said: Said) -> str | None:
     if _NOT_A_DAY_BEFORE.search(m.string, max(0, m.start() - 12), m.start()) and not _MOVED_TO.search(
             m.string, max(0, m.start() - 20), m.start()) and not the:  # ("moved to Saturday" is a day; "Monday to
         return None  # Friday" is not)
+    if re.match(r"(?i)\s+(?:nights|mornings|evenings|afternoons|lunchtimes|before\s+last)\b", m.string[m.end():m.end() + 14]):
+        return None  # ("Friday nights I don't sleep": every Friday; "the Tuesday before last" has its own rule)
     target = _EN_WEEKDAYS.index(m.group(1).lower())
     if (before := _NOTE_BEFORE.search(m.string, max(0, m.start() - 20), m.start())) and \
             (day := _written_day(before.group(1))) and day.weekday() == target:
@@ -736,6 +757,15 @@ def _en_after_next(m: re.Match[str], anchor: date) -> str:
     return f"{anchor.year + 2}"
 
 
+def _en_before_last(m: re.Match[str], anchor: date) -> str:
+    unit = m.group(1).lower()
+    if unit == "week":
+        return _week(_monday(anchor) - timedelta(days=14))
+    if unit == "weekend":  # the one before "last weekend", the weekend before this calendar week's
+        return _weekend(_monday(anchor) - timedelta(days=9))
+    return _day(last_weekday(anchor, _EN_WEEKDAYS.index(unit)) - timedelta(days=7))
+
+
 def _en_count(m: re.Match[str]) -> tuple[int, bool]:
     raw = re.sub(r"\s+", " ", m.group("n").lower())
     if raw.isdigit():
@@ -935,6 +965,12 @@ RULES: tuple[Rule, ...] = (
          re.compile(r"\bthe\s+(week|weekend|month|year)\s+after\s+next\b", re.I), _en_after_next,
          examples=("the week after next", "the weekend after next", "the month after next"),
          triggers=("next",)),
+    Rule("the <weekday> / week / weekend before last",
+         "one before the last: the weekday a week before “last <weekday>”; the calendar week two weeks back; the "
+         "weekend before the last one gone",
+         re.compile(r"\b(?:the\s+)?(" + "|".join(_EN_WEEKDAYS) + r"|week|weekend)\s+before\s+last\b(?!\s*[(（])", re.I),
+         lambda m, a: _en_before_last(m, a),
+         examples=("the Tuesday before last", "the week before last", "the weekend before last"), triggers=("before last",)),
     Rule("next <weekday>", "that weekday of next week (see the matrix below)",
          re.compile(r"\b(next)\s+" + _EN_DAY, re.I), _en_weekday,
          examples=("next Tuesday", "next Monday", "next Sunday"), triggers=("next",)),
@@ -947,8 +983,8 @@ RULES: tuple[Rule, ...] = (
          examples=("this Friday", "this Monday", "I saw her this Monday"), triggers=("this",)),
     Rule("on <weekday>",
          "the coming one, today excluded (said on that weekday: as written); past tense: the most recent",
-         re.compile(r"\b(on)\s+" + _EN_DAY, re.I), _en_weekday,
-         examples=("see you on Friday", "on Monday", "we met on Friday"), triggers=("on",)),
+         re.compile(r"\b(on)\s+" + _EN_DAY, re.I), lambda m, a, said: _en_on_weekday(m, a, said),
+         examples=("see you on Friday", "on Monday", "we met on Friday"), triggers=("on",), said=True),
     Rule("by / until / before <weekday>",
          "a deadline: the coming one, today excluded (said on that weekday: as written)",
          re.compile(r"\b(by|until|till|before)\s+" + _EN_DAY, re.I), _en_weekday,

@@ -3842,3 +3842,41 @@ def test_an_instruction_an_agent_carried_out_with_tools_is_no_fact() -> None:
     assert "ebsearch xterm" not in result.body, result.body  # (the work lists the search it ran)
     assert "xterm.js scroll not working" in result.body, result.body
     assert "scrolling back in xterm.js still does not work" in result.description, result.description
+
+
+def test_a_word_said_louder_and_a_tag_question_are_still_small_talk() -> None:
+    chat = [say("hiya 👋 it's SO windy here tonight, the bins are doing laps of the street lol"),
+            say("That sounds wild. There's something cosy about being indoors while the wind howls.", role="assistant"),
+            say("made a hot chocolate with the little marshmallows, got a blanket, the works"),
+            say("That's the ideal windy-night setup.", role="assistant"),
+            say("right?? the cat is NOT impressed by the wind though. she's hiding behind the sofa"),
+            say("Very sensible cat. Behind the sofa is the safest spot in any storm.", role="assistant"),
+            say("haha true. anyway just wanted to say hi. thanks for the chat, night!")]
+    assert isinstance(distill(chat), Skip)
+    # An acronym is a thing talked of: the same chat about the NHS app is remembered.
+    about = chat[:4] + [say("the NHS app says my flu jab is booked though. the cat is hiding behind the sofa")] + chat[5:]
+    assert isinstance(distill(about), Card)
+
+
+def test_the_outing_pitched_names_the_card_and_an_answer_on_they_carries_its_question() -> None:
+    day = datetime(2026, 11, 30, 18, 40, tzinfo=timezone.utc)
+    result = card([
+        say("ok who's up for ice skating at the hallam square rink next friday after work?", "Leila", when=day),
+        say("yesss. my sister Inês lands in 10 days, she can come too", "Ana", when=day),
+        say("tuesday 15th then, 8pm session. then mulled wine after?", "Leila", when=day),
+        say("she gets in thursday so she'll be over the jet lag by then", "Ana", when=day),
+        say("is the chalet bar bookable or do we just turn up?", "Ana", when=day),
+        say("checked, they don't take bookings under 6 people so we rock up after, about 9:15", "Leila", when=day),
+        say("BOOKED: tuesday 15 dec, 8pm session, 4 tickets", "Leila", when=day)])
+    assert result.name == "ice-skating", result.name
+    assert "about ice skating at the hallam square rink" in result.description, result.description
+    assert "“Is the chalet bar bookable or do we just turn up?” — Checked, they don't take bookings" in result.body, \
+        result.body
+    # "in 10 days" gave a Thursday: "she gets in thursday" is that one, not this week's.
+    assert "thursday (10 December 2026)" in result.body, result.body
+    # A question that names no one carries nothing: "Isn't that where they had their 25th?" — "They want a deposit".
+    other = card([
+        say("Rang the Granary, private room takes 24, set menu £45 a head", "Yara", when=day),
+        say("isn't that where they had their 25th?", "Caspar", when=day),
+        say("they want a £200 deposit by next tuesday to hold the room", "Yara", when=day)])
+    assert "“Isn't that where" not in other.body, other.body

@@ -794,3 +794,32 @@ def test_once_youve_checked_is_still_to_come_and_a_day_written_as_an_ordinal_aft
         == "cancel it in early January, once you've checked no payment was taken on 1 jan (2027)"
     assert resolve_relative("they replied on thursday (3rd), all sorted", D(2026, 12, 8)) == \
         "they replied on thursday (3rd), all sorted"
+
+
+def test_the_day_before_last_a_habit_and_a_fragment_after_the_news() -> None:
+    sunday = datetime(2026, 11, 29, 15, 0)
+    # "the Tuesday before last" is a week before last Tuesday (24 November), not the Tuesday the chat gave.
+    assert ground("Emergency surgery on the Tuesday before last.", sunday, said={1: D(2026, 12, 1)}) == \
+        "Emergency surgery on the Tuesday before last (2026-11-17)."
+    assert ground("We met the week before last.", sunday, said={}) == \
+        "We met the week before last (week of 2026-11-09)."
+    assert ground("the weekend before last", datetime(2026, 11, 30, 9, 0), said={}) == \
+        "the weekend before last (weekend of 2026-11-21)"  # (said on a Monday: "last weekend" was the 28th)
+    # "Friday nights" are every Friday, whatever Friday the chat gave.
+    assert ground("Friday nights I don't sleep.", sunday, said={4: D(2026, 12, 4)}) == "Friday nights I don't sleep."
+    # A fragment with no verb of its own takes the tense of the news before it; an exclaimed one announces.
+    assert ground("I PASSED MY DRIVING TEST. Third attempt, on Thursday.", sunday, said={}) == \
+        "I PASSED MY DRIVING TEST. Third attempt, on Thursday (2026-11-26)."
+    assert ground("We had fun. Party on Friday!", sunday, said={}) == "We had fun. Party on Friday (2026-12-04)!"
+    assert ground("Insurance covered it. The cone comes off on Friday.", sunday, said={}) == \
+        "Insurance covered it. The cone comes off on Friday (2026-12-04)."
+
+
+def test_on_a_weekday_in_a_clause_without_the_past_is_the_day_the_chat_gave() -> None:
+    thursday = datetime(2026, 12, 10, 18, 57)
+    # "rang" is the call's tense, not the table's: Saturday is the 12th the chat gave, not the 5th gone by.
+    assert ground("called it. just rang them, table for 8 at 9:45 on saturday under my name.", thursday,
+                  said={5: D(2026, 12, 12)}) == \
+        "called it. just rang them, table for 8 at 9:45 on saturday (2026-12-12) under my name."
+    assert ground("we went on saturday, lovely.", thursday, said={5: D(2026, 12, 12)}) == \
+        "we went on saturday (2026-12-05), lovely."
