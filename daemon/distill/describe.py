@@ -138,6 +138,8 @@ def describe(points: list[Point], *, context: str = "", request: str = "", verdi
             if not work_at and outcome and context_at is not None and len(first := _first_sentence(ended[context_at])) \
                     < len(ended[context_at]):
                 ended[context_at] = first  # (the context's first sentence says what it was about)
+            elif not work_at and outcome and context_at is not None and len(ended) > 2:
+                ended[context_at], context_at = "", None  # (then it goes before how it turned out: the ask says more)
             else:
                 ended[work_at.pop(0) if work_at else -1] = ""
                 ended = ended if work_at else [e for e in ended if e]
@@ -389,7 +391,9 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
                                          0.5 if p.kind == "decision" else 1 if _problem(p) else
                                          1.5 if _VERDICT.match(p.text.lstrip("*")) and not named_fix else 2 if _advice(p)
                                          else 3 if _outcome(p) else 4, bool(re.match(r"(?i)(?:its|it|this|that|these|"
-                                                                                     r"those|they|their)\b", p.text))))
+                                                                                     r"those|they|their)\b", p.text))
+                                         # ("That did it: INV-2026-041 now comes out at £1,291.36" says what "that" did)
+                                         and not _DID_IT.match(p.text)))
     else:
         fit = [p for p in fit if not _PRONOUN_START.match(p.text)]
         # (A plan called off is news whoever's it was: "Work do's cancelled. The Botanist had a kitchen fire…")
@@ -435,6 +439,7 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
     return fit[:count]
 
 
+_DID_IT = re.compile(r"(?i)(?:that|this|it)(?:'s| is| was)? (?:did it|did the trick|worked|fixed it|solved it|sorted it)\b")
 _SETTLES = re.compile(r"这么定|就这么|决定了|最后定|最终")
 
 # "it"/"them" with no thing named before it in the sentence: no determiner and a noun, no name after the first word.
@@ -868,6 +873,7 @@ def _end(sentence: str, lang: str) -> str:
     if lang == "zh":
         return sentence if re.search(r"[。！？.!?”]$", sentence) else sentence + "。"
     sentence = sentence.rstrip(";,")  # ("…: condensation;" ends with a full stop, not ";.")
+    sentence = re.sub(r"\s*[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+$", "", sentence)  # ("…system. 👍", not "..")
     if re.match(r"(?:\*\*)?[a-z]{2,}\b(?![.(_/-])", sentence) and not re.match(r"\S*[A-Z0-9]", sentence):
         sentence = re.sub(r"[a-z]", lambda m: m.group(0).upper(), sentence, count=1)  # ("moisture on…": a sentence)
     return sentence if re.search(r"[.!?…]$|[.!?…][”\")]$", sentence) else sentence + "."

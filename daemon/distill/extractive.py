@@ -171,6 +171,9 @@ _GUESS_WHO = re.compile(r"(?i)^guess who (finally |just |actually )?(has|is|got|
 _GUESS_VERB = {"has": "have", "is": "am", "got": "got", "passed": "passed", "did": "did", "won": "won",
                "found": "found", "bought": "bought"}
 _THE_FIX = re.compile(r"(?i)(?:\*\*)?the (?:\w+ )?(?:fix|cause|culprit|problem is|solution|root cause)\b")
+# Leaving the chat for the moment: "Off to do the bedtime story now, she's picked the longest book again".
+_OFF_NOW = re.compile(r"(?i)^(?:(?:right|ok(?:ay)?|anyway|well)[,!.]?\s+)*(?:i'?m\s+|we'?re\s+)?off to\b[^.!?]{0,40}?"
+                      r"\b(?:now|then|for the night|for the day)\b")
 _SEND_LOVE = re.compile(r"(?i)^(?:(?:lots of |much )?(?:love|hugs|hi|hello|greetings) to\b|say (?:hi|hello) to\b|"
                         r"\w+ says (?:woof|meow|miaow|hi|hello|hey|thanks|thank you|goodnight|good night|night|bye)\b|give "
                         r"(?:my love to|\w+(?: \w+)? a (?:hug|scratch|kiss|pat|cuddle))\b|kiss \w+ for me\b)")
@@ -283,7 +286,8 @@ class ExtractiveDistiller:
             return Skip(SKIP_REASON)
         candidates = _with_deferred(_with_chain(_with_either(_with_options(candidates), turns), turns))
         candidates = _with_turned_down(candidates, turns) if len(names) > 1 else candidates
-        gone = _superseded(candidates, turns)  # a plan changed later is talk now: never picked, never a referent
+        candidates, wrong = _corrected(candidates)  # "it's 36.75 not 36.50": the first figure and sums made of it
+        gone = _superseded(candidates, turns) | wrong  # a plan changed later is talk now: never picked, never a referent
         done, followed, reports = _done_as_told(candidates) if not any(t.speaker for t in turns) else (set(), set(), set())
         candidates = [replace(c, kind="sentiment") if c.pos in gone | done else replace(c, followed=True)
                       if c.pos in followed else replace(c, kind="state" if c.kind == "fact" else c.kind, done=True)
@@ -630,6 +634,8 @@ def _is_filler(sentence: str, names: frozenset[str], people: bool = False) -> bo
         return True  # "Kotlin question.": the question is still to come
     if _LET_ME_CHECK_ZH.match(sentence):
         return True  # "等一下，我查一下他的工资条": "let me check"
+    if _OFF_NOW.match(sentence):
+        return True  # "Off to do the bedtime story now": a goodbye
     if _SEND_LOVE.match(sentence):
         return True  # "Love to Sam and baby Mila", "Give Biscuit a scratch from me": a sign-off
     if _LETTER_FORMULA.fullmatch(sentence):
@@ -779,9 +785,31 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                 # "How many bedrooms?" — "Two, so you've got somewhere to sleep now": "Two." answers it
                 sentences[:1] = [first.group(1) + ".", sentences[0][first.end():]]
             last = worked = echoed = ""
+            # "can't i just do round(x + 0.0001, 2) and call it a day lol" — "You can, but I wouldn't: it's a hack…":
+            # a bare yes or no needs what it answers.
+            asked = [" ".join(list(itertools.takewhile(lambda q: _is_question(q) or bool(_ASKED_BARE.match(q)), reversed(
+                _sentences(turns[i - 1].text))))[::-1])] \
+                if pos == 0 and i and turn.role == "assistant" and not turn.speaker and turns[i - 1].role == "user" \
+                and sentences and _BARE_REPLY.match(sentences[0]) else []
+            asked_lead = ""
+            if asked and asked[0] and len(asked[0].split()) <= 20:
+                question = re.sub(r"(?i)\s+(?:and call it a day|or something|lol|lmao|haha)\b.*$", "",
+                                  asked[0].rstrip(" ?？!.")).strip()
+                asked_lead = "“" + _capitalized(re.sub(r"\bi\b", "I", question)) + "?” — "
             convinced = steps = False
             for at, (opening, raw) in enumerate(zip([pos == 0, *[False] * len(sentences)], sentences)):
                 sentence, outcome = _trim(raw, names), bool(worked)  # (_trim drops the lead-in filler itself)
+                if asked_lead:
+                    bare = _BARE_REPLY.match(raw + " ")  # (the answer as said: "You can, but I wouldn't: …")
+                    if bare and not re.sub(r"[\W_]+", "", raw[bare.end() - 1:]) and at + 1 < len(sentences):
+                        asked_lead += raw.strip(" .!") + ": "  # ("Yes. A 7B model in bf16 is…": one answer)
+                        continue
+                    sentence = asked_lead + (_capitalized(raw.strip().replace("*", "")) if bare else
+                                             sentence[:1].lower() + sentence[1:] if asked_lead.endswith(": ") and re.match(
+                                                 r"(?:A|An|The|It|Its|This|That|There|These|Those|You|Your|We|They|"
+                                                 r"With|In|On|At|For|If|When|Because|So|But|Only|Just)\b", sentence) else
+                                             sentence)
+                    asked_lead = ""
                 if figure and (_PICTURED.search(sentence) or not re.search(r"\d", sentence)):
                     continue  # "Both values stabilize over time.": the figure read out
                 if opening and reply and turn.speaker and re.fullmatch(r"[A-Z][a-z]{2,}\?", sentence) \
@@ -803,7 +831,7 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     worked = ""  # ("update!! they accepted the deferral": how it turned out, said as it was)
                 elif worked:
                     # "That did it. Ran it from scratch: … GET /health returns 200.": how it turned out
-                    lower = not re.match(r"(?:I|[A-Z][a-z]+day|" + "|".join(notes.MONTHS) + r")\b", sentence)
+                    lower = not re.match(r"(?:I|[A-Z][a-z]+day|" + "|".join(notes.MONTHS) + r")\b|[A-Z]{2}", sentence)
                     sentence, raw, worked = f"{worked}: {sentence[:1].lower() if lower else sentence[:1]}{sentence[1:]}", \
                         f"{worked}: {raw}", ""
                 elif turn.role == "user" and (_WORKED.match(sentence) or _BOOKED.match(sentence) and at + 1 < len(
@@ -901,7 +929,8 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                         and not (turn.speaker and _idle_chatter(sentence)) and (
                         not _is_question(sentence) or _framing(sentence, turns, i)) and not (
                         turn.role == "user" and previous != "decision" and (_IMPERATIVE.match(sentence) or re.match(
-                            r"(?i)(?:can|could|would|will) you\b", sentence)) and (agent or _answered(turns, i))):
+                            r"(?i)(?:can|could|would|will) you\b", sentence) or _ASKED_BARE.match(sentence))
+                        and (agent or _answered(turns, i))):
                     # ("Can you find out why and fix it": what the assistant was asked, the work says how it went; an
                     # agent's tool calls answer it even when no words follow: "websearch xterm.js tmux interactions")
                     # An answer's opening cheer ("Making the leap from a planner to a digital system!") too.
@@ -941,9 +970,13 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                 if output and code not in seen_code:  # its first line says which error: "`cargo build` fails:
                     seen_code.add(code)  # `error[E0499]: cannot borrow …`"
                     first = erring[0].strip(" \t│┃|")[:_MAX_ERROR_LINE]  # (Terraform boxes it: "│ Error: …")
+                    if first.startswith("Traceback") and (raised := [
+                            line.strip() for line in code.split("\n")
+                            if re.match(r"\s*[\w.]*(?:Error|Exception|Exit|Interrupt)\b(?::|$)", line)]):
+                        first = raised[-1][:_MAX_ERROR_LINE]  # (a Python traceback says which error on its last line)
                     first = f"`` {first} ``" if "`" in first else f"`{first}`"
                     lead = _EMOJI.sub("", lead).strip()  # ("… now I get a different one 🙃")
-                    said = f"{lead.rstrip(' :：')}: {first}" if lead else first
+                    said = f"{_capitalized(lead.rstrip(' :：'))}: {first}" if lead else first
                     out.append(_Stmt(len(out), i, turn.speaker, said, "fact", _tokens(said), "", False, turn.role))
                 elif code.count("\n") <= (2 if confirmed else 1) * _MAX_CODE_LINES + 1 and code not in seen_code \
                         and not retried and not output:
@@ -1525,6 +1558,37 @@ def _with_turned_down(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt
     return [line if s.pos == first.pos else replace(s, kind="sentiment") if s.pos in gone else s for s in candidates]
 
 
+_CORRECTION = re.compile(r"(?i)\b(?:it'?s|its|it was|it should be|should be|i meant|meant|actually|make that|sorry,?)\s+"
+                         r"(?P<cur>[£$€]?\d[\d,]*(?:\.\d+)?)\s*(?P<unit>[a-z%]{0,6}),?\s+not\s+(?:the\s+)?"
+                         r"(?P<old>[£$€]?\d[\d,]*(?:\.\d+)?)(?!\d)")
+
+
+def _corrected(candidates: list[_Stmt]) -> tuple[list[_Stmt], set[int]]:
+    """A figure the user corrects ("oh god sorry, it's 36.75 not 36.50"): their own earlier words say the right one
+    ("Revisions, 3.5 hours x 36.75"); what the other side worked out from the wrong one ("3.5 × 36.50 = 127.75",
+    the subtotal after it) no longer holds."""
+    out, gone = list(candidates), set()
+    for later in candidates:
+        if later.role != "user" or later.code:
+            continue
+        for fix in _CORRECTION.finditer(later.text):
+            old, cur = fix.group("old"), fix.group("cur")
+            said = re.compile(r"(?<![\d.,])" + re.escape(old.lstrip("£$€")) + r"(?![\d]|[.,]\d)")
+            hit = set()
+            for k, stmt in enumerate(out):
+                if stmt.msg >= later.msg or stmt.code or not said.search(stmt.text):
+                    continue
+                if stmt.role == "user":
+                    out[k] = replace(stmt, text=said.sub(cur.lstrip("£$€"), stmt.text))
+                else:
+                    hit.add(stmt.msg)
+                    gone.add(stmt.pos)
+            # (the sums worked out after it in the same answer: "Subtotal 1,075.25, VAT at 20% = 215.05")
+            gone |= {s.pos for s in out if s.msg in hit and s.role != "user" and not s.code and re.search(r"\d", s.text)
+                     and any(g.msg == s.msg and g.pos < s.pos for g in out if g.pos in gone)}
+    return out, gone
+
+
 def _superseded(candidates: list[_Stmt], turns: list[_Turn]) -> set[int]:
     """A dated plan a later message changed: "they can do next Saturday (28 November), 7pm, table for 8" …
     "what about Sunday lunch instead?" … "done! Sunday 29th (29 November), 1pm, table for 8". The later one
@@ -1951,6 +2015,13 @@ _FUN_ASK = re.compile(r"(?i)\b(?:tell me|got|know|share|give me) (?:a|another|an
                       r"(?:joke|pun|riddle|fun fact)s?\b|\bmake me (?:laugh|smile)\b|\bcheer me up\b")
 
 
+# A question put without its question mark: "can't i just do round(x + 0.0001, 2) and call it a day lol".
+_ASKED_BARE = re.compile(r"(?i)(?:can'?t|cannot|can|could|couldn'?t|should|shouldn'?t|do|don'?t|does|is|isn'?t|would)\s+"
+                         r"(?:i|we|it|that|this)\s+(?:just\s+|not\s+|simply\s+)?\w+")
+# An answer that says yes or no before why: "You can, but I wouldn't: …", "I wouldn't: …", "Yes, …", "No: …".
+_BARE_REPLY = re.compile(r"(?i)\W*(?:you \*?can\*?,? but i wouldn'?t|i wouldn'?t|i would(?:n'?t)?|yes|no|nope|not really|"
+                         r"probably not|definitely(?: not)?|absolutely(?: not)?|only if|you could|you can|better not)\b"
+                         r"[\s,:;.!-]")
 _SHOUTED = (r"(?:SO|NOT|NO|YES|VERY|REALLY|SUCH|TOO|ALL|EVER|NEVER|ALWAYS|MUCH|MORE|MOST|LOVE|HATE|OMG|LOL|LMAO|"
             r"WOW|OK|OKAY|AND|BUT|OR|THE|IT|IS|WAS|ARE|SOOO+|HUGE|TINY|BEST|WORST|GREAT|AMAZING|ONE|WHAT|WHY|HOW|"
             r"ME|MY|YOU|HE|SHE|WE|THEY|DID|DO|DOES|CAN|WILL|JUST|STILL|AGAIN|NOW|HERE|THERE|COLD|HOT|FREEZING|WINDY)")

@@ -347,12 +347,10 @@ def _past_tense(m: re.Match[str]) -> bool:
     """Whether the sentence around a match speaks of the past (and has no future word). A sentence of a few words
     that says only when ("I PASSED MY DRIVING TEST. On tuesday.") takes the tense of the sentence before it."""
     sentence = _sentence_around(m)
-    if (re.fullmatch(r"(?i)\W*(?:on|that|last)?\s*[.!…]*\s*", sentence) or len(sentence.split()) <= 3 and not re.search(
-            r"(?i)\b(?:am|will|shall|can|could|should|would|gonna|let'?s)\b|['’](?:s|re|m|ll)\b|"
-            r"\b\w+(?:ed|ing|s)\b", sentence) and not m.string[m.end():m.end() + 3].lstrip().startswith("!")
-            and not _past_cue(sentence) and not _FUTURE_CUE.search(sentence)) \
+    if re.fullmatch(r"(?i)\W*(?:(?:(?:first|second|third|fourth|fifth|sixth|last|final|\d+(?:st|nd|rd|th))\s+(?:attempt|try|time|go|"
+                    r"round)|finally|at last)\W*)?(?:on|that|last)?\s*[.!…]*\s*", sentence) \
             and not m.string[m.end():m.end() + 3].lstrip().startswith("?"):
-        # ("I PASSED MY DRIVING TEST. Third attempt, on Thursday.": no verb of its own; "Party on Friday!" announces)
+        # ("I PASSED MY DRIVING TEST. Third attempt, on Thursday.": the news before it says when)
         begin = max(0, m.start() - 300)
         ends = [e.start() for e in _SENTENCE_END.finditer(m.string, begin, m.start())]
         if ends:

@@ -3880,3 +3880,41 @@ def test_the_outing_pitched_names_the_card_and_an_answer_on_they_carries_its_que
         say("isn't that where they had their 25th?", "Caspar", when=day),
         say("they want a £200 deposit by next tuesday to hold the room", "Yara", when=day)])
     assert "“Isn't that where" not in other.body, other.body
+
+
+def test_a_corrected_figure_a_bare_question_and_a_traceback() -> None:
+    t = datetime(2026, 11, 29, 20, 0, tzinfo=timezone.utc)
+    result = card([
+        say("my budget script says the trip costs £412.40 but my partner's sheet says £412.60. items: hotel 2 x "
+            "150.00, rail 2 x 48.50, parking 15.10", when=t),
+        say("Let me check the arithmetic.\n\n- 2 × 150.00 = 300.00\n- 2 × 48.50 = 97.00\n- 1 × 15.10 = 15.10\n\nTotal **£412.10**. That's "
+            "neither of your figures, so can you check the parking?", role="assistant", when=t),
+        say("oops, it's 15.30 not 15.10", when=t),
+        say("Then Python's `round()` rounds halves to even, so `round(0.125, 2)` gives 0.12, which is where your 20p "
+            "goes.", role="assistant", when=t),
+        say("can't i just add 0.001 before rounding and call it a day lol", when=t),
+        say("You *can*, but I wouldn't: it still relies on float representation. Use `Decimal` with `ROUND_HALF_UP`.",
+            role="assistant", when=t),
+        say("tried it and got this:\n\n```\nTraceback (most recent call last):\n  File \"trip.py\", line 9, in <module>\n"
+            "    total = parking * rate\nTypeError: unsupported operand type(s) for *: 'decimal.Decimal' and 'float'\n```",
+            when=t),
+        say("Convert the rate with `Decimal(str(rate))` where you load it.", role="assistant", when=t),
+        say("that did it! TRIP-7 now comes out at £412.60, same as the sheet", when=t)])
+    text = text_of(result)
+    assert "1 × 15.10" not in text and "£412.10" not in text, text  # (the wrong figure and the sum made of it)
+    assert "parking 15.30" in text, text  # (the user's own words, put right)
+    assert "“Can't I just add 0.001 before rounding?” — You can, but I wouldn't" in result.body, result.body
+    assert "call it a day" not in text, text
+    assert "TypeError: unsupported operand" in text and "Traceback (most" not in text, text
+    assert "That did it: TRIP-7 now comes out at £412.60" in result.description, result.description
+
+
+def test_a_goodbye_for_the_moment_is_no_decision() -> None:
+    result = card([
+        say("GET /api/classes/42 blows up with LazyInitializationException on bookings"),
+        say("Fetch the bookings in the repository query with a join fetch, and keep open-in-view off.", role="assistant"),
+        say("that worked, two selects now. I'll write the Testcontainers test tomorrow. Off to do the bedtime story "
+            "now, she's picked the longest book again 😅")])
+    assert "bedtime story" not in text_of(result), text_of(result)
+    assert "Testcontainers test tomorrow" in result.body, result.body
+    assert ".." not in result.description, result.description

@@ -253,11 +253,9 @@ KNOWN_GAPS = {
         "Luca",
     },
     "review17_coding_spring_lazy_init_claude.json": {
-        # the rejected EAGER option named beside the fix, the second error and two asides
+        # the rejected EAGER option named beside the fix, the second error
         "(?mi)^(?=[^\\n]*(enable_lazy_load_no_trans|fetchtype\\.eager|\\beager\\b))(?=[^\\n]*\\b(fix|fixed|fixes|solution|solved|resolved|used|using|works|worked|chose|set)\\b)(?![^\\n]*(not\\b|n't|rejected|instead|avoid|anti-pattern|n\\+1|slow|rather|no\\b|hides?|hidden|without))[^\\n]*$",
         "MultipleBagFetchException",
-        "bedtime story",
-        "longest book",
     },
     "review17_help_car_battery_chatgpt.json": {
         # the update's "died again" line without its date, an aside, a detail: budget
@@ -317,7 +315,6 @@ KNOWN_GAPS = {
     "review19_numbers_portuguese_lessons_sharegpt.json": {"£18"},  # the tutor's hourly price: one of many figures
     # --- review 20 (written 2026-12-01 by a reviewer before any card was produced; 30 of 260 checks failed on the
     # first run, 88.5 %, against 31 for the distiller this session started from) ---
-    "review20_coding_sql_left_join_claude.json": {"knows computers"},  # the user's aside about themselves, in brackets
     "review20_meeting_swim_club_messages.json": {
         "2026-11-06", "form",  # Priya's task (the joining form and the website by Friday): budget
     },
@@ -392,9 +389,9 @@ KNOWN_GAPS = {
         "(?m)^(?=[^\\n]*\u5a46\u5a46)(?=[^\\n]*(5\u4e07|5 \u4e07|\u4e94\u4e07|50,000|50000))(?![^\\n]*(\u4e0d\u8981|\u4e0d\u7528|\u4e0d\u6536|\u4e0d\u63a5\u53d7|\u62d2\u7edd|\u5a49\u62d2|\u6ca1\u8981|\u4e0d\u62ff|\u8c22\u7edd|\u4e0d\u9700\u8981|\u4e0d\u60f3|decline|\u5fc3\u610f))[^\\n]*$", "7.3万",
     },
     "review23_coding_python_naive_aware_datetime_claude.json": {
-        # the original TypeError, the 37 rows the migration fixed, utcnow's deprecation and "my fault" (the first fix
-        # was wrong): budget; the working fix and its code are kept
-        "37", "TypeError", "deprecated", "my fault",
+        # the pasted TypeError, the 37 rows the migration fixed, utcnow's deprecation and "my fault, the fix I gave you was
+        # wrong"): budget; the working fix and its code are kept
+        "37", "TypeError", "deprecated", "first fix",
     },
     "review23_help_washing_machine_e18_chatgpt.json": {
         # the day the kinked hose was found (the next morning), the January reminder and the cable tie: budget
