@@ -149,6 +149,8 @@ _TODAY_NOTE = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening)
 _EMOJI = re.compile(r"\s*[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+")
 _EMOJI_STOP = re.compile(r"(?<=\w)\s*[\U0001F300-\U0001FAFF\u2600-\u27BF]+[\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]*"
                          r"(?=\s+(?:[a-z]|[A-Z][a-z]|[\u4e00-\u9fff]))")  # ("他出一半😄 那就定了")
+_SUMMARY_LEAD = re.compile(r"(?i)(?:\*\*|#+\s*)?(?:summary|in summary|in short|bottom line|tl;?dr|to sum up|the upshot|"
+                           r"net result|where that leaves you)(?:\*\*)?\s*[:：]\s*(?:\*\*)?$")
 _NEXT_STEPS = re.compile(r"(?i)\b(?:next steps?|to-?dos?|action items|what'?s next|what to do next|before you buy|"
                          r"checklist)\b|下一步|待办")
 # The assistant taking back what it just ran ("My apologies; there was an error…"): that code did not work.
@@ -231,6 +233,7 @@ class _Stmt:
     role: str = ""
     done: bool = False  # the user's report that they did what the assistant told them to
     followed: bool = False  # what the assistant told the user to do, and the user then did
+    summary: bool = False  # said under the answer's "Summary:"
 
 
 @dataclass(frozen=True)
@@ -286,7 +289,9 @@ class ExtractiveDistiller:
             return Skip(SKIP_REASON)
         candidates = _with_deferred(_with_chain(_with_either(_with_options(candidates), turns), turns))
         candidates = _with_turned_down(candidates, turns) if len(names) > 1 else candidates
-        candidates, wrong = _corrected(candidates)  # "it's 36.75 not 36.50": the first figure and sums made of it
+        candidates, wrong, fixes = _corrected(candidates, turns)  # "it's 36.75 not 36.50": the first figure and sums
+        for said, right in fixes:  # made of it; the ask's context in its corrected words too
+            ask = (said.sub(right, ask[0]), *ask[1:])
         gone = _superseded(candidates, turns) | wrong  # a plan changed later is talk now: never picked, never a referent
         done, followed, reports = _done_as_told(candidates) if not any(t.speaker for t in turns) else (set(), set(), set())
         candidates = [replace(c, kind="sentiment") if c.pos in gone | done else replace(c, followed=True)
@@ -796,7 +801,7 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                 question = re.sub(r"(?i)\s+(?:and call it a day|or something|lol|lmao|haha)\b.*$", "",
                                   asked[0].rstrip(" ?？!.")).strip()
                 asked_lead = "“" + _capitalized(re.sub(r"\bi\b", "I", question)) + "?” — "
-            convinced = steps = False
+            convinced = steps = summed = False
             for at, (opening, raw) in enumerate(zip([pos == 0, *[False] * len(sentences)], sentences)):
                 sentence, outcome = _trim(raw, names), bool(worked)  # (_trim drops the lead-in filler itself)
                 if asked_lead:
@@ -861,6 +866,8 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                 # by step.")
                 if steps or raw.rstrip().endswith((":", "：")) and _NEXT_STEPS.search(raw):
                     steps = True  # the list after "Next steps:" is what is next, item by item
+                # ("Summary:" and the list after it: what the answer comes to, item by item)
+                summed = summed or turn.role == "assistant" and not turn.speaker and bool(_SUMMARY_LEAD.match(raw.strip()))
                 if last and _PRONOUN_START.match(sentence) and out and out[-1].msg == i and out[-1].text == last \
                         and len(_tokens(sentence) - names) >= 2 and not _is_filler(sentence, names, bool(turn.speaker) or _user_plan(turn, sentence)) \
                         and not _JUDGED.match(sentence):
@@ -946,7 +953,8 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                         and not re.search(r"\d", _DATE_NOTE.sub("", sentence))
                     kind = "sentiment" if turn.speaker and _sentiment(sentence) or _reaction(sentence, names) or cheer \
                         or aside or banter else previous
-                    out.append(_Stmt(len(out), i, turn.speaker, sentence, kind, words, "", reply, turn.role))
+                    out.append(_Stmt(len(out), i, turn.speaker, sentence, kind, words, "", reply, turn.role,
+                                     summary=summed))
             if fence:
                 code, pos = fence.group(0), fence.end()
                 retried = i + 1 < len(turns) and turns[i + 1].role == turn.role and bool(_RETRY.match(turns[i + 1].text))
@@ -1563,17 +1571,28 @@ _CORRECTION = re.compile(r"(?i)\b(?:it'?s|its|it was|it should be|should be|i me
                          r"(?P<old>[£$€]?\d[\d,]*(?:\.\d+)?)(?!\d)")
 
 
-def _corrected(candidates: list[_Stmt]) -> tuple[list[_Stmt], set[int]]:
+# "it's actually 9.2 miles via the canal path. 11 was google maps driving": the right figure, then the wrong one
+_ACTUALLY = re.compile(r"(?i)\b(?:it'?s|its|that'?s|it is)\s+actually\s+(?P<cur>[£$€]?\d[\d,]*(?:\.\d+)?)")
+_WAS_WRONG = re.compile(r"(?i)(?:^|[.!?]\s+)(?P<old>[£$€]?\d[\d,]*(?:\.\d+)?)\s+(?:was|is)\s+(?:the\s+|just\s+|a\s+)?"
+                        r"(?:google|driving|by road|wrong|a typo|typo|my mistake|old|the old|a guess|from memory)\b")
+
+
+def _corrected(candidates: list[_Stmt], turns: list[_Turn]) -> tuple[list[_Stmt], set[int], list[tuple[re.Pattern[str], str]]]:
     """A figure the user corrects ("oh god sorry, it's 36.75 not 36.50"): their own earlier words say the right one
     ("Revisions, 3.5 hours x 36.75"); what the other side worked out from the wrong one ("3.5 × 36.50 = 127.75",
     the subtotal after it) no longer holds."""
-    out, gone = list(candidates), set()
+    out, gone, fixed = list(candidates), set(), []
     for later in candidates:
         if later.role != "user" or later.code:
             continue
-        for fix in _CORRECTION.finditer(later.text):
-            old, cur = fix.group("old"), fix.group("cur")
+        told = turns[later.msg].text
+        fixes = [(f.group("old"), f.group("cur")) for f in _CORRECTION.finditer(later.text)]
+        if later is next(c for c in candidates if c.msg == later.msg) and (actual := _ACTUALLY.search(told)) and (
+                wrong := _WAS_WRONG.search(told)):
+            fixes.append((wrong.group("old"), actual.group("cur")))
+        for old, cur in fixes:
             said = re.compile(r"(?<![\d.,])" + re.escape(old.lstrip("£$€")) + r"(?![\d]|[.,]\d)")
+            fixed.append((said, cur.lstrip("£$€")))
             hit = set()
             for k, stmt in enumerate(out):
                 if stmt.msg >= later.msg or stmt.code or not said.search(stmt.text):
@@ -1586,7 +1605,7 @@ def _corrected(candidates: list[_Stmt]) -> tuple[list[_Stmt], set[int]]:
             # (the sums worked out after it in the same answer: "Subtotal 1,075.25, VAT at 20% = 215.05")
             gone |= {s.pos for s in out if s.msg in hit and s.role != "user" and not s.code and re.search(r"\d", s.text)
                      and any(g.msg == s.msg and g.pos < s.pos for g in out if g.pos in gone)}
-    return out, gone
+    return out, gone, fixed
 
 
 def _superseded(candidates: list[_Stmt], turns: list[_Turn]) -> set[int]:
@@ -2279,6 +2298,9 @@ def _boosts(stmt: _Stmt) -> tuple[float, bool, float]:
                                                                   or _GOING_TO.search(text)) else 1.0
     # The user saying they did what they were told ("i've reported it lost on gov.uk") is where things stand.
     after *= 1.3 if stmt.done else 1.0
+    # An answer's own summary ("Summary: Ridgeline costs £323.28 more… Payback vs the bus about 2.6 years") is what
+    # the numbers came to.
+    after *= 1.6 if stmt.summary else 1.0
     # Answers to the other speaker's questions carry the facts ("How long?" "Five years.").
     after *= 1.7 if stmt.reply else 1.0
     return before, _news(stmt), after
@@ -2487,8 +2509,11 @@ def _request(turns: list[_Turn], calls: list[ToolCall]) -> tuple[str, str, str]:
                     lead += [s for s in said[len(lead):i] if _specific(s) and len(s) <= 160][:1]
                 # ("我叫林悦，在北京学车。后天上午要考科目二了。…能帮我想想这两天怎么准备吗？": the dated event frames it)
                 dated = [s for s in said[len(lead):i] if _GROUNDED.search(_TODAY_NOTE.sub("", s))][:1]
-                context = ("" if _CJK_RE.search(said[0]) else " ").join(_trim(s, frozenset()) for s in lead + (
-                    dated if lead and not any(_GROUNDED.search(s) for s in lead) else []))
+                pieces = [_trim(s, frozenset()) for s in lead + (
+                    dated if lead and not any(_GROUNDED.search(s) for s in lead) else [])]
+                # (a list item has no end mark: "…keeping my bus pass. Commute is 11 miles each way")
+                context = "".join(pieces) if _CJK_RE.search(said[0]) else " ".join(
+                    [_ended(p) for p in pieces[:-1]] + pieces[-1:])
                 zh = bool(_CJK_RE.search(sentence))
                 if not lead and (len(sentence.split()) <= 10 and re.search(r"(?i)\bhelp\b", sentence) or
                                  zh and len(sentence) <= 16 and "帮" in sentence) and not _PROBLEM.match(sentence):

@@ -3918,3 +3918,21 @@ def test_a_goodbye_for_the_moment_is_no_decision() -> None:
     assert "bedtime story" not in text_of(result), text_of(result)
     assert "Testcontainers test tomorrow" in result.body, result.body
     assert ".." not in result.description, result.description
+
+
+def test_a_figure_put_right_as_actually_and_an_answers_summary() -> None:
+    result = card([
+        say("sanity check: e-bike vs my bus pass 🚲\n\n- commute is 14 miles each way, 5 days a week\n- bus pass is "
+            "£80 a month\n- which bike: the Arrow (£1,600) or the Drift (£1,950)?"),
+        say("Annual miles: 14 × 2 × 5 × 46 = 6,440 miles. Is 14 the cycling route?", role="assistant"),
+        say("checked the route planner, it's actually 10.5 miles via the river path. 14 was google maps driving"),
+        say("Then it's 10.5 × 2 × 5 × 46 = 4,830 miles a year. The Arrow has a hub motor, the Drift a mid-drive, "
+            "which matters on hills. Electricity is about £15 a year and tyres, chain and a service about £150. Your "
+            "bus pass costs £960 a year, and the Drift is 2kg lighter on the stairs.\n\nSummary:\n"
+            "- The Drift costs £350 more.\n- Payback vs the bus about 2.4 years.", role="assistant"),
+        say("ok decided: the Drift. thanks")])
+    text = text_of(result)
+    assert "14 miles" not in text and "6,440" not in text, text
+    assert "10.5 miles each way" in text, text
+    assert "Payback vs the bus about 2.4 years" in result.body, result.body
+    assert "bus pass. Commute is" in result.description or "Commute is" not in result.description, result.description
