@@ -416,8 +416,10 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
         # (Big news in the order it was told: a friend opens with the biggest, "We got engaged!!".)
         # (A vote's result, "Decision (5 to 0): …", before what was decided on the way to it.)
         # (Life-changing news leads even a decision: "I got the job with…" before "Agreed: drinks, this thursday…")
+        # ("Cheese it is.", what the dog gets as a treat, is settled, but says what only beside its question.)
         news.sort(key=lambda p: (0 if _life_changing(p) else 1 if _big_news(p, True) and not p.text.startswith(
-                                     ("Decision (", "Carried")) else 2 if p.kind == "decision" else 3,
+                                     ("Decision (", "Carried")) else 2 if p.kind == "decision" and not _BARE_CHOICE.match(
+                                     p.text) else 3,
                                  not p.text.startswith(("Decision (", "Carried")),
                                  not _big_news(p, True), not _life_changing(p),
                                  # (and votes in the order they were taken)
@@ -439,6 +441,8 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
     return fit[:count]
 
 
+_BARE_CHOICE = re.compile(r"(?i)\W*(?!(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|tomorrow\b|tonight\b)[a-z]+(?:\s[a-z]+)?"
+                          r"\s+it\s+is\W*$")
 _DID_IT = re.compile(r"(?i)(?:that|this|it)(?:'s| is| was)? (?:did it|did the trick|worked|fixed it|solved it|sorted it)\b")
 _SETTLES = re.compile(r"这么定|就这么|决定了|最后定|最终")
 

@@ -148,7 +148,18 @@ _GROUNDED = re.compile(r"[(（][^)）]*?(?:\b\d{4}-\d{2}|(?<![\d.,])\d{4}(?=[)�
 _TODAY_NOTE = re.compile(r"\b(?:today|tonight|this (?:morning|afternoon|evening))\s*[(（][^)）]*[)）]", re.I)
 _EMOJI = re.compile(r"\s*[\U0001F000-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]+")
 _EMOJI_STOP = re.compile(r"(?<=\w)\s*[\U0001F300-\U0001FAFF\u2600-\u27BF]+[\U0001F300-\U0001FAFF\u2600-\u27BF\uFE0F\u200D]*"
-                         r"(?=\s+(?:[a-z]|[A-Z][a-z]|[\u4e00-\u9fff]))")  # ("他出一半😄 那就定了")
+                         r"(?=\s+(?:[a-z]|[A-Z][a-z]|[\u4e00-\u9fff]))"  # ("他出一半😄 那就定了")
+                         # (not before what finishes the sentence: "i adopted a dog 🐕 two weeks ago.")
+                         r"(?!\s+(?:(?:a|one|two|three|four|five|six|a few|a couple of)\s+(?:days?|weeks?|months?|years?)\s+ago|"
+                         r"yesterday|today|tonight|last (?:night|week|weekend|month|year)|this (?:morning|week|weekend)|"
+                         r"on (?:mon|tues|wednes|thurs|fri|satur|sun)day)\b[^.!?\n]{0,30}(?:[.!?\n]|$))")
+_TOLD_TAG = re.compile(r"(?i),?\s+(?:did i (?:tell|mention)(?: (?:you|that|this))?(?: already)?|have i (?:told|mentioned)"
+                       r"(?: (?:you|that|this))?|did you know|did you hear)\s*\?+$")
+# What a thing just told of is, with no verb of its own: "A retired greyhound from the Greyhound Trust in Halifax."
+_NOUN_PHRASE = re.compile(r"(?i)(?:a|an|the|my|our)\s+(?!(?:\S+\s+)*?(?:is|are|was|were|has|have|had|will|would|can|could|"
+                          r"do|does|did|i|we|you|he|she|they|it|said|says)\b)[^.!?]+")
+# Its name, said after it: "His name is Biscuit", "She's called Mabel"
+_NAMED_AS = re.compile(r"(?i)(?:his|her|its|their) name(?:'s| is| was)\s+[A-Z]|(?:he|she|it)(?:'s| is) called\s+[A-Z]")
 _SUMMARY_LEAD = re.compile(r"(?i)(?:\*\*|#+\s*)?(?:summary|in summary|in short|bottom line|tl;?dr|to sum up|the upshot|"
                            r"net result|where that leaves you)(?:\*\*)?\s*[:：]\s*(?:\*\*)?$")
 _NEXT_STEPS = re.compile(r"(?i)\b(?:next steps?|to-?dos?|action items|what'?s next|what to do next|before you buy|"
@@ -511,6 +522,7 @@ def _sentences(prose: str) -> list[str]:
         elif out and re.match(r"which\b", piece) and out[-1].endswith(".") and not piece.rstrip().endswith("?"):
             # "212 rows, 44 people on 0 sessions. which actually matches the door system": one sentence
             out[-1] = f"{out[-1][:-1]}, {re.sub(r'(?:[ ,]+so)?[ .!]*$', '.', _EMOJI.sub('', piece).rstrip())}"
+            out[-1] = re.sub(r"(?<!\.)\.\.$", ".", out[-1])  # (its own end mark and the emoji's: one)
         elif out and _DONE_ZH.fullmatch(out[-1]) and _CJK_RE.match(piece):
             out[-1] = out[-1] + piece  # ("办好了！" "电信99元融合套餐…": what was done, with what)
         elif piece:
@@ -704,6 +716,8 @@ def _trim(sentence: str, names: frozenset[str]) -> str:
     if guessed != sentence and _GUESS_WHO.match(sentence):  # "Guess who passed his driving test": I passed my test
         guessed = re.sub(r"^(I \w+(?: \w+)? )(?:his|her|their)\b", r"\1my", guessed)
     sentence = guessed
+    if sentence.endswith("?"):  # ("i went to Marrakech with Yasmin last month, did i tell you?": told, not asked)
+        sentence = _TOLD_TAG.sub(".", sentence)
     if re.search(r"[:：-]", sentence[:16]):
         sentence = _UPDATE_LABEL.sub("", sentence)  # ("update: it worked!!")
     if "哈哈" in sentence:  # ("我怀孕了哈哈，预产期明年5月": a laugh, as "haha" is)
@@ -877,6 +891,13 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                         not _is_small_talk(sentence) and not _ACK.match(sentence) and \
                         _fragment(_Stmt(0, i, turn.speaker, sentence, "", frozenset())) and len(sentence.split()) <= 4:
                     # "I got the job at Greenfield Animal Hospital! Veterinary nurse!": the news, said more exactly
+                    base = out.pop()
+                    sentence, raw = f"{base.text} {sentence}", f"{base.text} {raw}"
+                elif turn.speaker and out and out[-1].msg == i and not out[-1].code and (
+                        _news(out[-1]) and _NOUN_PHRASE.fullmatch(sentence.rstrip(".!")) and len(sentence.split()) <= 14
+                        or _NAMED_AS.match(sentence) and len(sentence.split()) <= 8):
+                    # "I adopted a dog two weeks ago. A retired greyhound from the Greyhound Trust in Halifax. His name
+                    # is Biscuit": one piece of news, what and who it is
                     base = out.pop()
                     sentence, raw = f"{base.text} {sentence}", f"{base.text} {raw}"
                 last = sentence if len(sentence) <= 40 and not _PRONOUN_START.match(sentence) and not named_answer \

@@ -3936,3 +3936,20 @@ def test_a_figure_put_right_as_actually_and_an_answers_summary() -> None:
     assert "10.5 miles each way" in text, text
     assert "Payback vs the bus about 2.4 years" in result.body, result.body
     assert "bus pass. Commute is" in result.description or "Commute is" not in result.description, result.description
+
+
+def test_news_told_in_pieces_stays_one_piece_of_news() -> None:
+    day = datetime(2026, 12, 9, 19, 40, tzinfo=timezone.utc)
+    result = card([
+        say("long time! how's things?", "Tariq", when=day),
+        say("ok so. i adopted a dog 🐕 two weeks ago. a retired greyhound from the Greyhound Trust in Halifax. his name "
+            "is Biscuit", "Hollie", when=day),
+        say("NO WAY. anyway i went to Marrakech with Yasmin last month, did i tell you?", "Tariq", when=day),
+        say("no?? how was it", "Hollie", when=day),
+        say("what does he like as a treat?", "Tariq", when=day),
+        say("cheese. he'd sell me for cheese", "Hollie", when=day),
+        say("cheese it is. see you on the 19th", "Tariq", when=day)])
+    assert "I adopted a dog two weeks ago (25 November 2026). A retired greyhound from the Greyhound Trust in Halifax. " \
+        "His name is Biscuit" in result.body, result.body
+    assert "Marrakech with Yasmin last month (November 2026)." in result.body, result.body  # (told, not asked)
+    assert not result.description.startswith("Agreed: Cheese"), result.description

@@ -168,6 +168,7 @@ KNOWN_GAPS = {
     "review12_long_catch_up_allotment_locomo.json": {
         "2026-12-06",  # "the Sunday after the gig": after a named event, which day it is stays as written
         "10am", "Sukho",  # the time to meet at the allotment and the restaurant's name: budget
+        "Ferncliffe",  # "Three years! Plot 14 at Ferncliffe allotments.": budget, since the sister-in-law's name joins the news
     },
     "review12_meeting_bike_store_messages.json": {
         # "Agreed: drop the hangar." is right; the check reads any "agreed … hangar" line without "dropped" as chosen
