@@ -387,7 +387,8 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
         # named as such, "The fix is to give pandas the exact format", is what it comes to already.)
         named_fix = any(re.match(r"(?i)(?:\*\*)?the (?:\w+ )?(?:fix|solution)\b", p.text) for p in fit)
         # (Of a chat's decisions, the one that settles it all: "那就这么定：主卧装空调…" over "那就改成下周三上午吧".)
-        fit = sorted(fit, key=lambda p: (0 if p.kind == "decision" and _SETTLES.search(p.text) else
+        fit = sorted(fit, key=lambda p: (0 if p.kind == "decision" and _SETTLES.search(p.text) and len(re.sub(
+            r"[\W_]|就这么定了?|这么定了?|定了|同意了?|也|都|那就|吧", "", p.text)) >= 8 else
                                          0.5 if p.kind == "decision" else 1 if _problem(p) else
                                          1.5 if _VERDICT.match(p.text.lstrip("*")) and not named_fix else 2 if _advice(p)
                                          else 3 if _outcome(p) else 4, bool(re.match(r"(?i)(?:its|it|this|that|these|"

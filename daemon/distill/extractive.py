@@ -160,6 +160,9 @@ _NOUN_PHRASE = re.compile(r"(?i)(?:a|an|the|my|our)\s+(?!(?:\S+\s+)*?(?:is|are|w
                           r"do|does|did|i|we|you|he|she|they|it|said|says)\b)[^.!?]+")
 # Its name, said after it: "His name is Biscuit", "She's called Mabel"
 _NAMED_AS = re.compile(r"(?i)(?:his|her|its|their) name(?:'s| is| was)\s+[A-Z]|(?:he|she|it)(?:'s| is) called\s+[A-Z]")
+# A decision that only settles one made before: "小雨也同意了，就这么定了", "ok, deal", "sorted then".
+_CONFIRM_ONLY = re.compile(r"(?i)^\W*(?:[^,，。.!！]{0,10}[,，]\s*)?(?:那就|so\s+|ok\s+|okay\s+)?(?:就这么定了?|就这样吧?|定了|deal|done|"
+                           r"sorted(?: then)?|settled|that'?s settled|agreed|decided)\W*$")
 _SUMMARY_LEAD = re.compile(r"(?i)(?:\*\*|#+\s*)?(?:summary|in summary|in short|bottom line|tl;?dr|to sum up|the upshot|"
                            r"net result|where that leaves you)(?:\*\*)?\s*[:：]\s*(?:\*\*)?$")
 _NEXT_STEPS = re.compile(r"(?i)\b(?:next steps?|to-?dos?|action items|what'?s next|what to do next|before you buy|"
@@ -493,7 +496,8 @@ def _sentences(prose: str) -> list[str]:
     heading = lead = ""
     # "it compiles now 🎉 cargo build is clean": the emoji ends a sentence ("想咨询一下🙏 我妈…": a Chinese one)
     # (but "他出一半😄 那就定了" is one: what follows "那就" comes of what came before it)
-    prose = _EMOJI_STOP.sub(lambda m: "." if not _CJK_RE.match(prose, m.end() + 1) else "，" if re.match(
+    prose = _EMOJI_STOP.sub(lambda m: "." if not _CJK_RE.match(prose, m.end() + 1) and not (
+        m.start() and _CJK_RE.match(prose, m.start() - 1)) else "，" if re.match(
         r"\s+(?:那|所以|因此|就|不过|但|可是|而且)", prose[m.end():]) else "。", prose)
     prose = re.sub(r"(?<=[，。])[ \t]+(?=[\u4e00-\u9fff])", "", prose)
     prose = _SHORT_LIST.sub(_list_line, _TABLE.sub(_table_rows, prose))
@@ -2367,6 +2371,12 @@ def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int,
               and s.msg > answered and s.kind != "sentiment" and len(s.text) <= _MAX_MUST and _OUTCOME.search(s.text)
               and not _is_question(s.text) and not re.search(r"(?i)\bbut\b", s.text)]
     kept += [s for s in turned[:1] if s not in kept]
+    # So is what the user last decided once answered; when that only settles it ("小雨也同意了，就这么定了"), with
+    # the decision it settles ("那就定匠心吧").
+    decided = [s for s in candidates if s.role == "user" and not s.speaker and not s.code and s.kind == "decision"
+               and answered is not None and s.msg > answered and len(s.text) <= _MAX_MUST and not _is_question(s.text)]
+    last = decided[-2:] if len(decided) > 1 and _CONFIRM_ONLY.match(decided[-1].text) else decided[-1:]
+    kept += [s for s in last if s not in kept]
     heap = [(-_density(s, weights, covered, s.pos in answers), s.pos, s) for s in candidates
             if not s.code and s.kind != "sentiment" and s not in kept]
     heapq.heapify(heap)

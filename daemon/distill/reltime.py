@@ -623,7 +623,7 @@ _MOVED_TO = re.compile(r"(?i)\b(?:moved?|moving|changed?|pushed?|switch(?:ed)?|p
 _SAID_DAYS = 31
 _NOTE_ANY = re.compile(r"[(（](\d{4}-\d{2}-\d{2})[)）]")
 _WEEKDAY_UNNOTED = re.compile(r"(?i)\b(" + "|".join(_EN_WEEKDAYS) + r")\b(?!\s*[(（])")  # a weekday with no date yet
-_NOTE_BEFORE = re.compile(r"[(（](\d{4}-\d{2}-\d{2})[)）][,\s]*$")
+_NOTE_BEFORE = re.compile(r"[(（](\d{4}-\d{2}-\d{2})[)）][,\s]*[(（]?$")  # ("tomorrow (2026-11-26) (thursday)")
 
 
 _WEEKEND_NOTE = re.compile(r"[(（]weekend of (\d{4}-\d{2}-\d{2})[)）]")
@@ -887,11 +887,16 @@ def _zh_year(m: re.Match[str], anchor: date) -> str:
     return str(anchor.year + {"前年": -2, "去年": -1, "今年": 0, "明年": 1, "后年": 2}[m.group(0)])
 
 
+_GENERAL_ZH = re.compile(r"一般|通常|往往|大多|多半|普遍|常常|经常")
+
+
 def _zh_count(m: re.Match[str], anchor: date) -> str | None:
     n, approx = _zh_number(m.group("n"))
     sign = -1 if m.group("dir") in ("前", "以前", "之前") else 1
     if sign > 0 and _conditional(m):
         return None  # ("如果取了活检，病理结果要两周后才出": two weeks from the biopsy)
+    if sign > 0 and _GENERAL_ZH.search(m.string[max(0, m.start() - 12):m.start()]):
+        return None  # ("水管出问题一般在两三年后才暴露": how it usually goes, no day)
     return _shifted(anchor, n, m.group("unit"), sign, approx, zh=True)
 
 

@@ -3953,3 +3953,19 @@ def test_news_told_in_pieces_stays_one_piece_of_news() -> None:
         "His name is Biscuit" in result.body, result.body
     assert "Marrakech with Yasmin last month (November 2026)." in result.body, result.body  # (told, not asked)
     assert not result.description.startswith("Agreed: Cheese"), result.description
+
+
+def test_a_decision_that_only_settles_keeps_the_decision_it_settles() -> None:
+    t = datetime(2026, 12, 3, 12, 0, tzinfo=timezone.utc)
+    result = card([
+        say("帮我看看两家装修公司的报价吧😂\n\nA. 匠心装饰：全包38,600元，含水电改造，质保5年。\nB. 住美家：32,000元，水电另算，质保2年。\n\n我其实倾向B。",
+            when=t),
+        say("先别急着选B：B的水电改造没含，老房子一般要5,000–8,000元。让住美家把水电价格写进报价单。", role="assistant", when=t),
+        say("问了，水电大概6,500，那B就是38,500了，跟A差不多啊", when=t),
+        say("对，综合来看匠心更划算：全包固定价，质保5年 vs 2年，厨房水管出问题一般在两三年后才暴露。", role="assistant", when=t),
+        say("好，那就定匠心吧，不折腾了。", when=t),
+        say("好的，签合同前确认不增项和分期付款比例。", role="assistant", when=t),
+        say("更新一下：价格降到36,800了。老婆也同意了👍 就这么定了。", when=t)])
+    assert "那就定匠心吧" in result.body and "那就定匠心吧" in result.description, result.description
+    assert "（20" not in result.body.split("两三年后")[1][:3] if "两三年后" in result.body else True, result.body
+    assert "报价吧." not in result.description, result.description  # (an emoji after Chinese ends it with 。)

@@ -823,3 +823,13 @@ def test_on_a_weekday_in_a_clause_without_the_past_is_the_day_the_chat_gave() ->
         "called it. just rang them, table for 8 at 9:45 on saturday (2026-12-12) under my name."
     assert ground("we went on saturday, lovely.", thursday, said={5: D(2026, 12, 12)}) == \
         "we went on saturday (2026-12-05), lovely."
+
+
+def test_how_it_usually_goes_in_chinese_gives_no_day() -> None:
+    assert resolve_relative("厨房水管出问题一般在两三年后才暴露", D(2026, 12, 3)) == "厨房水管出问题一般在两三年后才暴露"
+    assert resolve_relative("两周后复查", D(2026, 12, 3)) == "两周后（2026-12-17）复查"
+
+
+def test_a_weekday_in_brackets_after_the_day_it_names_is_that_day() -> None:
+    assert ground("yes, minutes out tomorrow (thursday) and i'll tell them", datetime(2026, 11, 25, 20, 0),
+                  said={3: D(2026, 12, 10)}) == "yes, minutes out tomorrow (2026-11-26) (thursday) and i'll tell them"

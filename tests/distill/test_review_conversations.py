@@ -539,6 +539,24 @@ KNOWN_GAPS = {
     },
     "review29_meeting_tenants_lift_messages.json": {"fitter than"},  # a joke kept as told
     "review29_numbers_christmas_travel_sharegpt.json": {"ripped off"},  # a complaint kept inside the fare's line
+    # --- review 30 (written 2026-12-02 by a reviewer before any card was produced; 24 of 248 checks failed on the
+    # first run, 90.3 %, for the distiller this session started from; the general causes were fixed, these remain) ---
+    "review30_chinese_kitchen_renovation_claude.json": {
+        # the lowered price, the deposit, the start day and the management deposit: the user's last update is one
+        # message of figures and the Chinese card is half as long; the joke about the wife is inside the ask
+        "36,800", "11,040", "2027-01-04", "2000", "看不懂报价单",
+    },
+    "review30_coding_invoice_decimal_chatgpt.json": {"TypeError"},  # the second error, next morning: budget
+    "review30_long_catch_up_greyhound_locomo.json": {
+        "£31k",  # the new salary: budget
+        "biscuit",  # the dog the card is half about, a tag the reviewer did not want
+    },
+    "review30_meeting_choir_concert_messages.json": {"tory treasurer"},  # a joke inside the ticket prices' line
+    "review30_numbers_ebike_commute_sharegpt.json": {
+        "£864",  # the bus pass's yearly cost: budget (the saving it makes is kept)
+        "15 December",  # the application deadline, said after the answer's summary: budget
+    },
+    "review30_personal_plans_ice_skating_messages.json": {"£29"},  # what Ana sent: budget
 }
 
 
