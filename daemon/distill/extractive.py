@@ -163,6 +163,19 @@ _NAMED_AS = re.compile(r"(?i)(?:his|her|its|their) name(?:'s| is| was)\s+[A-Z]|(
 # A decision that only settles one made before: "小雨也同意了，就这么定了", "ok, deal", "sorted then".
 _CONFIRM_ONLY = re.compile(r"(?i)^\W*(?:[^,，。.!！]{0,10}[,，]\s*)?(?:那就|so\s+|ok\s+|okay\s+)?(?:就这么定了?|就这样吧?|定了|deal|done|"
                            r"sorted(?: then)?|settled|that'?s settled|agreed|decided)\W*$")
+_SHOUTED_VERBS = frozenset("ADDED ANNOUNCED IS ARE HAS HAVE JUST GOT WON ANNOUNCE CONFIRMED RELEASED DROPPED "
+                           "BOOKED SOLD".split())
+_EVENT_IS = re.compile(r"(?i)(?:^|[.!?]\s+|,\s+)(?:so\s+|ok\s+)?((?:(?:my|our|the)\s+)?(?:[a-z]+['’]s\s+)?(?:[a-z-]+\s+){0,2}"
+                       r"(?:op|operation|surgery|wedding|party|birthday|gig|concert|visit|trip|appointment|interview|exam|"
+                       r"move|funeral|christening|recital|race|marathon|workshop|scan|graduation|viewing|hearing))\s+is\s+"
+                       r"(?:next|this|on|tomorrow|in|at|booked|confirmed)\b")
+_NOT_AN_OCCASION = frozenset("FINALLY GUESS NEWS UPDATE HELLO HIYA OMG WOW YES OKAY GUYS EVERYONE HELP URGENT RIGHT "
+                             "WAIT QUICK BIG HUGE AMAZING SORRY THANKS".split())
+_TOPIC_SAID = re.compile(r"(?i)\W*(?:ok|okay|so|right)\W+((?!(?:i|you|we|it|this|that|hi|hey|hello|morning|evening|"
+                         r"afternoon|guys|all|everyone|yes|no|yeah|lol|team|folks|people|gang|hikers|let'?s|lets|"
+                         r"[a-z]+\s+(?:meeting|chat|call|catch-up|update|time))\b)[a-z][a-z'’-]+(?:\s+(?!(?:is|are|was|were|be|have|"
+                         r"has|do|does|did|will|can|just|still|not|time|first|now|then|me|you|it)\b)[a-z][a-z'’-]+){0,2})"
+                         r"\s*[.!:]+")
 _SUMMARY_LEAD = re.compile(r"(?i)(?:\*\*|#+\s*)?(?:summary|in summary|in short|bottom line|tl;?dr|to sum up|the upshot|"
                            r"net result|where that leaves you)(?:\*\*)?\s*[:：]\s*(?:\*\*)?$")
 _NEXT_STEPS = re.compile(r"(?i)\b(?:next steps?|to-?dos?|action items|what'?s next|what to do next|before you buy|"
@@ -2636,10 +2649,27 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
                       and (m := re.search(r"(?i)\b(?:operation|project|mission)\s+((?:[A-Z][\w'’-]*\s*){1,3})", t.text))), "")
     occasion = occasion or operation.strip()
     # ("BATH CHRISTMAS MARKET 🎄 it's on until 14 December": the opener's shouted headline names the plan)
-    shouted = next((m.group(1) for t in turns[:1] if t.speaker and len(people) > 1 and lang == "en"
-                    and (m := re.match(r"\W*((?:[A-Z][A-Z'’&-]*\s+)+[A-Z][A-Z'’&-]*)(?![\w'’])", t.text))
-                    and 2 <= len(m.group(1).split()) <= 4 and all(len(w) > 2 for w in m.group(1).split())), "")
+    # (after an "ok": "ok WREATH WORKSHOP 🌲"; one word when it is no one's name: "GEMINIDS. peak is…"; a shouted
+    # sentence up to its verb: "GLASS HARBOUR ADDED A LEEDS DATE")
+    opener = turns[0].text if turns and turns[0].speaker and len(people) > 1 and lang == "en" else ""
+    shout = re.match(r"\W*(?:(?:ok|okay|so|right|hey|omg|guys)\W+)?((?:[A-Z][A-Z'’&-]*\s+)*[A-Z][A-Z'’&-]*)(?![\w'’])", opener)
+    words = shout.group(1).split() if shout else []
+    verb = next((k for k, w in enumerate(words) if w in _SHOUTED_VERBS), len(words))
+    words = words[:verb] if 2 <= verb < len(words) else words
+    named = _names(people) | {w.lower() for w in words if re.sub(r"(\w)\1+$", r"\1", w.lower()) in _names(people)}
+    shouted = " ".join(words) if 2 <= len(words) <= 4 and all(len(w) > 2 for w in words) and not any(
+        w.lower() in _names(people) for w in words) else \
+        f"{words[0]} plans" if len(words) == 1 and len(words[0]) >= 5 and words[0].lower() not in named \
+        and not re.fullmatch(_SHOUTED, words[0]) and words[0] not in _NOT_AN_OCCASION else ""
     occasion = occasion or shouted.lower()
+    # ("Dad's knee op is next Thursday at St Vincent's": the event the chat opens on, with its day)
+    event = _EVENT_IS.search(opener)
+    occasion = occasion or (re.sub(r"(?i)^(?:my|our|the)\s+", "", event.group(1)).lower() if event else "")
+    # ("ok edinburgh. are we actually doing this", "Morning everyone… Christmas pre-orders. Last year…": a few words
+    # that name what the talk is about)
+    topic = next((m.group(1) for sentence in _sentences(opener)[:3] if (m := _TOPIC_SAID.fullmatch(sentence.strip()))
+                  and not _is_small_talk(sentence) and m.group(1).lower() not in _names(people)), "")
+    occasion = occasion or (f"{topic} plans" if topic and " " not in topic else topic).lower()
     # ("ok hear me out. curling. 🥌 the Silverdale ice rink does…": the idea pitched names the plan)
     pitched = next((m.group(1).lower() for t in turns[:1] if t.speaker and len(people) > 1 and lang == "en"
                     and (m := _PITCHED.search(t.text)) and m.group(1).lower() not in _names(people)), "")

@@ -3969,3 +3969,19 @@ def test_a_decision_that_only_settles_keeps_the_decision_it_settles() -> None:
     assert "那就定匠心吧" in result.body and "那就定匠心吧" in result.description, result.description
     assert "（20" not in result.body.split("两三年后")[1][:3] if "两三年后" in result.body else True, result.body
     assert "报价吧." not in result.description, result.description  # (an emoji after Chinese ends it with 。)
+
+
+def test_the_plan_a_chat_opens_on_names_its_card() -> None:
+    def named(opener: str, reply: str = "yes!! saturday works, i'll drive") -> str:
+        day = datetime(2026, 11, 20, 18, 0, tzinfo=timezone.utc)
+        return card([say(opener, "Ayo", when=day), say(reply, "Kit", when=day),
+                     say("booked for saturday at 10, £45 each, I'll send you the link", "Ayo", when=day)]).name
+    assert named("ok WREATH WORKSHOP 🌲 Brackenhill Farm has spaces next Saturday at 10am, £45 each") == \
+        "wreath-workshop"
+    assert named("GEMINIDS. peak is the weekend after next. are we finally doing the dark sky park or what") == \
+        "geminids-plans"
+    assert named("Kit, hospital finally rang. Dad's knee op is next Thursday at St Vincent's, 7am") == "dads-knee-op"
+    assert named("ok edinburgh. are we actually doing this or is it another group chat fantasy") == "edinburgh-plans"
+    # A name shouted, or a word said louder, names no plan.
+    assert named("KIT. guess what, the wreath workshop at Brackenhill Farm has spaces next Saturday") != "kit-plans"
+    assert not named("FINALLY. the wreath workshop at Brackenhill Farm has spaces next Saturday").startswith("finally")
