@@ -718,7 +718,8 @@ def _as_note(point: Point, lang: str, named: bool, other: str = "", after: str =
             return re.sub(r"我(?!们)", "用户", _ZH_KIN.sub(lambda m: "用户的" + _ZH_KIN_WORDS[m.group(1)], text))
         return f"{point.who}：{text}" if point.who and named else text
     if point.who and re.match(r"(?:Trying|Looking|Planning|Thinking|Going|Hoping|Wondering|Working) (?:to|for|with|"
-                              r"at|about|on|into)\b", text):  # "Going for the Yaris." → "The user is going for…"
+                              r"at|about|on|into)\b|Booking (?:the|it|us|for|on)\b", text):
+        # "Going for the Yaris." → "The user is going for…"; "Booking the 5th" → "Esme is booking the 5th"
         return third_person(f"{point.who} is {text[:1].lower()}{text[1:]}", point.who)
     if point.who and point.kind == "decision" and point.role == "user" and _BARE_VERB.match(text) \
             and not _SETTLED.match(text) and not re.match(r"(?i)off\b", text) \

@@ -1531,7 +1531,8 @@ _CANCELLED = re.compile(r"(?:\b(?:cancell?ed|scrapped|dropped)\s+(?:the\s+)?([A-
                         # "Cancelling the council booking now": what was booked with the council
                         r"|(?i:\bcancel(?:l?ing|l?ed)?\s+(?:the\s+|our\s+|my\s+)?([a-z]{4,})\s+(?:booking|reservation|order|"
                         r"collection|appointment|tickets?)\b)"
-                        r"|\b(?:are|is|was|were|got|been)\s+(?:all\s+)?(?:cancell?ed|sold out|fully booked|booked up)\b()"
+                        r"|\b(?:(?:are|is|was|were|got|been)\s+(?:all\s+)?(?:cancell?ed|sold out|fully booked|booked up)|"
+                        r"(?:(?<=\d\d:\d\d )|(?<=\d[ap]m ))sold out)\b()"  # ("The Saturday (28 November) 10am sold out overnight")
                         r"|\bcan'?t (?:do|make) (?:\w+ ){0,2}?\w+day\b[^.!?]{0,30}?\b(?:any ?more|after all)\b()"
                         r"|\b(?:is|was) (?:off|called off)\b())")
 _CALLED_OFF = re.compile(r"(?i)\b((?:[a-z]+\s+){0,2}[a-z]{2,})(?:['’]s|\s+(?:is|are|was|were|has been|have been|got))"
@@ -1540,7 +1541,8 @@ _CLOCK = re.compile(r"(?i)\b\d{1,2}(?::\d{2})?\s?(?:am|pm)\b|\b\d{1,2}[:.]\d{2}\
 # (Not a finding: "Confirmed: `data/holiday-shifts.json` is never loaded.")
 _BOOKED_PLAN = re.compile(r"(?i)\W*(?!confirmed\s*[:—–-]?\s*(?:that\b|`|the (?:bug|error|cause|fix|issue|problem)\b|"
                           r"(?:without|with|when|if|once|after|before)\b))"
-                          r"(?:booked|confirmed)\s*(?:[:✅!—–-]|\s(?=[A-Za-z]))(?!\s*(?:up|out|solid)\b)")
+                          r"(?:booked|confirmed|(?:i'?m\s+)?booking(?=\s+(?:the|it|us|for|on)\b))\s*(?:[:✅!—–-]|\s(?=[A-Za-z]))"
+                          r"(?!\s*(?:up|out|solid)\b)")  # ("Booking the 5th (5 December) before that goes too")
 _FINAL = re.compile(r"(?i)\W*(?:booked|confirmed|done|sorted|right,? so|so,? final(?:ly)?|final plan)\b"
                     r"|.{0,60}\b(?:it is|told them yes to|said yes to|we'?re booked for)\b")
 _NOTED_DAY = re.compile(r"[(（]([^()（）]*\d{4}[^()（）]*)[)）]")

@@ -3985,3 +3985,19 @@ def test_the_plan_a_chat_opens_on_names_its_card() -> None:
     # A name shouted, or a word said louder, names no plan.
     assert named("KIT. guess what, the wreath workshop at Brackenhill Farm has spaces next Saturday") != "kit-plans"
     assert not named("FINALLY. the wreath workshop at Brackenhill Farm has spaces next Saturday").startswith("finally")
+
+
+def test_a_sold_out_slot_is_no_plan_and_booking_another_is() -> None:
+    day = datetime(2026, 11, 19, 18, 0, tzinfo=timezone.utc)
+    result = card([
+        say("wreath workshop at Brackenhill Farm, spaces next Saturday at 10am or Sunday at 2pm. £45 each", "Esme", when=day),
+        say("Saturday for me", "Orla", when=day),
+        say("same", "Rahul", when=day),
+        say("Saturday 28th 10am it is then", "Esme", when=day),
+        say("nightmare. the Saturday 10am sold out overnight. they've got Saturday 5th at 10 still", "Esme",
+            when=day + (datetime(2026, 11, 20) - datetime(2026, 11, 19))),
+        say("5th works for me", "Orla", when=day + (datetime(2026, 11, 20) - datetime(2026, 11, 19))),
+        say("Booking the 5th before that goes too", "Esme", when=day + (datetime(2026, 11, 20) - datetime(2026, 11, 19)))])
+    assert "28th (28 November 2026) 10am it is" not in result.body, result.body
+    assert "Booking the 5th (5 December 2026)" in result.body, result.body
+    assert "Esme is booking the 5th" in result.description, result.description
