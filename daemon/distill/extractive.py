@@ -241,7 +241,7 @@ _MAX_CODE_LINES = 25
 _MAX_CODE_BLOCKS = 4
 _BULLET_COST = 12
 _EVENT_BOOST = 1.4  # what a speaker did or will do: the news a reader looks for
-_NEWS_CHARS = 95  # the room a piece of news between people takes in a chatty chat's budget, at least
+_NEWS_CHARS = 93  # the room a piece of news between people takes in a chatty chat's budget, at least
 _NEWS_BONUS = 3.0  # between people, a piece of news is worth more than its length says
 
 
@@ -1543,7 +1543,8 @@ _BOOKED_PLAN = re.compile(r"(?i)\W*(?!confirmed\s*[:—–-]?\s*(?:that\b|`|the 
                           r"(?:without|with|when|if|once|after|before)\b))"
                           r"(?:booked|confirmed|(?:i'?m\s+)?booking(?=\s+(?:the|it|us|for|on)\b))\s*(?:[:✅!—–-]|\s(?=[A-Za-z]))"
                           r"(?!\s*(?:up|out|solid)\b)")  # ("Booking the 5th (5 December) before that goes too")
-_FINAL = re.compile(r"(?i)\W*(?:booked|confirmed|done|sorted|right,? so|so,? final(?:ly)?|final plan)\b"
+_FINAL = re.compile(r"(?i)\W*(?:booked|confirmed|done|sorted|right,? so|so,? final(?:ly)?|final plan|"
+                    r"(?:ok(?:ay)?,?\s+)?(?:i'?ve\s+)?moved (?:it |us |the \w+ )?to)\b"
                     r"|.{0,60}\b(?:it is|told them yes to|said yes to|we'?re booked for)\b")
 _NOTED_DAY = re.compile(r"[(（]([^()（）]*\d{4}[^()（）]*)[)）]")
 _DAY_WORDS = frozenset(w for w in "monday tuesday wednesday thursday friday saturday sunday january february march "
@@ -2203,8 +2204,10 @@ def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt], turns: list[_T
         agrees = (re.search(_SHE if who.group(1).lower() in ("she", "her") else _HE, question, re.I) or named) if who \
             else re.search(r"(?i)\b(?:the|your|our|that|this)\s+(?!\d)\w+", question) and not re.search(
                 r"(?i)\b(?:they|them|it|she|he)\b", question)
-        if question and 4 <= len(question.split()) <= 16 and agrees \
-                and not any(c.msg == stmt.msg - 1 for c in picked.values()) and not _CHECK_IN.search(question):
+        if question and 4 <= len(question.split()) <= 12 and agrees \
+                and not any(c.msg == stmt.msg - 1 or c.msg in (stmt.msg - 2, stmt.msg) and c.speaker == stmt.speaker
+                            and c.pos < pos for c in picked.values()) and not _CHECK_IN.search(question):
+            # (not when the speaker's own words before it are kept already: "I met this amazing woman, Jean")
             question = question[:1].upper() + question[1:]
             picked[pos] = replace(stmt, text=f"“{re.sub(r'[?？]+$', '?', question)}” — {stmt.text}",
                                   tokens=stmt.tokens | _tokens(question))
@@ -2224,7 +2227,8 @@ def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt], turns: list[_T
         first = stmt.pos == 0 or candidates[stmt.pos - 1].msg != stmt.msg
         asked = [c for c in candidates[max(0, stmt.pos - _NEAR):stmt.pos] if c.msg == stmt.msg - 1 and _is_question(c.text)]
         proposed = asked and _PROPOSAL.match(asked[-1].text) and _stem_overlap(asked[-1].text, stmt.text.split(",")[0])
-        if first and asked and asked[-1].pos not in picked and (proposed or stmt.pos in yes):
+        if first and asked and asked[-1].pos not in picked and asked[-1].kind != "sentiment" and (proposed or stmt.pos in yes):
+            # (not a plan that no longer holds: "Can we look at the room this Friday?" — "Friday is my work do")
             picked[asked[-1].pos] = replace(asked[-1], kind=stmt.kind)
     chosen = list(picked.values())
     # A short answer goes under its question's heading: "Can you test it by Wednesday?" — "By the 25th."

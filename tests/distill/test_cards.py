@@ -4001,3 +4001,14 @@ def test_a_sold_out_slot_is_no_plan_and_booking_another_is() -> None:
     assert "28th (28 November 2026) 10am it is" not in result.body, result.body
     assert "Booking the 5th (5 December 2026)" in result.body, result.body
     assert "Esme is booking the 5th" in result.description, result.description
+
+
+def test_a_day_asked_about_then_moved_is_no_plan() -> None:
+    day = datetime(2026, 11, 25, 12, 0, tzinfo=timezone.utc)
+    result = card([
+        say("Rang the Granary, they can do the private room for mum and dad's anniversary. Can we go and look at the "
+            "room together this Friday?", "Yara", when=day),
+        say("Friday is my work Christmas do, forgot. Can we do Saturday morning instead?", "Caspar", when=day),
+        say("Ok moved to Saturday 11am at the Granary.", "Yara", when=day)])
+    assert "this Friday (27 November 2026)?" not in result.body, result.body
+    assert "Saturday (28 November 2026) 11am at the Granary" in text_of(result), text_of(result)
