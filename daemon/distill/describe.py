@@ -319,11 +319,19 @@ _NEWS_VERB = re.compile(r"(?i)(?:[a-z]+ and i|me and [a-z]+|i|we)(?:'ve|'m|'re| 
                         r"you|they|he|she)\b))")
 
 
+_MOVED_TO_PLACE = re.compile(r"(?i)(?:(?:i|we)(?:'ve| have)?\s+)?(?:just\s+|finally\s+)?moved\s+(?:in(?:to)?\s+(?:the\s+|a\s+|"
+                             r"my\s+|our\s+)?(?:new\s+)?(?:flat|house|place|home|apartment)\s+)?(?:in|to)\s+"
+                             r"(?P<place>[A-Za-z][\w'’-]+)")
+
+
 def news_name(point: Point, told: list[Point] | None = None) -> str:
     """A catch-up led by big news is named by whose news and what: "We got engaged!!" (Beatriz) is
     beatriz-engagement, "I got the job!" (Arjun) arjun-new-job, "I passed my driving test!" elif-driving-test. (``told``:
     what else was said, where "We're moving to Frome" names the home "we exchanged contracts!!" is about.)"""
     text = _opened(point.text)
+    if _big_news(point, True) and point.who and (moved := _MOVED_TO_PLACE.match(text)) and \
+            moved.group("place").lower() not in ("the", "a", "my", "our", "with"):
+        return slugify(f"{point.who} move to {moved.group('place')}")  # ("Moved into the new flat in glasgow")
     if not (_big_news(point, True) and point.who and (m := _NEWS_VERB.match(text))):
         return ""
     thing = _STATE_NEWS[m.group("state").lower()] if m.group("state") else \
@@ -465,7 +473,8 @@ def _life_changing(point: Point) -> bool:
 def _opened(text: str) -> str:
     """A statement without the word it opens on, or the question it answers: "But… i passed my driving test!!" →
     "i passed my driving test!!"; "“After five years?” — Yep. I got into the MSc." → "I got into the MSc."."""
-    text = re.sub(r"(?i)^“[^”]*” — (?:(?:yes|yep|yeah|yup|nope|no)\b[.!,]*)?\s*", "", text)  # (a question it answers)
+    text = re.sub(r"(?i)^“[^”]*” — (?:(?:yes|yep|yeah|yup|nope|no|it did|i did|we did|she did|he did)\b[.!,]*)?\s*", "",
+                  text)  # (a question it answers)
     text = re.sub(r"(?i)^(?:(?:big|good|great|some|other|exciting|real|actual|proper|smaller|small|minor) news)"
                   r"(?: though| then| but)?\W+", "",
                   text)  # ("Big news, we exchanged…", "real news though: i got head of science!")
@@ -504,10 +513,14 @@ _CALM_MAJOR = re.compile(r"(?i)(?:[a-z]+ and i|me and [a-z]+|i|we)(?:'ve| have)?
                          r"contracts|approved as (?:foster|adopt)\w*)\b"
                          r"|(?i:(?:i'?m|i am|we'?re|we are)\s+(?:now\s+|finally\s+|officially\s+)?(?:engaged|married|"
                          r"pregnant|expecting)\b)|(?i:(?:i'?m|i am|we'?re|we are|[a-z]+ and i are|me and [a-z]+ are)\s+moving\s+(?:to|into|house)\b)"
+                         r"|(?i:(?:(?:i|we)(?:'ve| have)?\s+)?(?:just\s+|finally\s+)?moved\s+(?:in(?:to)?|to)\s+(?:the\s+|a\s+|"
+                         r"my\s+|our\s+)?(?:new\s+)?(?:flat|house|place|home|apartment)\b)"
                          r"|(?i:(?:i'?m|i am)\s+(?:giving|donating)\b[^.!?]{0,40}\b(?:kidneys?|liver|bone marrow|organ)\b)"
                          r"|(?i:(?:i|we)\s+(?:just\s+|finally\s+)?got into\s+(?:the\s+|my\s+)?(?:msc|ma|mba|phd|masters|"
                          r"master's|uni|university|college|course|programme|program|school)\b)")
-_LIFE_EVENT = re.compile(r"(?i)(?:[a-z]+ and i|me and [a-z]+)\s+are\s+(?:moving|engaged|getting married|expecting)\b|"
+_LIFE_EVENT = re.compile(r"(?i)(?:just\s+|finally\s+)?moved\s+(?:in(?:to)?|to)\s+(?:the\s+|a\s+|my\s+|our\s+)?(?:new\s+)?"
+                         r"(?:flat|house|place|home|apartment)\b|"  # ("Moved into the new flat in glasgow on the 14th")
+                         r"(?:[a-z]+ and i|me and [a-z]+)\s+are\s+(?:moving|engaged|getting married|expecting)\b|"
                          r"(?:(?:[a-z]+ and i|me and [a-z]+)(?=\s+(?:just\s+|finally\s+|officially\s+)?got\b)|i|we)"
                          r"(?:'ve| have)?\s+(?:just\s+|finally\s+|officially\s+|actually\s+)?(?:got|passed|won|bought|"
                          r"exchanged|ran|completed|climbed|swam|cycled|"

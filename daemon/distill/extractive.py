@@ -182,9 +182,12 @@ _NEXT_STEPS = re.compile(r"(?i)\b(?:next steps?|to-?dos?|action items|what'?s ne
                          r"checklist)\b|下一步|待办")
 # The assistant taking back what it just ran ("My apologies; there was an error…"): that code did not work.
 _NOT_WORKED = re.compile(r"(?i)\b(?:that|it|this)\s+(?:didn'?t|did not|doesn'?t|does not)\s+(?:really\s+|quite\s+)?work|"
-                         r"\bdidn'?t (?:really )?fix|\bstill (?:doesn'?t work|broken|failing|getting the same)")
-_RETRACTED = re.compile(r"(?i)\bmy (?:first|previous|earlier|last) (?:suggestion|answer|fix|version|attempt)\b[^.]{0,20}"
-                        r"\b(?:was|is)\b[^.]{0,20}\b(?:incomplete|wrong|incorrect|not right|broken|a mistake)\b")
+                         r"\bdidn'?t (?:really )?fix|\bstill (?:doesn'?t work|broken|failing|getting the same)|"
+                         # ("tried it, still 38 rows", "same error", "no change")
+                         r"\btried (?:it|that|this)\W+(?:still|same|no change|nothing)\b|\bsame (?:error|result|thing)\b|"
+                         r"\bno (?:change|difference)\b")
+_RETRACTED = re.compile(r"(?i)\b(?:my|that|the) (?:first |previous |earlier |last )?(?:suggestion|answer|fix|version|attempt)\b"
+                        r"[^.]{0,20}\b(?:was|is)\b[^.]{0,20}\b(?:incomplete|wrong|incorrect|not right|broken|a mistake)\b")
 _RETRY = re.compile(r"(?i)\s*(?:my apologies|apologies|sorry|oops|"
                     r"it (?:seems|appears|looks like) (?:that )?(?:there was an? error|the \w+ (?:is|was) (?:still )?not)|"
                     r"(?:that|this) (?:didn't|did not|doesn't|does not) work|there was an? error)")
@@ -200,6 +203,8 @@ _GUESS_WHO = re.compile(r"(?i)^guess who (finally |just |actually )?(has|is|got|
 _GUESS_VERB = {"has": "have", "is": "am", "got": "got", "passed": "passed", "did": "did", "won": "won",
                "found": "found", "bought": "bought"}
 _THE_FIX = re.compile(r"(?i)(?:\*\*)?the (?:\w+ )?(?:fix|cause|culprit|problem is|solution|root cause)\b")
+_ROLL_CALL = re.compile(r"(?i)(?:minutes going\W*)?(?:(?:all|everyone)(?: \w+)?(?: of us)? (?:here|present)[,;]?\s*)?"
+                        r"(?:no apologies|apologies:? (?:none|nil)|no absences|nobody missing|full house)")
 # Leaving the chat for the moment: "Off to do the bedtime story now, she's picked the longest book again".
 _OFF_NOW = re.compile(r"(?i)^(?:(?:right|ok(?:ay)?|anyway|well)[,!.]?\s+)*(?:i'?m\s+|we'?re\s+)?off to\b[^.!?]{0,40}?"
                       r"\b(?:now|then|for the night|for the day)\b")
@@ -547,7 +552,7 @@ def _sentences(prose: str) -> list[str]:
     return out
 
 
-_DONE_ZH = re.compile(r"(?:办好了|搞定了|定好了|约好了|买好了|订好了)[！!。]")
+_DONE_ZH = re.compile(r"(?:办好了|搞定了|定好了|约好了|买好了|订好了|装好了|修好了|弄好了|签好了|换好了)[！!。]")
 
 
 _TABLE = re.compile(r"^[ \t]*\|.*\|[ \t]*\n[ \t]*\|[ \t:|-]*-[ \t:|-]*\|[ \t]*\n(?:[ \t]*\|.*\|[ \t]*(?:\n|$))+", re.M)
@@ -668,6 +673,8 @@ def _is_filler(sentence: str, names: frozenset[str], people: bool = False) -> bo
         return True  # "Kotlin question.": the question is still to come
     if _LET_ME_CHECK_ZH.match(sentence):
         return True  # "等一下，我查一下他的工资条": "let me check"
+    if _ROLL_CALL.fullmatch(sentence.strip(" .!")):
+        return True  # "All six of us here, no apologies": who came to the meeting
     if _OFF_NOW.match(sentence):
         return True  # "Off to do the bedtime story now": a goodbye
     if _SEND_LOVE.match(sentence):
@@ -804,6 +811,12 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
         for fence in [*_FENCE_RE.finditer(text), None]:
             sentences = _sentences(text[pos:fence.start()] if fence else text[pos:])
             lead = sentences.pop() if fence and sentences else ""
+            if lead and turn.role == "user" and not turn.speaker and not lead.rstrip().endswith((":", "：")) \
+                    and len(_tokens(lead)) >= 4 and not any(
+                        _ERROR_OUTPUT.match(line) for line in fence.group(0).split("\n")[1:4]):  # (an error's lead
+                # says what failed: it stays with the error)
+                sentences.append(lead)  # ("we have 61 active members and i get 38 rows" then the query: what is
+                lead = ""  # wrong, not a lead-in to the code)
             if fence and (head := _HEADING.match(text[pos:fence.start()].rstrip().rsplit("\n", 1)[-1])):
                 if lead:  # "### Example mix.exs block" names the code after it; the line above is a sentence
                     sentences.append(lead)
@@ -1039,7 +1052,10 @@ def _quip(sentence: str) -> bool:
     """A few words in a group chat that name nothing and tell nothing of the speaker's own: "The socks were ICONIC",
     "Cutting it fine mate". (Shouting, "ICONIC", is no name.)"""
     calm = re.sub(r"\b[A-Z]{3,}\b", lambda m: m.group(0).lower(), sentence)
-    teasing = bool(re.search(r"\b[A-Z]{4,}\b|\b(?:mate|dude|bro|lads|guys|hun|babe)\W*$", sentence))
+    teasing = bool(re.search(r"\b[A-Z]{4,}\b|\b(?:mate|dude|bro|lads|guys|hun|babe)\W*$|"
+                             # ("Pub is the real summit": the joke's formula)
+                             r"(?i:\b(?:is|are|was) (?:the )?real (?:\w+ )?(?:summit|mvp|hero|heroes|winner|star|highlight|"
+                             r"reason|goal|prize|test|challenge|question)\b)", sentence))
     return teasing and len(sentence.split()) <= 5 and not _specific(calm) and not _is_question(sentence) and not _SETTLED.match(
         sentence) and not re.search(r"(?i)\b(?:i|i'm|i'll|we|we're|we'll|my|our|me|us)\b", sentence) \
         and not _KIND_RE["decision"].search(sentence)
@@ -1094,7 +1110,7 @@ _NOT_THE_PROPOSAL = re.compile(r"(?i)^\W*(?:(?:ok(?:ay)?|right|fair|fair enough|
                                r"(?:\s+for\s+[^:.!?]{1,30})?\s*:\s*")
 _NOT_AN_OPTION = re.compile(r"(?i)(?:^|\s)(?:is|are|was|were|so|that'?s|it'?s|plus|and|makes|equals|total|of)$|['’]s$")
 _VOTE_SIGNS = re.compile(r"\W*(?:👍|👎|✋|🙋)")
-_MOTION = re.compile(r"(?i)^(?:(?:so|ok(?:ay)?|right),?\s+)?(?:the\s+)?(?:(?:amended|revised|new)\s+)?(?:proposal|motion|version)"
+_MOTION = re.compile(r"(?i)^(?:(?:so|ok(?:ay)?|right|now|and now),?\s+)?(?:the\s+)?(?:(?:amended|revised|new)\s+)?(?:proposal|motion|version)"
                      r"(?:\s+as amended)?(?:\s+is)?\s*:\s*")
 _TALLY = re.compile(r"(?i)\b" + _VOTES + r"\b|\bunanimous(?:ly)?\b|\bcarried\b")
 
@@ -1106,7 +1122,8 @@ _SUGGEST = re.compile(r"(?i)(?:i'?d (?:suggest|propose|say)|i would (?:suggest|p
                       r"let'?s(?!\s+(?:decide|vote|see|talk|discuss|chat)\b)|we should)\s+([£$€\w])")
 _WORKS_FOR_US = re.compile(r"(?i)\W*(?:[^.!?\n]{1,40}\s)?(?:works(?: for (?:me|us))?|sounds (?:good|right|fair)|"
                            r"makes sense|agreed|fine by me|good idea|fair enough)\b")
-_ASSENT = re.compile(r"(?i)\W*(?:yes|yeah|yep|yup|sure|agreed?|fine|fine by me|ok(?:ay)?|no objections?|none|"
+_ASSENT = re.compile(r"(?i)\W*(?:yes|yeah|yep|yup|sure|agreed?|fine|fine by me|ok(?:ay)?|no objections?|none|for|aye|"
+                     r"in favou?r|"
                      r"happy with that|works for me|\+1)\b|\s*(?:👍|✅|👌|🙋)+\s*$")
 
 
@@ -1216,6 +1233,8 @@ def _with_votes(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
                 carried = re.search(r"(?i)\b(?:motion )?carried\b", turns[stmt.msg].text)  # the minutes' word for it
                 label = "Carried" if carried and tally == "carried" else \
                     f"Carried ({tally})" if carried else f"Decision ({tally})"
+                if re.search(r"(?i)\bamendment\b", call.group(0) + turns[stmt.msg].text[:40]):
+                    label = "Amendment " + label[:1].lower() + label[1:]  # ("vote on Tomasz's amendment first")
                 text = f"{label}: " + (
                     motion[0][:1].lower() + motion[0][1:] if lower else motion[0])
                 out[k] = replace(stmt, text=text, kind="decision", tokens=stmt.tokens | _tokens(motion[0]))
@@ -1245,18 +1264,23 @@ def _with_votes(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
             continue  # (a later motion, "so the proposal is: …", is what the count counts)
         held = stmt.tokens - _DAY_WORDS
         if counted is None or any(s.kind == "decision" and s.pos != stmt.pos and (
-                stmt.msg < s.msg <= stmt.msg + 8 and _TALLY.search(s.text) or len((s.tokens - _DAY_WORDS) & held) >= 4)
+                stmt.msg < s.msg <= stmt.msg + 8 and _TALLY.search(s.text) or len((s.tokens - _DAY_WORDS) & held) >= 4
+                and not s.text.startswith("Amendment "))  # (the amendment it holds is no result of its own)
                 for s in out):
             continue  # (its result is said already: "Carried (9 to 3): full membership goes from £15 to £20…")
         motion = re.sub(r"(?i),?\s*vote\b.*$", "", _MOTION.sub("", stmt.text)).rstrip(" .") + "."
         label = "Carried" if re.search(r"(?i)\bcarried\b", counted.string) else "Decision"
-        number = re.search(r"(?i)\b(?:" + _VOTES + r")", counted.string)  # ("Carried 5-0": the count, not the word)
+        number = re.search(r"(?i)\b(?:" + _VOTES + r")(?:,?\s+(?:\d+|one|two|no) abstentions?)?", counted.string)
+        # ("Carried 5-0": the count, not the word; "5 for, 0 against, 1 abstention": all of it)
         label += f" ({number.group(0)})" if number else "" if label == "Carried" else f" ({counted.group(0)})"
         out[k] = replace(stmt, text=f"{label}: {motion[:1].lower() + motion[1:]}", kind="decision")
         # (the count said again at the head of the actions that follow it, "Carried 5-0. Dev orders the cover…", goes)
         out = [replace(s, text=_capitalized(rest)) if s.pos != stmt.pos and stmt.msg < s.msg <= stmt.msg + 8 and (
             rest := re.sub(r"(?i)^\W*(?:motion\s+)?carried\W*(?:" + _VOTES + r")?[\s.,!:;]*", "", s.text)) != s.text
-            and len(rest.split()) >= 3 else s for s in out]
+            and len(rest.split()) >= 3 else replace(s, kind="sentiment") if s.pos != stmt.pos
+            and stmt.msg < s.msg <= stmt.msg + 8 and re.fullmatch(  # (nor the count alone: "Carried 5 for, 0 against,
+                r"(?i)\W*(?:motion\s+)?carried\W*(?:" + _VOTES + r")?[\s.,!:;]*(?:(?:\d+|one|two|no)\s+abstentions?)?\W*",
+                s.text) else s for s in out]  # 1 abstention.")
     return out
 
 
@@ -1286,7 +1310,7 @@ def _with_topics(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
 
 
 # A yes or a no, and what may follow it: "Yes! Moving on the 14th.", "I did! Look at this beauty", "That's the one"
-_YES = re.compile(r"(?i)\W*(yes|yeah|yep|yup|i did|we did|i have|i am|we are|i do|she did|he did|she is|he is|"
+_YES = re.compile(r"(?i)\W*(yes|yeah|yep|yup|i did|we did|i have|i am|we are|i do|she did|he did|she is|he is|it did|"
                   r"that'?s the one|that one|exactly|definitely|"
                   r"of course|no|nope|nah|not yet)\b[!.,]*\s*")
 # "Are you home tonight?", "Got a sec?", "Did you eat?": asking after the other, not about news.
@@ -1409,7 +1433,8 @@ _FOLLOW_UP = re.compile(r"(?i)(?:(?:after|for|since|from|to|at|in|with) )?(?:who
                         r"(?!.*\b(?:else|new|about you|with you)\b)")
 
 
-_CHOSEN_LABEL = re.compile(r"(?i)(?:\boption\s+|\b(?:go(?:ing)? with|went with|pick(?:ed)?|chose|take)\s+|[定选报要订])"
+_CHOSEN_LABEL = re.compile(r"(?i)(?:\boption\s+|\b(?:go(?:ing)? with|went with|pick(?:ed)?|chose|take)\s+|[定选报要订]|"
+                           r"^\W*(?:ok(?:ay)?,?\s+|right,?\s+|so\s+)?(?=(?-i:[A-D])\s+it\s+is\b))"  # ("C it is then")
                            r"(?-i:([A-D]|[1-9]))(?![A-Za-z0-9.,])")
 _OPTION_HEAD = re.compile(r"\W*(?:option\s+)?(?-i:([A-D]|[1-9]))\s*(?:[:：)）.、]|\s[-–—])\s*", re.I)
 
@@ -1613,6 +1638,12 @@ _CORRECTION = re.compile(r"(?i)\b(?:it'?s|its|it was|it should be|should be|i me
 
 
 # "it's actually 9.2 miles via the canal path. 11 was google maps driving": the right figure, then the wrong one
+# "移动第一年是每月99，不是89": the right figure, then the wrong one, in Chinese
+_CORRECTION_ZH = re.compile(r"(?:是|应该是|其实是|实际是)(?:每月|每年|一共)?(?P<cur>\d[\d,]*(?:\.\d+)?)[^\d，。,]{0,3}[，,]\s*"
+                            r"不是(?:每月|每年)?(?P<old>\d[\d,]*(?:\.\d+)?)")
+# How it turned out, in Chinese: "装好了！测速下载940M左右", "办好了", "退款到账了"
+_OUTCOME_ZH = re.compile(r"(?:更新一下[：:，,]?\s*)?(?:装好了|办好了|搞定了|弄好了|修好了|通过了|成功了|批下来了|到账了|签好了|"
+                         r"约好了|订好了|买好了|退好了|换好了)")
 _ACTUALLY = re.compile(r"(?i)\b(?:it'?s|its|that'?s|it is)\s+actually\s+(?P<cur>[£$€]?\d[\d,]*(?:\.\d+)?)")
 _WAS_WRONG = re.compile(r"(?i)(?:^|[.!?]\s+)(?P<old>[£$€]?\d[\d,]*(?:\.\d+)?)\s+(?:was|is)\s+(?:the\s+|just\s+|a\s+)?"
                         r"(?:google|driving|by road|wrong|a typo|typo|my mistake|old|the old|a guess|from memory)\b")
@@ -1627,7 +1658,8 @@ def _corrected(candidates: list[_Stmt], turns: list[_Turn]) -> tuple[list[_Stmt]
         if later.role != "user" or later.code:
             continue
         told = turns[later.msg].text
-        fixes = [(f.group("old"), f.group("cur")) for f in _CORRECTION.finditer(later.text)]
+        fixes = [(f.group("old"), f.group("cur")) for f in [*_CORRECTION.finditer(later.text),
+                                                            *_CORRECTION_ZH.finditer(turns[later.msg].text)]]
         if later is next(c for c in candidates if c.msg == later.msg) and (actual := _ACTUALLY.search(told)) and (
                 wrong := _WAS_WRONG.search(told)):
             fixes.append((wrong.group("old"), actual.group("cur")))
@@ -2075,6 +2107,9 @@ _FUN_ASK = re.compile(r"(?i)\b(?:tell me|got|know|share|give me) (?:a|another|an
                       r"(?:joke|pun|riddle|fun fact)s?\b|\bmake me (?:laugh|smile)\b|\bcheer me up\b")
 
 
+# A question said without its mark: "it's a LEFT join so why are they vanishing 😩", "how come it's still 38"
+_WHY_ASKED = re.compile(r"(?i)(?:^|\b(?:so|but|then|and)\s+)(?:why|how come)\s+(?:is|are|was|were|do|does|did|would|would|"
+                        r"can|can'?t|isn'?t|aren'?t|doesn'?t|don'?t|it|they|this|that|the|my)\b")
 # A question put without its question mark: "can't i just do round(x + 0.0001, 2) and call it a day lol".
 _ASKED_BARE = re.compile(r"(?i)(?:can'?t|cannot|can|could|couldn'?t|should|shouldn'?t|do|don'?t|does|is|isn'?t|would)\s+"
                          r"(?:i|we|it|that|this)\s+(?:just\s+|not\s+|simply\s+)?\w+")
@@ -2131,6 +2166,8 @@ def _framing(question: str, turns: list[_Turn], i: int) -> bool:
     return answered and brief and not echoed and (bool(_DATE_NOTE.search(question)) or named)
 
 
+# Someone or something named, then what they are up to: "Gordon is asleep.", "Biscuit has a cone on"
+_NAMED_ONE = re.compile(r"([A-Z][a-z]{2,})(?:'s| is| was| has| had| went| got| started| turned| finally)\b")
 _SHE = r"\b(?:mum|mom|mother|sister|wife|girlfriend|daughter|aunt(?:ie)?|nan|nana|gran|granny|grandma|niece|she|her)\b"
 _HE = r"\b(?:dad|father|brother|husband|boyfriend|son|uncle|grandad|grandpa|nephew|he|him|his)\b"
 
@@ -2188,6 +2225,18 @@ def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt], turns: list[_T
                 picked[before.pos] = replace(before, kind=stmt.kind, msg=msg)
             if not same or not _PRONOUN_START.match(before.text):
                 break
+    # "The vet said a fridge is safer… it keeps him at a steady 5 degrees": whom "him" is, when the speaker named him
+    # a few messages before ("Gordon is asleep. He went into hibernation last saturday").
+    speakers = {t.speaker.lower() for t in turns if t.speaker}
+    for stmt in [s for s in picked.values() if s.speaker and not s.code and re.search(r"\b(?:him|her)\b", s.text)]:
+        if any(c.speaker == stmt.speaker and stmt.msg - 6 <= c.msg < stmt.msg and _NAMED_ONE.match(c.text)
+               for c in picked.values()):
+            continue  # (named already)
+        named = next((c for c in reversed(candidates[:stmt.pos]) if c.speaker == stmt.speaker and c.msg >= stmt.msg - 6
+                      and c.kind != "sentiment" and not c.code and (m := _NAMED_ONE.match(c.text))
+                      and m.group(1).lower() not in speakers), None)
+        if named is not None and named.pos not in picked:
+            picked[named.pos] = replace(named, kind=stmt.kind)
     # "Is the chalet bar bookable or do we just turn up?" — "Checked, they don't take bookings under 6": an answer
     # that opens its message on "they", the question naming them before it and kept nowhere else, carries it.
     for pos, stmt in list(picked.items()):
@@ -2387,7 +2436,8 @@ def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int,
     # How it turned out, the first time the user reported it after an answer ("They accepted the deferral."), is kept.
     answered = next((s.msg for s in candidates if s.role == "assistant"), None)
     turned = [s for s in candidates if s.role == "user" and not s.speaker and not s.code and answered is not None
-              and s.msg > answered and s.kind != "sentiment" and len(s.text) <= _MAX_MUST and _OUTCOME.search(s.text)
+              and s.msg > answered and s.kind != "sentiment" and len(s.text) <= _MAX_MUST
+              and (_OUTCOME.search(s.text) or _OUTCOME_ZH.match(s.text))
               and not _is_question(s.text) and not re.search(r"(?i)\bbut\b", s.text)]
     kept += [s for s in turned[:1] if s not in kept]
     # So is what the user last decided once answered; when that only settles it ("小雨也同意了，就这么定了"), with
@@ -2446,7 +2496,10 @@ def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int,
 def _cost(stmt: _Stmt) -> int:
     """What a statement takes of the budget: its text and its bullet. A Chinese character counts twice, as it does
     in the conversation's size the budget comes from: it says more than a letter."""
-    return len(stmt.text) + len(_CJK_RE.findall(stmt.text)) + _BULLET_COST
+    # (a question put to the one who answers it gets who asked it, "Tamsin asked", in the card: its room too)
+    asked = 14 if stmt.speaker and stmt.text.startswith("“") and re.match(
+        r"“[^”]*\b(?:you|your|you'?re|you'?ve|you'?ll)\b", stmt.text, re.I) else 0
+    return len(stmt.text) + len(_CJK_RE.findall(stmt.text)) + _BULLET_COST + asked
 
 
 def _restates(earlier: _Stmt, later: _Stmt) -> bool:
@@ -2466,6 +2519,24 @@ def _ended(text: str) -> str:
     """A sentence with its end mark: one the speaker left off gets a full stop before the next sentence."""
     core = re.sub(r"\s*[(（][^()（）]*[)）]$", "", text)  # ("… last week (week of 16 November 2026)" has no end mark)
     return text if re.search(r"[.!?…:;)\]\"'”’`*]$", core) else text + "."
+
+
+def _askers(stmts: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
+    """Between people, a question kept before its answer says who asked it: "Euan: Rhiannon asked “Can you pick me
+    up from work at 1?” — Yep.", not "Euan: “Euan can you pick me up…?” — Yep." as if Euan asked himself."""
+    out = []
+    for stmt in stmts:
+        quoted = re.match(r"“([^”]+)”( — .*)$", stmt.text, re.S) if stmt.speaker else None
+        asker = next((t.speaker for t in reversed(turns[max(0, stmt.msg - 2):stmt.msg])
+                      if quoted and t.speaker and t.speaker != stmt.speaker
+                      and _norm(quoted.group(1))[:24] in _norm(t.text)), "") \
+            if quoted and re.search(r"(?i)\b(?:you|your|you'?re|you'?ve|you'?ll)\b", quoted.group(1)) else ""
+        # (only a question put to the one who answers it reads as their own: "How's Tofu?" does not)
+        if asker:
+            question = re.sub(rf"(?i)^{re.escape(stmt.speaker)}\W+", "", quoted.group(1))  # ("Euan can you…": him)
+            stmt = replace(stmt, text=f"{asker} asked “{question[:1].upper()}{question[1:]}”{quoted.group(2)}")
+        out.append(stmt)
+    return out
 
 
 def _blocks(stmts: list[_Stmt], lang: str, work: list[str]) -> dict[str, list[str]]:
@@ -2617,7 +2688,8 @@ def _is_request(sentence: str) -> bool:
         return _is_question(sentence) or bool(re.match(r"^(?:(?:我)?想(?:请你|让你|麻烦你)|请|帮我|帮忙|能不能|能否|可以帮|"
                                                         r"麻烦|给我)", sentence))
     return bool(sentence) and (_is_question(sentence) or bool(_IMPERATIVE.match(sentence))
-                               or bool(_INDIRECT_ASK.search(sentence)) or bool(_PROBLEM.match(sentence)))
+                               or bool(_INDIRECT_ASK.search(sentence)) or bool(_PROBLEM.match(sentence))
+                               or bool(_WHY_ASKED.search(sentence)) or bool(_ASKED_BARE.match(sentence)))
 
 
 def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str, str], work: list[str],
@@ -2732,7 +2804,7 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
         news or notes.name(focus, texts, names, kinds, lang)
     if subject in notes.GENERIC_NAMES:  # the ask named nothing ("sort out the next few weeks"): what recurs does
         subject = notes.name([], said, names, kinds, lang)
-    return Card(subject, description, _body(_blocks(chosen, lang, work), lang))
+    return Card(subject, description, _body(_blocks(_askers(chosen, turns), lang, work), lang))
 
 
 def _updated_card(existing: Card, chosen: list[_Stmt], work: list[str], turns: list[_Turn], lang: str) -> Card:
@@ -2743,7 +2815,7 @@ def _updated_card(existing: Card, chosen: list[_Stmt], work: list[str], turns: l
     old = _old_statements(existing.body)
     fresh = [_Stmt(len(old) + s.pos, s.msg, s.speaker, s.text, s.kind, s.tokens, s.code, s.reply, s.role)
              for s in fresh]
-    blocks = _blocks(fresh, lang, work)
+    blocks = _blocks(_askers(fresh, turns), lang, work)
     # The opening sentence (what the conversation was for) stays; the highlights follow the news.
     opener = re.split(r"(?<=[.!?。！？])\s+", existing.description.strip(), maxsplit=1)[0]
     news = notes.describe(_points(fresh, turns, lang) or _points(old, turns, lang), lang=lang, limit=260)

@@ -169,6 +169,8 @@ _LEAD_FILLER = re.compile(r"^(?:(?:so far,? so good(?:\s*[-–—])?|"
                           r"similar|other|more positive|serious) note|(?:maybe|probably|possibly|might be|could be) unrelated,?"
                           r"(?: but)?|not sure (?:if|whether) (?:it'?s|this is) related,?(?: but)?|"
                           r"good (?:choice|point|call|idea|catch)|nice catch|"
+                          # ("perfect, 2pm on the 29th": the plan, agreed to)
+                          r"(?:perfect|great|brilliant|lovely|cool|nice|amazing|awesome|fab|sorted)(?=[,!]+\s+\d)|"
                           r"great (?:choice|question|idea)|got it|noted|(?:(?:the )?last|other|more|big|my|some|in other|one more|"
                           r"(?:and )?(?:also,? )?(?:other|more)) (?:bit of |piece of )?news\s*:|(?:agreed|fair enough)(?=,\s+(?:i|i'?d|i'?ll|let'?s|we|we'?ll)\b)|"
                           # "I just wanted to let you know I challenged myself…" says "I challenged myself…"
@@ -379,7 +381,7 @@ _PROBLEM = re.compile(r"(?i)(?:my|our)\b.*\b(?:keeps?|fails?|failing|crash(?:es|
                       r"goes blank|went blank|(?:is|are) blank)\b")
 # How it turned out, in the user's words: "zero errors", "that fixed it", "April is now 18,236.50, matches the till".
 _OUTCOME = re.compile(r"\b(?:i(?:'ve| have)? (?:just |already )?(?:booked|ordered|bought|scheduled)|works? now|(?:that|it|this) (?:worked|works|fixed it|did it|did the trick)|(?:it|that|this) (?:runs|compiles|builds|passes|loads)(?=[!.,;:]|\s*$|\s+(?:but|and)\b)|fixed(?!\s+(?:for|at|rate|term|price|income|deal|\d))|solved|no (?:more )?(?:errors?|exceptions?)|which is (?:right|correct)|(?:went|goes) up by|"
-                      r"zero errors|\d+ (?:passed|errors?|failed)|no longer|went from|down to|up to|dropped to|(?:is|are) (?:all )?gone|went away|"
+                      r"zero errors|\d+ (?:passed|errors?|failed)|(?i:\d[\d,]* rows)(?![^.!?]{0,12}\?)|no longer|went from|down to|up to|dropped to|(?:is|are) (?:all )?gone|went away|"
                       r"(?<=\b)(?:we|i) (?:took|accepted) the|^accepted (?:it|the|their)|"
                       r"^(?:update\s*:\s*)?(?:they|he|she|the (?:bank|court|council|landlord|school|shop|company|airline|"
                       r"insurer)) (?:accepted|approved|granted|refunded|agreed to|said yes)|"

@@ -109,7 +109,9 @@ _PAST_CUE = re.compile(r"\b(?:was|were|did|had|went|got(?! (?:it|you|ya)\b)|came
                        r"autumn|fall|\w+day)\b)|" + _NOT_PAST + r"\w{3,}ed)\b", re.I)  # ("last day at work" is no past)
 # Just before "in two months", what makes it how long something took: "three times", or a verb that says it
 # happened, a few words back ("has failed …", "finished it …").
-_HOW_LONG_BEFORE = re.compile(r"(?-i:\b(?:once|twice|\w+ times)\s*$)|\b(?:(?:has|have|had|was|were)\s+(?:\w+ly\s+)?"
+_HOW_LONG_BEFORE = re.compile(r"(?-i:\b(?:once|twice|\w+ times)\s*$)|"
+                              # ("11 pastéis de nata in 4 days", "5 books in 2 weeks": so many in that long)
+                              r"(?:^|[.!?]\s+|,\s+)\d+\s+(?![ap]m\b)[^\d\s.,!?]+(?:\s+[^\d\s.,!?]+){0,3}\s*$|\b(?:(?:has|have|had|was|were)\s+(?:\w+ly\s+)?"
                               r"(?:[a-z]{3,}ed|done|been|gone|taken|made|written|built|run|seen|grown|become)|" +
                               _NOT_PAST + r"[a-z]{3,}ed)\b(?:\s+[\w'’]+){0,3}\s*$", re.I)
 # ("The car has the TÜV in three days" is an appointment: "has" alone says nothing happened.)

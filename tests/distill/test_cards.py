@@ -705,7 +705,7 @@ def test_a_referent_comes_from_the_question_or_the_speakers_own_message_before_a
         say("I know I know. He's two years old, from Harbor Cat Rescue on Elm Street.", "Kwame"),
     ]
     body = card(chat).body
-    assert "- Kwame: “Did you hear about Jonah by the way?” — He called me last week" in body
+    assert "- Kwame: Marisol asked “Did you hear about Jonah by the way?” — He called me last week" in body
     assert "Meet Mango (an orange tabby cat lying on a grey sofa). He's two years old" in body  # one bullet
     # A caption beside many words is not kept: the words say it themselves.
     long_text = [say("I finally framed the print from the market in Porto and hung it over the desk.\n"
@@ -1597,8 +1597,8 @@ def test_a_yes_between_people_keeps_the_question_it_answers() -> None:
             say("Did you do the Cardiff Half in the end?", "Nadia"), say("I did! Look at this beauty", "Ollie"),
             say("What was your time?", "Nadia"), say("1:52:40", "Ollie")]
     body = card(chat).body
-    assert "Nadia: “Did you get the flat?” — Yes! Moving on the 14th (14 May 2023)." in body
-    assert re.search(r"Ollie: “Did you do the Cardiff Half in the end\?” — I did![^\n]*1:52:40", body)
+    assert "Nadia: Ollie asked “Did you get the flat?” — Yes! Moving on the 14th (14 May 2023)." in body
+    assert re.search(r"Ollie: Nadia asked “Did you do the Cardiff Half in the end\?” — I did![^\n]*1:52:40", body)
     chat = [say("hey, are you home tonight?", "Mira"), say("yes, around 8. what's up", "Jonas"),
             say("Lea's birthday dinner is next Friday, 7pm at Trattoria Lupo.", "Mira")]
     assert "are you home tonight" not in card(chat).body.lower()  # asking after the other: no news
@@ -1786,7 +1786,7 @@ def test_a_catch_up_told_in_short_answers_keeps_the_details_with_the_news() -> N
         ("Maybe in the new year. Oh, and Bethan's engaged!", "Gwen"), ("WHAT. To Rhys?", "Arjun"),
         ("To Rhys. Wedding's next August, in Tenby", "Gwen"), ("Gotta go, Miso is eating a plant 🙈", "Gwen"))]
     result = card(chat)
-    assert "Arjun: “Did you get the job?” — Yes! Start on the 3rd (3 June 2023). Halden & Pryce. Junior architect. " \
+    assert "Arjun: Gwen asked “Did you get the job?” — Yes! Start on the 3rd (3 June 2023). Halden & Pryce. Junior architect. " \
            "“How many interviews in the end?” — Two. “And the money?” — 34k." in result.body
     assert result.description.startswith("Arjun got the job. Start on the 3rd (3 June 2023). Halden & Pryce.")
     assert "Gwen: Miso, currently asleep in the laundry basket." in result.body
@@ -1889,7 +1889,7 @@ def test_yeses_that_confirm_details_and_a_count_said_first_join_the_news() -> No
         ("Oh that's gorgeous. How many bedrooms?", "Ollie"), ("Two, so you've got somewhere to sleep now", "Nadia"),
         ("Tell her congrats from me. Ok, celebration: dinner at mine?", "Ollie"), ("Yes please. When?", "Nadia"))]
     body = card(chat).body
-    assert "Nadia: “Did you get the flat?” — Yes! Moving on the 14th (14 May 2023). “The one in Easton?” — That's the " \
+    assert "Nadia: Ollie asked “Did you get the flat?” — Yes! Moving on the 14th (14 May 2023). “The one in Easton?” — That's the " \
            "one. “How many bedrooms?” — Two." in body
     assert "the one. “How many bedrooms?” — Two. “Celebration" not in body  # an invitation is no detail of the flat
 
@@ -3291,7 +3291,7 @@ def test_a_bare_answer_is_said_beside_its_question() -> None:
     chat = [say("Rafa, can you have the quote done by Thursday?", "Imogen"), say("thursday.", "Rafa"),
             say("great, I'll book the van for Saturday 5th then", "Imogen")]
     body = card(chat).body
-    assert "Rafa: “Can you have the quote done by Thursday" in body and "- Rafa: Thursday" not in body, body
+    assert "Rafa: Imogen asked “Can you have the quote done by Thursday" in body and "- Rafa: Thursday" not in body, body
 
 
 def test_a_vote_between_options_counted_names_the_winner_and_a_call_ends_at_its_colon() -> None:
@@ -4012,3 +4012,73 @@ def test_a_day_asked_about_then_moved_is_no_plan() -> None:
         say("Ok moved to Saturday 11am at the Granary.", "Yara", when=day)])
     assert "this Friday (27 November 2026)?" not in result.body, result.body
     assert "Saturday (28 November 2026) 11am at the Granary" in text_of(result), text_of(result)
+
+
+def test_a_question_put_to_the_one_who_answers_says_who_asked_it() -> None:
+    day = datetime(2026, 11, 20, 18, 0, tzinfo=timezone.utc)
+    result = card([
+        say("cabin's booked for the 4th, £390 split three ways. Euan can you pick me up from work at 1?", "Tamsin",
+            when=day),
+        say("Yep. 1pm outside your office", "Euan", when=day),
+        say("how's Juniper?", "Tamsin", when=day),
+        say("She ate a sock. £180 at the vet, she's fine now", "Euan", when=day)])
+    assert "Euan: Tamsin asked “Can you pick me up from work at 1?” — Yep." in result.body, result.body
+    assert "Tamsin asked “How's Juniper" not in result.body, result.body  # (no "you": no one misreads it)
+
+
+def test_a_catch_up_keeps_who_him_is_where_they_moved_and_the_time_agreed() -> None:
+    day = datetime(2026, 12, 3, 19, 0, tzinfo=timezone.utc)
+    result = card([
+        say("NADIA. it's been forever. did the move actually happen??", "Owen", when=day),
+        say("did the move actually happen??", "Nadia", when=day),
+        say("it did! moved into the new flat in glasgow on the 14th. Partick, third floor, 62 stairs", "Owen", when=day),
+        say("ok unrelated but how is the ANCIENT REPTILE", "Owen", when=day),
+        say("gordon is asleep. he went into hibernation last saturday", "Nadia", when=day),
+        say("asleep where?", "Owen", when=day),
+        say("in the fridge. the vet said a fridge is safer than the shed, it keeps him at a steady 5 degrees", "Nadia",
+            when=day),
+        say("did lisbon happen in the end?", "Owen", when=day),
+        say("it did, me and Farah went 6th to 10th november. 11 pastéis de nata in 4 days", "Nadia", when=day),
+        say("tuesday the 29th?", "Owen", when=day),
+        say("29th works. come to my parents' at 2", "Nadia", when=day),
+        say("perfect, 2pm on the 29th", "Owen", when=day)])
+    assert result.name == "owen-move-to-glasgow", result.name
+    assert "Gordon is asleep. He went into hibernation" in result.body, result.body  # (whom "him" is)
+    assert "lisbon" in result.body.lower(), result.body  # ("it did" answers the question that names it)
+    assert "in 4 days (" not in result.body, result.body  # (so many in so long: no date)
+    assert "2pm on the 29th (29 December 2026)" in result.body, result.body
+
+
+def test_an_amendment_and_the_motion_as_amended_are_two_results() -> None:
+    day = datetime(2026, 12, 1, 19, 0, tzinfo=timezone.utc)
+    lines = [("Helen", "agenda: 1) the fun run money 2) AOB"), ("Bridget", "minutes going, all five of us here, no apologies"),
+             ("Aisha", "I propose we spend £2,000 on a story shed for the KS1 playground"),
+             ("Tomasz", "amendment: £1,600 on the shed and £400 on Year 6 books instead of cushions"),
+             ("Helen", "ok let's vote on Tomasz's amendment first: shed £1,600, £400 on Year 6 books. for?"),
+             ("Tomasz", "for"), ("Marcus", "for"), ("Bridget", "for"), ("Aisha", "against"),
+             ("Helen", "amendment carried 3 to 1. now the motion as amended: £2,000 total, £1,600 story shed, £400 "
+                       "Year 6 books. for?"),
+             ("Tomasz", "for"), ("Marcus", "for"), ("Bridget", "for"), ("Aisha", "I'll abstain"),
+             ("Helen", "carried 3 for, 0 against, 1 abstention. that leaves £610 in reserve")]
+    result = card([say(text, who, when=day) for who, text in lines])
+    assert "Amendment carried (3 to 1): shed £1,600, £400 on Year 6 books" in result.body, result.body
+    assert "Carried (3 for, 0 against, 1 abstention): £2,000 total, £1,600 story shed" in result.body, result.body
+    assert "no apologies" not in text_of(result).lower(), result.body
+
+
+def test_a_users_problem_said_above_their_query_and_a_why_without_its_mark() -> None:
+    result = card([
+        say("i do the monthly report. we have 61 active members and i get 38 rows\n\n```sql\nSELECT m.name, "
+            "COUNT(l.id) FROM members m LEFT JOIN loans l ON l.member_id = m.id WHERE l.borrowed_at >= '2026-11-01' "
+            "GROUP BY m.name;\n```\n\nit's a LEFT join so why are they vanishing 😩"),
+        say("Try forcing a 0:\n\n```sql\nSELECT m.name, COALESCE(COUNT(l.id), 0) FROM members m LEFT JOIN loans l "
+            "ON l.member_id = m.id WHERE l.borrowed_at >= '2026-11-01' GROUP BY m.name;\n```", role="assistant"),
+        say("tried it, still 38 rows"),
+        say("Sorry, that suggestion was wrong. The real cause is the `WHERE` clause: move the date condition into the "
+            "`ON` clause.\n\n```sql\nSELECT m.name, COUNT(l.id) FROM members m LEFT JOIN loans l ON l.member_id = m.id "
+            "AND l.borrowed_at >= '2026-11-01' GROUP BY m.id;\n```", role="assistant"),
+        say("61 rows 🎉 23 people with 0 loans. thank you!!")])
+    assert "we have 61 active members and i get 38 rows" in text_of(result).lower(), text_of(result)
+    assert "why are they vanishing" in result.description, result.description
+    assert "COALESCE(COUNT" not in result.body, result.body  # (the suggestion that did not work)
+    assert "61 rows" in result.description.lower(), result.description

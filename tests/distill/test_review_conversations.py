@@ -192,7 +192,7 @@ KNOWN_GAPS = {
     # first run, 90.6 %, the same count as the distiller this session started from; the general causes were fixed,
     # these remain) ---
     "review14_long_catch_up_greyhound_flood_locomo.json": {
-        "12:30", "2026-11-24", "January", "York", "bus driver", "head of physics", "loss adjuster",  # a dense
+        "12:30", "2026-11-24", "January", "York", "head of physics", "loss adjuster",  # a dense
         # catch-up with four pieces of news: details cut by the budget
     },
     "review14_meeting_community_cinema_messages.json": {"Harbour Lights"},  # the cinema's name: budget
@@ -296,6 +296,8 @@ KNOWN_GAPS = {
     },
     "review18_meeting_village_hall_defib_messages.json": {
         "£1,000",  # the grant's ceiling: one figure among many, cut by the budget
+        "The Circuit",  # the defib map it goes on: budget
+        "ladders",  # "too cold to argue about ladders": a quip inside the next meeting's date
     },
     "review18_personal_plans_geminids_messages.json": {
         # "leave from Rafa's at 3?" — "3 from mine works": a time for the Saturday plan, changed with no cue word
@@ -390,9 +392,9 @@ KNOWN_GAPS = {
         "(?m)^(?=[^\\n]*\u5a46\u5a46)(?=[^\\n]*(5\u4e07|5 \u4e07|\u4e94\u4e07|50,000|50000))(?![^\\n]*(\u4e0d\u8981|\u4e0d\u7528|\u4e0d\u6536|\u4e0d\u63a5\u53d7|\u62d2\u7edd|\u5a49\u62d2|\u6ca1\u8981|\u4e0d\u62ff|\u8c22\u7edd|\u4e0d\u9700\u8981|\u4e0d\u60f3|decline|\u5fc3\u610f))[^\\n]*$", "7.3万",
     },
     "review23_coding_python_naive_aware_datetime_claude.json": {
-        # the pasted TypeError, the 37 rows the migration fixed, utcnow's deprecation and "my fault, the fix I gave you was
+        # the pasted TypeError, utcnow's deprecation and "my fault, the fix I gave you was
         # wrong"): budget; the working fix and its code are kept
-        "37", "TypeError", "deprecated", "first fix",
+        "TypeError", "deprecated", "first fix",
     },
     "review23_help_washing_machine_e18_chatgpt.json": {
         # the day the kinked hose was found (the next morning), the January reminder and the cable tie: budget
@@ -414,11 +416,6 @@ KNOWN_GAPS = {
     "review24_chinese_car_trade_in_claude.json": {
         # the trade-in and the discount figures and the test-drive day: budget (Chinese cards are half as long)
         "12.5万", "2.6万", "2026-12-09",
-    },
-    "review24_coding_go_money_unmarshal_chatgpt.json": {
-        # the second error ("invalid use of ,string") and the assistant taking back its first suggestion: budget; the
-        # working Money type, the test and the outcome are kept
-        "first suggestion", "invalid use of ,string",
     },
     "review24_help_lost_passport_chatgpt.json": {
         "countersign", "mint tea",  # the countersignatory, and an aside kept as told
@@ -557,6 +554,32 @@ KNOWN_GAPS = {
         "15 December",  # the application deadline, said after the answer's summary: budget
     },
     "review30_personal_plans_ice_skating_messages.json": {"£29"},  # what Ana sent: budget
+    # --- review 31 (written 2026-12-02 by a reviewer before any card was produced; 31 of 311 checks failed on the
+    # first run, 90.0 %, for the distiller this session started from, 28 for the one it had reached; the general
+    # causes were fixed, these remain) ---
+    "review31_coding_left_join_loans_claude.json": {
+        "COALESCE",  # the first suggestion that failed goes, code and all; the answer's "COALESCE can't change
+        # anything" is the apology around it
+        "hedge trimmer",  # "(it's always the hedge trimmer)": an aside inside the user's outcome
+    },
+    "review31_long_catch_up_glasgow_tortoise_locomo.json": {
+        # Isla (why he moved), the thermal curtains (advice acted on) and the word "tortoise" (said by Owen): budget;
+        # two jokes kept inside their news; Farah, the sister, tagged
+        "Isla", "thermal curtain", "tortoise", "Kevin", "pun intended", "farah",
+    },
+    "review31_meeting_pta_story_shed_messages.json": {
+        # the corrected total, the £610 left and the tombola prizes' day: budget of a dense meeting; the Santa joke
+        # is kept as his promise
+        "£2,610", "£610", "2026-12-09", "pillow", "waistline",
+    },
+    "review31_numbers_phone_contract_sharegpt.json": {
+        "credit check",  # the 0% deal's caveat: budget
+        "ripped off",  # "help me not get ripped off": the ask, said in the user's words
+    },
+    "review31_personal_plans_escape_room_messages.json": {
+        "cake",  # who brings the cake: budget
+        "half true", "shut up",  # two asides inside the plan's lines
+    },
 }
 
 

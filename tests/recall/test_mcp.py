@@ -5,6 +5,7 @@ from __future__ import annotations
 import json
 import os
 import sys
+from datetime import date, timedelta
 from pathlib import Path
 from typing import Any
 
@@ -19,6 +20,8 @@ pytest.importorskip("mcp", reason="the mcp extra is not installed (pip install '
 anyio = pytest.importorskip("anyio")
 
 from mcp.client.session import ClientSession  # noqa: E402
+
+RECENT = (date.today() - timedelta(days=1)).isoformat()  # a card from yesterday, whenever the suite runs
 from mcp.client.stdio import StdioServerParameters, stdio_client  # noqa: E402
 
 REPO = Path(__file__).resolve().parents[2]
@@ -58,7 +61,7 @@ def cards(config: Config, vault_root: Path) -> Path:
     card(vault_root, "daily/2024-03-14/jwt-decision.md", "jwt-decision", "Dana chose JWT access tokens.",
          "## Decisions\n- Drop server sessions for JWT because the mobile client loses cookies.", "s-a",
          tags=["auth", "jwt"], project="gateway")
-    card(vault_root, "daily/2026-11-29/kiln.md", "kiln", "Glaze firing plan.", "Fire the kiln on Friday.", "s-k",
+    card(vault_root, f"daily/{RECENT}/kiln.md", "kiln", "Glaze firing plan.", "Fire the kiln on Friday.", "s-k",
          tags=["pottery"], project="studio")
     record = vault_root / "session/dialog/s-a.jsonl"
     record.parent.mkdir(parents=True, exist_ok=True)
@@ -93,8 +96,8 @@ def test_tools_answer_and_read_tools_never_write(cards: Path, config: Config, is
     assert read["path"] == "daily/2024-03-14/jwt-decision.md" and "mobile client loses cookies" in read["text"]
     assert read["source"]["excerpt"].splitlines() == ["dana: Let's drop server sessions for JWT.",
                                                       "assistant: Agreed: the mobile client loses cookies."]
-    assert [c["path"] for c in payload(results[3])["cards"]] == ["daily/2026-11-29/kiln.md"]
-    assert [r["path"] for r in payload(results[4])["results"]] == ["daily/2026-11-29/kiln.md"]  # today: 2026-11-30
+    assert [c["path"] for c in payload(results[3])["cards"]] == [f"daily/{RECENT}/kiln.md"]
+    assert [r["path"] for r in payload(results[4])["results"]] == [f"daily/{RECENT}/kiln.md"]  # (yesterday)
     assert {"tag": "pottery", "notes": 1} in payload(results[5])["tags"]
     assert results[6].is_error and "no valid tag" in results[6].content[0].text
     assert results[7].is_error and "no memory" in results[7].content[0].text
