@@ -398,7 +398,10 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
         fit = sorted(fit, key=lambda p: (0 if p.kind == "decision" and _SETTLES.search(p.text) and len(re.sub(
             r"[\W_]|就这么定了?|这么定了?|定了|同意了?|也|都|那就|吧", "", p.text)) >= 8 else
                                          0.5 if p.kind == "decision" else 1 if _problem(p) else
-                                         1.5 if _VERDICT.match(p.text.lstrip("*")) and not named_fix else 2 if _advice(p)
+                                         1.5 if _VERDICT.match(p.text.lstrip("*")) and not named_fix else
+                                         4.5 if _WARNING.search(p.text) else 2 if _advice(p)
+                                         and not re.match(r"(?i)\W*(?:if|when|should|in case)\b", p.text)  # (what to do
+                                         # one day, "If the car sits for a week or more…", is no summary either)
                                          else 3 if _outcome(p) else 4, bool(re.match(r"(?i)(?:its|it|this|that|these|"
                                                                                      r"those|they|their)\b", p.text))
                                          # ("That did it: INV-2026-041 now comes out at £1,291.36" says what "that" did)
@@ -452,6 +455,12 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
 
 _BARE_CHOICE = re.compile(r"(?i)\W*(?!(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|tomorrow\b|tonight\b)[a-z]+(?:\s[a-z]+)?"
                           r"\s+it\s+is\W*$")
+# The safety net every answer of its kind gives, "Red flags, stop and act straight away: if you smell gas…": true,
+# and the same for everyone, so no summary of this conversation.
+_WARNING = re.compile(r"(?i)\b(?:red flags?|warning signs?|seek (?:urgent|immediate|emergency) (?:medical )?(?:help|care|"
+                      r"attention)|call (?:999|911|112|the (?:national )?gas emergency)|go to a&e|if you smell gas|"
+                      r"not (?:a substitute for|legal|medical|financial) advice|i'?m not a (?:lawyer|doctor|"
+                      r"financial adviser))")
 _DID_IT = re.compile(r"(?i)(?:that|this|it)(?:'s| is| was)? (?:did it|did the trick|worked|fixed it|solved it|sorted it)\b")
 _SETTLES = re.compile(r"这么定|就这么|决定了|最后定|最终")
 

@@ -4082,3 +4082,15 @@ def test_a_users_problem_said_above_their_query_and_a_why_without_its_mark() -> 
     assert "why are they vanishing" in result.description, result.description
     assert "COALESCE(COUNT" not in result.body, result.body  # (the suggestion that did not work)
     assert "61 rows" in result.description.lower(), result.description
+
+
+def test_the_safety_net_and_advice_for_one_day_lead_no_description() -> None:
+    result = card([
+        say("my boiler keeps losing pressure. I top it up to 1.5 bar and 3 days later it's at 0.5"),
+        say("**Red flags, stop and act straight away:** if you smell gas, turn it off at the meter and call the "
+            "National Gas Emergency number **0800 111 999**. If the car sits for a week, a trickle charger keeps it "
+            "topped up. Losing pressure means water is leaving the sealed system: check the relief valve's pipe "
+            "outside for drips.", role="assistant"),
+        say("found it, the pipe outside is dripping. I'll ring Worcester on Monday about the guarantee")])
+    assert "Red flags" not in result.description and "If the car sits" not in result.description, result.description
+    assert "ring Worcester on Monday" in result.description, result.description
