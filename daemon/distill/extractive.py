@@ -1678,7 +1678,19 @@ def _corrected(candidates: list[_Stmt], turns: list[_Turn]) -> tuple[list[_Stmt]
             # (the sums worked out after it in the same answer: "Subtotal 1,075.25, VAT at 20% = 215.05")
             gone |= {s.pos for s in out if s.msg in hit and s.role != "user" and not s.code and re.search(r"\d", s.text)
                      and any(g.msg == s.msg and g.pos < s.pos for g in out if g.pos in gone)}
+    # "wait why only £88 on the regular saver? 6.5% of 3000 is 195" — "Because you never have £3,000 in it…": the
+    # user's sum, put right by the answer, is no fact
+    for k, turn in enumerate(turns[1:], start=1):
+        if turn.role == "assistant" and not turn.speaker and turns[k - 1].role == "user" and _PUT_RIGHT.match(turn.text):
+            gone |= {c.pos for c in out if c.msg == k - 1 and c.role == "user" and not c.code
+                     and len(c.text.split()) <= 12 and _USER_SUM.search(c.text)}
     return out, gone, fixed
+
+
+_PUT_RIGHT = re.compile(r"(?i)\W*(?:because\b|that'?s because\b|it'?s because\b|not quite\b|not exactly\b|close,? but\b|"
+                        r"actually,? (?:no|it'?s)\b|that'?s not (?:quite )?right\b|unfortunately not\b)")
+_USER_SUM = re.compile(r"\d[\d.,%]*\s*(?:%\s*)?(?:of|x|×|\*|times|\+|plus|/)\s*[£$€]?\d[\d.,]*\s*(?:is|=|equals|makes|comes to)\s*"
+                       r"[£$€]?\d")
 
 
 def _superseded(candidates: list[_Stmt], turns: list[_Turn]) -> set[int]:

@@ -4094,3 +4094,14 @@ def test_the_safety_net_and_advice_for_one_day_lead_no_description() -> None:
         say("found it, the pipe outside is dripping. I'll ring Worcester on Monday about the guarantee")])
     assert "Red flags" not in result.description and "If the car sits" not in result.description, result.description
     assert "ring Worcester on Monday" in result.description, result.description
+
+
+def test_a_users_sum_the_answer_puts_right_is_no_fact() -> None:
+    result = card([
+        say("regular saver at 6.5%, £250 a month for 12 months. how much interest?"),
+        say("About £88 over the year.", role="assistant"),
+        say("wait why only £88 on the regular saver? 6.5% of 3000 is 195"),
+        say("Because you never have £3,000 in it for a whole year: the average balance is about £1,625, and 6.5% of "
+            "that is roughly £88–£106.", role="assistant")])
+    assert "is 195" not in result.body, result.body
+    assert "average balance is about £1,625" in result.body, result.body
