@@ -203,6 +203,10 @@ _GUESS_WHO = re.compile(r"(?i)^guess who (finally |just |actually )?(has|is|got|
 _GUESS_VERB = {"has": "have", "is": "am", "got": "got", "passed": "passed", "did": "did", "won": "won",
                "found": "found", "bought": "bought"}
 _THE_FIX = re.compile(r"(?i)(?:\*\*)?the (?:\w+ )?(?:fix|cause|culprit|problem is|solution|root cause)\b")
+# What is still to do, said by the assistant: "Next: …", "by Friday", "tomorrow", "you'll need to…"
+_STILL_TO_DO = re.compile(r"(?i)\b(?:next|tomorrow|tonight|todo|to-do|going to|gonna|will|'ll|by (?:next |this )?\w+day|"
+                          r"deadline|remaining|still (?:need|to|has|have)|waiting|pending|left to|before you|until|"
+                          r"blocked)\b|[(（]\d{1,2} [A-Z][a-z]+ \d{4}[)）]|明天|下周|接下来|下一步|之前|还要|还没|待办")
 _ROLL_CALL = re.compile(r"(?i)(?:minutes going\W*)?(?:(?:all|everyone)(?: \w+)?(?: of us)? (?:here|present)[,;]?\s*)?"
                         r"(?:no apologies|apologies:? (?:none|nil)|no absences|nobody missing|full house)")
 # Leaving the chat for the moment: "Off to do the bedtime story now, she's picked the longest book again".
@@ -958,6 +962,9 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                         not re.match(r"(?i)(?:run|use|type|try|to\b|step \d)", sentence):
                     # Between people, "I tried my newest dairy-free recipe" is news, not a procedure.
                     previous = "state" if _KIND_RE["state"].search(sentence) else "fact"
+                if previous == "state" and turn.role == "assistant" and not turn.speaker and not agent and not outcome \
+                        and not steps and not _STILL_TO_DO.search(sentence):
+                    previous = "fact"  # ("The plan tells the whole story: a Parallel Seq Scan": the answer explains)
                 if previous == "fact" and turn.role == "assistant" and not turn.speaker and not agent and \
                         _advising(sentence):
                     previous = "advice"  # "Don't ignore it.", "You should appeal first": what to do, not a fact

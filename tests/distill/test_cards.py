@@ -4105,3 +4105,15 @@ def test_a_users_sum_the_answer_puts_right_is_no_fact() -> None:
             "that is roughly £88–£106.", role="assistant")])
     assert "is 195" not in result.body, result.body
     assert "average balance is about £1,625" in result.body, result.body
+
+
+def test_an_answer_that_explains_is_no_current_state_and_its_next_steps_are() -> None:
+    result = card([
+        say("my ferry booking query takes 9 seconds, here's the EXPLAIN ANALYZE"),
+        say("The plan tells the whole story: a Parallel Seq Scan over the whole bookings table. Add an index on "
+            "`bookings(route_id, sailing_date)`.\n\nNext steps:\n1. create the index concurrently;\n2. run ANALYZE.",
+            role="assistant"),
+        say("index added, 9 s down to 12 ms")])
+    state = result.body.split("## Current state and next steps")[-1] if "## Current state" in result.body else ""
+    assert "Parallel Seq Scan" not in state, result.body
+    assert "create the index concurrently" in state.lower(), result.body

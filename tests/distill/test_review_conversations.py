@@ -127,8 +127,8 @@ KNOWN_GAPS = {
         "(?mi)^(?![^\\n]*(1月23|2027-01-23|改|推|原))[^\\n]*(1月16|2027-01-16)",
         "11月28", "130", "30分钟", "洗澡", "回老家", "小雯",  # the deworming day, prices, after-care, the trip
         # and who feeds the cat: cut by the budget of a card half as long as its chat
-        "530",  # the total: "跑酷😹 不会出门的" is two sentences now, the shorter one not kept, and the budget with it
     },
+    "review10_help_boiler_pressure_claude.json": {"service"},  # "a missed annual service can void the guarantee": budget
     "review10_long_catch_up_viva_locomo.json": {
         # The check fails any line with "Sunday" and no 6th: the description's "talked on Sunday 29 November 2026".
         "(?mi)^(?![^\\n]*((?<![0-9])6(?![0-9])|2026-12-06|dec))[^\\n]*\\bsunday\\b",
@@ -164,7 +164,10 @@ KNOWN_GAPS = {
     },
     # --- review 12 (written 2026-12-01 by a reviewer before any card was produced; 14 of 237 checks failed on the
     # first run, 94.1 %; the general causes were fixed, these remain) ---
-    "review12_chinese_swimming_class_claude.json": {"2400"},  # the early-bird price: budget
+    "review12_chinese_swimming_class_claude.json": {
+        # "**周三中午**（早鸟价截止前）：…交2400元": a bare 周三 stays as written (which week is anyone's guess)
+        "(?mi)^(?![^\\n]*(11月25|2026-11-25|25 nov|nov(ember)? 25|25日|25号|11/25))[^\\n]*周三中午",
+    },
     "review12_long_catch_up_allotment_locomo.json": {
         "2026-12-06",  # "the Sunday after the gig": after a named event, which day it is stays as written
         "10am", "Sukho",  # the time to meet at the allotment and the restaurant's name: budget
@@ -224,7 +227,6 @@ KNOWN_GAPS = {
         "(?mi)^(?=[^\\n]*saturday)(?=[^\\n]*\\btrain(ing)?\\b)(?![^\\n]*(not\\b|n't|\\bno\\b|reject|ruled out|off the table|league|match|instead|\\bout\\b|clash|option|dropped))[^\\n]*$",
         "£1,584", "2026-11-24", "Ferndale",  # the pitch's cost for the winter, a deadline, the club's name: budget
     },
-    "review15_numbers_printer_costs_sharegpt.json": {"£340.64"},  # one of four three-year totals: budget
     "review15_personal_plans_gig_leeds_messages.json": {
         # The plan to drive was dropped when the clutch went, a change said without a date or a cancelled name
         "(?mi)^(?=[^\\n]*(\\bdrive\\b|\\bdriving\\b|\\bdrives\\b|woodhouse|car park|kwabena's car|by car))(?![^\\n]*(not\\b|n't|no car|no longer|instead|cancel|clutch|garage|original|first plan|initially|was\\b|were\\b|previous|\u2192|->|fell through|rather|changed|scrapped|dropped|broke|off\\b|replaced|superseded))[^\\n]*$",
@@ -235,7 +237,7 @@ KNOWN_GAPS = {
     # these remain) ---
     "review16_agent_darts_tiebreak_claude_code.jsonl": {"Bernie"},  # who reported it ("Issue #41 from Bernie"): tagged
     "review16_chinese_mortgage_prepayment_claude.json": {
-        "16.88万", "8.57万",  # the two savings figures: budget
+        "16.88万", "8.57万", "164期",  # the two savings figures and the shortened term: budget
     },
     "review16_help_washing_machine_e18_claude.json": {
         "2026-11-25", "puddle",  # the later update (E18 back on Wednesday) and the puddle: budget
@@ -331,6 +333,7 @@ KNOWN_GAPS = {
         # Jonah's "will send tomorrow, payday" takes the room Marcus's promise, done since ("Sent the £52"), freed
         "payday",
     },
+    "review20_coding_sql_left_join_claude.json": {"knows computers"},  # the user's aside about themselves, in brackets
     # --- review 21 (written 2026-12-01 by a reviewer before any card was produced; 30 of 278 checks failed on the
     # first run, 89.2 %, against 31 for the distiller this session started from) ---
     "review21_agent_numpy2_upgrade_claude_code.jsonl": {
@@ -392,9 +395,9 @@ KNOWN_GAPS = {
         "(?m)^(?=[^\\n]*\u5a46\u5a46)(?=[^\\n]*(5\u4e07|5 \u4e07|\u4e94\u4e07|50,000|50000))(?![^\\n]*(\u4e0d\u8981|\u4e0d\u7528|\u4e0d\u6536|\u4e0d\u63a5\u53d7|\u62d2\u7edd|\u5a49\u62d2|\u6ca1\u8981|\u4e0d\u62ff|\u8c22\u7edd|\u4e0d\u9700\u8981|\u4e0d\u60f3|decline|\u5fc3\u610f))[^\\n]*$", "7.3万",
     },
     "review23_coding_python_naive_aware_datetime_claude.json": {
-        # the pasted TypeError, utcnow's deprecation and "my fault, the fix I gave you was
+        # the pasted TypeError and "my fault, the fix I gave you was
         # wrong"): budget; the working fix and its code are kept
-        "TypeError", "deprecated", "first fix",
+        "TypeError", "first fix",
     },
     "review23_help_washing_machine_e18_chatgpt.json": {
         # the day the kinked hose was found (the next morning), the January reminder and the cable tie: budget
@@ -523,7 +526,11 @@ KNOWN_GAPS = {
         "noUncheckedIndexedAccess",  # the compiler flag kept on: the description's decision names it "the flag"
         "I'll drop",  # "I'll drop the annotation rather than turn the flag off": the agent's choice, kept as a decision
     },
-    "review29_chinese_job_offer_chatgpt.json": {"纠结死了"},  # "纠结死了" opens the line that says what the choice is
+    "review29_chinese_job_offer_chatgpt.json": {
+        "纠结死了",  # "纠结死了" opens the line that says what the choice is
+        # the move ruled out ("全家搬") named as a tag
+        "(?mi)^(?=[^\\n]*全家搬)(?![^\\n]*(不|否|pass|放弃|排除|没|rejected|ruled out))[^\\n]*$",
+    },
     "review29_help_energy_backbill_claude.json": {
         "always said",  # the user's aside, kept inside the line that tells the outcome
         "saved us 500 quid",  # thanks with a number in it, after the user's report of the letter sent
