@@ -728,15 +728,20 @@ class Index:
         return list(rows.values())
 
     def set_resolved(self, updates: Iterable[tuple[str | None, int]]) -> None:
-        """Set links' resolutions ((resolved, rowid) pairs); a row already holding its value is not written.
+        """Set links' resolutions ((resolved, rowid) pairs, each rowid once); a row already holding
+        its value is not written.
 
         Most rows re-resolved after a move resolve as before: writing them anyway rewrote
-        their entries in the three indexes that hold ``resolved``. The rest go in rowid order,
-        the table's: a branch switch unresolves thousands of links to the notes it deleted
-        (10,000 notes, 17,700 rows: 0.11 s against 0.14 s in the order they were found).
+        their entries in the three indexes that hold ``resolved``. The rest go in the order
+        of their new value, then of rowid. Links that become unresolved (a branch switch
+        unresolves thousands of links to the notes it deleted) go first, in rowid order, the
+        table's (10,000 notes, 17,700 rows: 0.11 s against 0.14 s in the order they were
+        found). Links taking a new path go in that path's order, the ``links_resolved``
+        index's, which a move rewrites page after page then (a folder of 11,157 notes at
+        100,000 notes, 98,572 rows: 2.1-2.4 s against 4.2-4.7 s in rowid order).
         """
         self.db.executemany("UPDATE links SET resolved = ?1 WHERE rowid = ?2 AND resolved IS NOT ?1",
-                            sorted(updates, key=lambda update: update[1]))
+                            sorted(updates, key=lambda update: (update[0] is not None, update[0] or "", update[1])))
 
     # -- inbox ledger ------------------------------------------------------
 
