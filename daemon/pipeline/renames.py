@@ -29,7 +29,7 @@ from daemon.links.resolve import PathIndex
 from daemon.vault.files import Snapshot, Written
 
 ATTEMPTS = 3
-CHUNK = 200  # candidate notes read and planned at a time, and rewrites written with one flush (bounded memory)
+CHUNK = 200  # candidate notes read, planned and written at a time (bounded memory for big folder moves)
 INDEX_BATCH = 2000  # rewritten notes indexed from their new text per transaction (each commit rewrites hot pages)
 MOVED_HELD = 500  # rewritten moved notes whose texts and links wait for their rows to follow (the rest are read back)
 HELD = 5000  # new files a start keeps as read to pair them, until it indexes them (the rest are read again)
@@ -181,26 +181,12 @@ def _repair(ctx: Context, moves: dict[str, str]) -> MoveReport:
     moved: list[Known] = []  # written, moved: indexed from that text once their rows have followed
     after = after_moves(before_moves(ctx.graph.paths, moves), moves)
     inverse = {new: old for old, new in moves.items()}  # once, not once a chunk (100,000 notes: 343 chunks)
-    # Rewrites wait until CHUNK of them are planned, then go out with one flush: most candidates
-    # need none (100,000 notes: 14,424 rewrites in 343 chunks of candidates, 73 flushes instead
-    # of 343). Not when a destination is also a note that stays where it is (indexed before its
-    # move was seen): a later chunk may read it, and it must find it written.
-    wait = not any(new in ctx.graph.paths and new not in moves for new in moves.values())
-    texts: dict[str, str] = {}  # rewrites planned, waiting for their flush (path after: new text)
-    read: dict[str, Snapshot] = {}  # what they were planned from (path before: as read)
-    derived: Relinked = {}  # their links, as the plan derived them
     for plan, snapshots, relinked in plan_for_moves(ctx, moves):
-        texts.update(plan)
-        read.update((inverse.get(t, t), snapshots[inverse.get(t, t)]) for t in plan)
-        derived.update(relinked)
+        unread |= _write_chunk(ctx, plan, snapshots, moves, inverse, known, relinked, moved)
         rewritten.extend(plan)
-        if len(texts) >= CHUNK or not wait:
-            unread |= _write_chunk(ctx, texts, read, derived, moves, inverse, known, moved)
-            texts, read, derived = {}, {}, {}
         if len(known) >= INDEX_BATCH:
             ctx.graph.put_written(known, after)
             known.clear()
-    unread |= _write_chunk(ctx, texts, read, derived, moves, inverse, known, moved)
     ctx.graph.put_written(known, after)
     ctx.graph.apply_moves(moves, rewritten, moved)  # re-reads the other moved files that changed
     ctx.graph.sync(unread - set(moves.values()))
@@ -208,10 +194,10 @@ def _repair(ctx: Context, moves: dict[str, str]) -> MoveReport:
     return MoveReport(dict(moves), tuple(sorted(rewritten)))
 
 
-def _write_chunk(ctx: Context, plan: dict[str, str], snapshots: dict[str, Snapshot], relinked: Relinked,
-                 moves: dict[str, str], inverse: dict[str, str], known: list[Known], moved: list[Known]) -> set[str]:
-    """Write rewrites ({path after: new text}, planned from ``snapshots``, by path before) with one
-    flush for all (``Vault.write_all``); returns the files left to read back into the index.
+def _write_chunk(ctx: Context, plan: dict[str, str], snapshots: dict[str, Snapshot], moves: dict[str, str],
+                 inverse: dict[str, str], known: list[Known], relinked: Relinked, moved: list[Known]) -> set[str]:
+    """Write one chunk's rewrites with one flush for all (``Vault.write_all``); returns the files left
+    to read back into the index.
 
     A referrer that stays where it is joins ``known``, to be indexed from the text written
     (``Graph.put_written``), its links resolved as they will be once the move's rows follow
@@ -222,8 +208,6 @@ def _write_chunk(ctx: Context, plan: dict[str, str], snapshots: dict[str, Snapsh
     file changed meanwhile is planned again from its fresh text, written alone, and read back.
     ``inverse`` maps each move's destination to its source.
     """
-    if not plan:
-        return set()
     results = ctx.vault.write_all({t: (text, snapshots[inverse.get(t, t)].digest) for t, text in plan.items()})
     ours = [(done, plan[t], relinked.get(t)) for t, done in results.items()
             if isinstance(done, Written) and t not in inverse]

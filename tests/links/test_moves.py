@@ -247,49 +247,6 @@ def test_a_moves_rewrites_are_flushed_once_per_chunk(ctx: Context, vault_root: P
     assert flushes == [3, 3, 3, 1]  # 10 files rewritten, 3 a chunk: every staged file in one flush
 
 
-def test_a_moves_rewrites_wait_for_a_chunk_of_rewrites_not_of_candidates(ctx: Context, vault_root: Path,
-                                                                        monkeypatch: pytest.MonkeyPatch) -> None:
-    """Most candidates need no rewrite (their bare links still resolve): the rewrites of several
-    chunks of candidates go out together, CHUNK to a flush, each file still durable before its rename."""
-    for i in range(4):
-        write(vault_root, f"proj/n{i}.md", f"# n{i}\n")
-        write(vault_root, f"k{i}a.md", f"see [[proj/n{i}]]\n")  # rewritten
-        for j in "bc":
-            write(vault_root, f"k{i}{j}.md", f"see [[n{i}]]\n")  # still resolves: neither read nor rewritten
-    tracker = Tracker(ctx.graph, grace=2.0)
-    reconcile(ctx)
-    (vault_root / "proj").rename(vault_root / "arch")
-    monkeypatch.setattr(renames, "CHUNK", 3)
-    flushes: list[int] = []
-    monkeypatch.setattr(os, "sync", lambda: flushes.append(len(list(vault_root.rglob("*.tmp")))))
-    apply_actions(ctx, tracker.feed([FileEvent(MOVED, "proj", "arch", is_dir=True)], now=1.0))
-    assert [(vault_root / f"k{i}{j}.md").read_text() for i in range(4) for j in "abc"] == [
-        f"see [[n{i}]]\n" for i in range(4) for _ in "abc"]
-    assert flushes == [3, 1]  # candidates k0a k0b k0c | k1a … | k2a … | k3a …: one rewrite each, three a flush
-    assert_index_equals_a_rebuild(ctx)
-
-
-def test_a_destination_indexed_before_its_move_is_written_before_a_later_chunk_reads_it(
-        ctx: Context, vault_root: Path, monkeypatch: pytest.MonkeyPatch) -> None:
-    """A copy indexed before the original vanished is also a note of its own that a later chunk may
-    plan: each chunk's rewrites are then written before the next chunk is read, as they always were."""
-    write(vault_root, "a.md", "me [[a]]\n")
-    write(vault_root, "z.md", "me [[a]]\n")  # the copy, indexed before the original vanished
-    write(vault_root, "b.md", "[[z]]\n")  # names a moved file: a candidate, no rewrite (z.md was not there)
-    write(vault_root, "c.md", "[[a]]\n")
-    write(vault_root, "d.md", "[[z]]\n")
-    reconcile(ctx)
-    (vault_root / "a.md").unlink()
-    monkeypatch.setattr(renames, "CHUNK", 2)
-    flushes: list[int] = []
-    monkeypatch.setattr(os, "sync", lambda: flushes.append(len(list(vault_root.rglob("*.tmp")))))
-    renames.on_moves(ctx, {"a.md": "z.md"})
-    assert flushes == [1, 1]  # a b | c d | z: one rewrite a chunk, each written before the next is read
-    assert [(vault_root / name).read_text() for name in ("z.md", "b.md", "c.md")] == ["me [[z]]\n", "[[z]]\n",
-                                                                                     "[[z]]\n"]
-    assert_index_equals_a_rebuild(ctx)
-
-
 def test_a_rewritten_referrer_is_indexed_from_the_text_written(ctx: Context, vault_root: Path,
                                                                monkeypatch: pytest.MonkeyPatch) -> None:
     """Not read back: the index then equals a rebuild's, and the watcher's echo is no change."""
