@@ -204,8 +204,8 @@ class PathsAfter(PathIndex):
         super().__init__()
         self._base = base
         added, removed = list(added), set(removed)
-        self._moved = removed.union(added)  # every path the moves name, for ``keeps_bearers``
-        self._names: set[str] | None = None
+        # The file names of every path the view was built from, for ``keeps_bearers``.
+        self._names = {fold(p).rpartition("/")[2] for p in removed.union(added)}
         self._removed = removed - set(added)
         for path in added:
             if path not in self:
@@ -245,8 +245,6 @@ class PathsAfter(PathIndex):
         (`.md` optional). Then the files of that name are the same ones, at the same paths, as
         in the base, and a bare target of that name resolves from any folder as it did (every
         rule looks only among those files)."""
-        if self._names is None:  # once per view
-            self._names = {fold(p).rpartition("/")[2] for p in self._moved}
         return low not in self._names and low + ".md" not in self._names
 
 
