@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import sqlite3
+from operator import itemgetter
 import unicodedata
 import time
 from dataclasses import dataclass
@@ -728,15 +729,26 @@ class Index:
         return list(rows.values())
 
     def set_resolved(self, updates: Iterable[tuple[str | None, int]]) -> None:
-        """Set links' resolutions ((resolved, rowid) pairs); a row already holding its value is not written.
+        """Set links' resolutions ((resolved, rowid) pairs, each rowid once); a row already holding
+        its value is not written.
 
         Most rows re-resolved after a move resolve as before: writing them anyway rewrote
-        their entries in the three indexes that hold ``resolved``. The rest go in rowid order,
-        the table's: a branch switch unresolves thousands of links to the notes it deleted
-        (10,000 notes, 17,700 rows: 0.11 s against 0.14 s in the order they were found).
+        their entries in the three indexes that hold ``resolved``. The rest go in the order
+        of their new value, then of rowid. Links that become unresolved (a branch switch
+        unresolves thousands of links to the notes it deleted) go first, in rowid order, the
+        table's (10,000 notes, 17,700 rows: 0.11 s against 0.14 s in the order they were
+        found). Links taking a new path go in that path's order, the ``links_resolved``
+        index's, which a move rewrites page after page then (a folder of 11,157 notes at
+        100,000 notes, 98,572 rows: 2.1-2.4 s against 4.2-4.7 s in rowid order).
         """
+        unresolved: list[tuple[str | None, int]] = []
+        resolved: list[tuple[str | None, int]] = []
+        for update in updates:
+            (resolved if update[0] is not None else unresolved).append(update)
+        unresolved.sort(key=itemgetter(1))
+        resolved.sort()  # (path, rowid) pairs in their own order: no key to build for each
         self.db.executemany("UPDATE links SET resolved = ?1 WHERE rowid = ?2 AND resolved IS NOT ?1",
-                            sorted(updates, key=lambda update: update[1]))
+                            unresolved + resolved)
 
     # -- inbox ledger ------------------------------------------------------
 

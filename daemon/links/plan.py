@@ -10,10 +10,10 @@ idempotent. `vault` applies the plan; this module only computes it.
 
 from __future__ import annotations
 
-from typing import Collection, Iterable, Mapping, NamedTuple
+from typing import Callable, Collection, Iterable, Mapping, NamedTuple
 
 from daemon.links.scan import FRONTMATTER, MARKDOWN, Link, scan
-from daemon.links.resolve import PathIndex, PathsAfter, link_target_for
+from daemon.links.resolve import PathIndex, PathsAfter, fold, link_target_for
 
 
 def rewrite(text: str, replacements: list[tuple[Link, str]]) -> str:
@@ -188,11 +188,15 @@ def _replacements(text: str, source: str, moves: Mapping[str, str], before: Path
     links = scan(text)
     out: list[tuple[Link, str, Link]] = []
     resolved: dict[int, str | None] = {}
+    kept = after.keeps_bearers if moved_to == source and isinstance(after, PathsAfter) and after.base is before else None
     for i, link in enumerate(links):
         if changed:
             resolved[i] = after.resolve(link, moved_to)
             if resolved[i] is not None:
                 continue
+        if kept is not None and _bare_kept(link.target, kept):  # most links of a referrer: not the moved files'
+            resolved[i] = before.resolve(link, source)  # as after the moves, and still right (unchanged)
+            continue
         was, stays = _verdict(link, source, moved_to, moves, before, after, memo)
         if was is None:
             continue  # unresolved: left exactly as the author wrote it
@@ -208,6 +212,14 @@ def _replacements(text: str, source: str, moves: Mapping[str, str], before: Path
             out.append((link, target, again))
             resolved[i] = want
     return _Planned(links, out, resolved)
+
+
+def _bare_kept(target: str, kept: Callable[[str], bool]) -> bool:
+    """Whether ``target`` is a bare name (no ``/``, not blank) whose files the moves left alone
+    (``kept``: ``PathsAfter.keeps_bearers``): from a note that stays where it is, such a link
+    resolves as before, so ``_verdict`` would find it still right, as it was."""
+    low = fold(target.strip())
+    return bool(low) and "/" not in low and kept(low)
 
 
 # Characters that open or close what the scanner skips (code, math, comments, escapes) or a

@@ -203,8 +203,10 @@ class PathsAfter(PathIndex):
     def __init__(self, base: PathIndex, removed: Iterable[str], added: Iterable[str]) -> None:
         super().__init__()
         self._base = base
-        added = list(added)
-        self._removed = set(removed) - set(added)
+        added, removed = list(added), set(removed)
+        # The file names of every path the view was built from, for ``keeps_bearers``.
+        self._names = {fold(p).rpartition("/")[2] for p in removed.union(added)}
+        self._removed = removed - set(added)
         for path in added:
             if path not in self:
                 super().add(path)
@@ -232,6 +234,18 @@ class PathsAfter(PathIndex):
     def _named(self, name: str) -> list[tuple[str, str]] | tuple[()]:
         base = [e for e in self._base._named(name) if e[1] not in self._removed]
         return base + self._by_name.get(name, [])
+
+    @property
+    def base(self) -> PathIndex:
+        return self._base
+
+    def keeps_bearers(self, low: str) -> bool:
+        """Whether no path the view was built from (removed or added: a move's source or
+        destination, even one that swaps with another) carries the folded bare name ``low``
+        (`.md` optional). Then the files of that name are the same ones, at the same paths, as
+        in the base, and a bare target of that name resolves from any folder as it did (every
+        rule looks only among those files)."""
+        return low not in self._names and low + ".md" not in self._names
 
 
 # ------------------------------------------------------------ spelling a new target

@@ -250,6 +250,25 @@ def test_a_resolution_set_to_the_value_it_holds_writes_no_row() -> None:
     assert index.db.total_changes == before + 1 and index.links_resolved_to("b/x.md")[0][0] == rows[0][0]
 
 
+def test_resolutions_are_written_unresolved_first_by_rowid_then_by_the_path_they_take() -> None:
+    """Unresolving goes in the table's order; a new path in the order of the index on ``resolved``."""
+    index = Index(":memory:")
+    _fill(index)
+    rowids = [row[0] for row in index.db.execute("SELECT rowid FROM links ORDER BY rowid")]
+    updates = [("z.md", rowids[0]), (None, rowids[3]), ("b/x.md", rowids[2]), (None, rowids[1]),
+               ("b/x.md", rowids[4])]
+    statements: list[str] = []
+    index.db.set_trace_callback(statements.append)
+    with index.transaction():
+        index.set_resolved(updates)
+    index.db.set_trace_callback(None)
+    written = [s for s in statements if s.startswith("UPDATE links")]
+    assert [int(s.split("rowid = ")[1].split()[0]) for s in written] == [
+        rowids[1], rowids[3], rowids[2], rowids[4], rowids[0]]
+    resolved = dict(index.db.execute("SELECT rowid, resolved FROM links"))
+    assert [resolved[rowid] for rowid in rowids[:5]] == ["z.md", None, "b/x.md", None, "b/x.md"]
+
+
 def test_renaming_many_notes_at_once_equals_renaming_them_one_by_one() -> None:
     moves = {"b/x.md": "c/x.md", "a.md": "c/a.md"}
     one, many = Index(":memory:"), Index(":memory:")

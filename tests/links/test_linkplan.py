@@ -8,7 +8,7 @@ import pytest
 
 from daemon.links.plan import Relinked, after_moves, plan_moves, rewrite
 from daemon.links.scan import scan
-from daemon.links.resolve import PathIndex
+from daemon.links.resolve import PathIndex, PathsAfter
 
 
 def plan(files: Mapping[str, str], moves: Mapping[str, str], others: tuple[str, ...] = ()) -> dict[str, str]:
@@ -146,6 +146,15 @@ def test_after_moves_builds_the_new_file_list() -> None:
     before = PathIndex(["a.md", "b.md", "d/c.md"])
     after = after_moves(before, {"a.md": "b.md", "b.md": "a.md", "d/c.md": "e/c.md"})
     assert after.paths() == ["a.md", "b.md", "e/c.md"] and before.paths() == ["a.md", "b.md", "d/c.md"]
+
+
+def test_a_view_after_moves_keeps_the_bearers_only_of_names_no_move_touches() -> None:
+    """A swap leaves the same paths but not the same files at them: its names are not kept."""
+    before = PathIndex(["a.md", "b.md", "d/c.md", "d/Café.md", "x.md"])
+    after = after_moves(before, {"a.md": "b.md", "b.md": "a.md", "d/c.md": "e/c.md", "d/Café.md": "e/Café.md"})
+    assert isinstance(after, PathsAfter)
+    assert [name for name in ("a", "b", "c", "c.md", "café", "x", "x.md", "y") if after.keeps_bearers(name)] == [
+        "x", "x.md", "y"]
 
 
 def test_rewrite_replaces_only_target_spans() -> None:

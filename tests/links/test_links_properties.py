@@ -18,9 +18,10 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 from markdown_it import MarkdownIt
 
-from daemon.links.plan import Relinked, Verdicts, _still_right, _verdict, may_change, plan_moves, rewrite
+from daemon.links.plan import (Relinked, Verdicts, _bare_kept, _still_right, _verdict, after_moves, may_change,
+                               plan_moves, rewrite)
 from daemon.links.scan import Link, scan
-from daemon.links.resolve import PathIndex
+from daemon.links.resolve import PathIndex, PathsAfter
 
 FOLDERS = ["", "a", "b", "a/b", "c d", "a/c"]
 NAMES = ["Note", "note two", "Log", "Idea", "Plan (x)", "Café", "It's", 'Say "hi"']
@@ -239,6 +240,31 @@ def test_links_derived_from_the_plan_are_what_scanning_and_resolving_the_new_tex
     assert set(relinked) <= set(planned)
     for path, links in relinked.items():
         assert links == [(link, after.resolve(link, path)) for link in scan(planned[path])], path
+
+
+@settings(max_examples=300, suppress_health_check=[HealthCheck.too_slow, HealthCheck.filter_too_much], deadline=None)
+@given(cases())
+def test_a_bare_link_whose_files_the_moves_left_alone_gets_the_verdict_in_full(case: Case) -> None:
+    # plan._replacements takes such a link (in a note that stays) as resolving as before and
+    # still right, without working out its verdict: every link it skips must get exactly that.
+    before, _, planned = plan_case(case)
+    after = after_moves(before, case.moves)
+    assert isinstance(after, PathsAfter)
+    for source, text in case.files.items():
+        if source in case.moves:
+            continue
+        for link in scan(text):
+            if _bare_kept(link.target, after.keeps_bearers):
+                was = before.resolve(link, source)
+                assert _verdict(link, source, source, case.moves, before, after) == (was, True), (source, link)
+                assert after.resolve(link, source) == was
+    # The same plan, and the same links derived from it, as from a view that allows no shortcut.
+    full = PathIndex(after.paths())
+    relinked: Relinked = {}
+    assert plan_moves(case.files, case.moves, before, after=full, relinked=relinked) == planned
+    shortcut: Relinked = {}
+    plan_moves(case.files, case.moves, before, relinked=shortcut)
+    assert shortcut == relinked
 
 
 @settings(max_examples=500, deadline=None)
