@@ -550,7 +550,7 @@ def _plain_math(text: str) -> str:
     return re.sub(r"\\\((.+?)\\\)", plain, text)
 
 
-_CLAUSE = re.compile(r"\s+[-–—]\s+|;\s*|,\s+(?:but|and|so|which|because|'cause|since|maybe|if|though|hope)\s+"
+_CLAUSE = re.compile(r"(?<![)）\d])\s+[-–—]\s+(?!(?:mon|tue|wed|thu|fri|sat|sun)\w*\s+\d)|;\s*|,\s+(?:but|and|so|which|because|'cause|since|maybe|if|though|hope)\s+"
                      r"|\s+(?:because|'cause)\s+")
 
 

@@ -1648,6 +1648,11 @@ _CORRECTION = re.compile(r"(?i)\b(?:it'?s|its|it was|it should be|should be|i me
 # "移动第一年是每月99，不是89": the right figure, then the wrong one, in Chinese
 _CORRECTION_ZH = re.compile(r"(?:是|应该是|其实是|实际是)(?:每月|每年|一共)?(?P<cur>\d[\d,]*(?:\.\d+)?)[^\d，。,]{0,3}[，,]\s*"
                             r"不是(?:每月|每年)?(?P<old>\d[\d,]*(?:\.\d+)?)")
+# "哎我看错了，960是平日价，周六是1,060元": the figure misread, then the right one
+_MISREAD_ZH = re.compile(r"(?:看错了|说错了|打错了|写错了|搞错了)[，,。!！]?\s*(?P<old>\d[\d,]*(?:\.\d+)?)(?:元|块)?是[^，。,\d]{0,8}[，,]"
+                         r"\s*[^，。,\d]{0,6}是(?P<cur>\d[\d,]*(?:\.\d+)?)")
+# "sorry, typo, £1,780": the figure said before, its digits swapped
+_TYPO = re.compile(r"(?i)\btypo\b[,:;.!\s-]*(?:it'?s\s+|should be\s+)?(?P<cur>[£$€]?\d[\d,.]*\d)")
 # How it turned out, in Chinese: "装好了！测速下载940M左右", "办好了", "退款到账了"
 _OUTCOME_ZH = re.compile(r"(?:更新一下[：:，,]?\s*)?(?:装好了|办好了|搞定了|弄好了|修好了|通过了|成功了|批下来了|到账了|签好了|"
                          r"约好了|订好了|买好了|退好了|换好了)")
@@ -1662,11 +1667,18 @@ def _corrected(candidates: list[_Stmt], turns: list[_Turn]) -> tuple[list[_Stmt]
     the subtotal after it) no longer holds."""
     out, gone, fixed = list(candidates), set(), []
     for later in candidates:
-        if later.role != "user" or later.code:
+        if later.role != "user" and not later.speaker or later.code:
             continue
         told = turns[later.msg].text
         fixes = [(f.group("old"), f.group("cur")) for f in [*_CORRECTION.finditer(later.text),
-                                                            *_CORRECTION_ZH.finditer(turns[later.msg].text)]]
+                                                            *_CORRECTION_ZH.finditer(told), *_MISREAD_ZH.finditer(told)]]
+        if (typo := _TYPO.search(told)) and later is next(c for c in candidates if c.msg == later.msg):
+            # "sorry, typo, £1,780. I always swap those": the figure the speaker said before with the same digits
+            digits = sorted(re.sub(r"\D", "", typo.group("cur")))
+            said_before = [n for c in candidates if c.msg < later.msg and c.speaker == later.speaker
+                           for n in re.findall(r"[£$€]?\d[\d,.]*\d", c.text)
+                           if sorted(re.sub(r"\D", "", n)) == digits and n.strip("£$€") != typo.group("cur").strip("£$€")]
+            fixes += [(said_before[-1], typo.group("cur"))] if said_before else []
         if later is next(c for c in candidates if c.msg == later.msg) and (actual := _ACTUALLY.search(told)) and (
                 wrong := _WAS_WRONG.search(told)):
             fixes.append((wrong.group("old"), actual.group("cur")))
@@ -1675,9 +1687,10 @@ def _corrected(candidates: list[_Stmt], turns: list[_Turn]) -> tuple[list[_Stmt]
             fixed.append((said, cur.lstrip("£$€")))
             hit = set()
             for k, stmt in enumerate(out):
-                if stmt.msg >= later.msg or stmt.code or not said.search(stmt.text):
-                    continue
-                if stmt.role == "user":
+                if stmt.msg >= later.msg or stmt.code or not said.search(stmt.text) or later.speaker and (
+                        stmt.speaker != later.speaker):
+                    continue  # (between people, each puts right their own words)
+                if stmt.role == "user" or stmt.speaker:
                     out[k] = replace(stmt, text=said.sub(cur.lstrip("£$€"), stmt.text))
                 else:
                     hit.add(stmt.msg)
@@ -1747,6 +1760,13 @@ def _superseded(candidates: list[_Stmt], turns: list[_Turn]) -> set[int]:
                     and any(_CHANGE.search(t.text) and any(d in t.text.lower() for d in named[earlier.pos])
                             for t in turns[earlier.msg + 1:later.msg + 1]):
                 gone.add(earlier.pos)
+    # "Fri 11th (11 December) to sun 13th (13 December)" … "BOOKED: gull Cottage, sat 12 dec – mon 14 dec": days
+    # proposed alone, then others booked
+    for later, days, _ in dated:
+        if later.speaker and days and _FINAL.match(later.text):
+            gone |= {earlier.pos for earlier, before, _ in dated if earlier.msg < later.msg and before
+                     and not before & days and len(_DATE_NOTE.sub("", earlier.text).split()) <= 8
+                     and _only_dates(re.sub(r"(?i)\b(?:to|till|until|from|and|or|[-–—])\b|[-–—]", " ", earlier.text))}
     # "how about saturday 9th (9 January)?" … "saturday 23rd january it is": a day asked about, then another settled
     for later, days, _ in dated:
         if later.speaker and days and _FINAL.match(later.text):
@@ -1926,7 +1946,8 @@ def _only_dates(text: str) -> bool:
     """Says nothing but days: "Next Tuesday (14 July 2026) = the 14th (14 July 2026)?", "下周三（2026-03-25）是3月25日。"."""
     rest = _ZH_DATE_WORDS.sub(" ", _DATE_NOTE.sub(" ", text))
     words = {t for t in _tokens(rest) if not re.fullmatch(r"\d+(?:st|nd|rd|th)", t)}
-    return not words - _CALENDAR - _CONFIRMING - {"next", "this", "last", "week", "weekend", "day", "today", "tomorrow"}
+    return not words - _CALENDAR - _CONFIRMING - {"next", "this", "last", "week", "weekend", "day", "today", "tomorrow",
+                                                  "mon", "tue", "tues", "wed", "thu", "thur", "thurs", "fri", "sat", "sun"}
 
 
 def _days(text: str) -> set[str]:

@@ -4117,3 +4117,37 @@ def test_an_answer_that_explains_is_no_current_state_and_its_next_steps_are() ->
     state = result.body.split("## Current state and next steps")[-1] if "## Current state" in result.body else ""
     assert "Parallel Seq Scan" not in state, result.body
     assert "create the index concurrently" in state.lower(), result.body
+
+
+def test_days_proposed_alone_give_way_to_the_days_booked() -> None:
+    day = datetime(2026, 11, 25, 18, 0, tzinfo=timezone.utc)
+    result = card([
+        say("found a place called Gull Cottage in Robin Hood's Bay, sleeps 4, £315 for two nights", "Freya", when=day),
+        say("fri 11th to sun 13th", "Dev", when=day),
+        say("can't do the 11th, it's our work christmas do", "Callum", when=day),
+        say("sat 12th to mon 14th then? i can take the monday off", "Freya", when=day),
+        say("yes", "Dev", when=day),
+        say("BOOKED: gull Cottage, sat 12 dec – mon 14 dec, 2 nights. Ref HC-88412", "Freya", when=day)])
+    assert "Fri 11th (11 December 2026) to sun 13th" not in result.body, result.body
+    assert "sat 12 dec (2026) – mon 14 dec (2026), 2 nights" in result.description, result.description
+
+
+def test_a_typo_and_a_misread_figure_are_put_right() -> None:
+    day = datetime(2026, 12, 2, 19, 0, tzinfo=timezone.utc)
+    meeting = card([
+        say("agenda: 1) money 2) water butts", "June", when=day),
+        say("balance in the account is £1,870 after the seed order", "Priya", when=day),
+        say("sorry, typo, £1,780. I always swap those", "Priya", when=day),
+        say("water butts: 10 at £48, £480 from the balance. vote?", "June", when=day),
+        say("for", "Priya", when=day), say("for", "Alan", when=day), say("for", "Okeke", when=day),
+        say("carried 3 to 0", "June", when=day)])
+    assert "£1,870" not in meeting.body, meeting.body
+    t = datetime(2026, 12, 5, 10, 0, tzinfo=timezone.utc)
+    zh = card([
+        say("帮我比较两家温泉酒店：A 云溪1,280元一晚含温泉；B 松岭960元一晚，温泉另买票。", when=t),
+        say("B便宜不少：960×2 = 1,920元。", role="assistant", when=t),
+        say("哎我看错了，960是平日价，周六是1,060元。", when=t),
+        say("那重新算：B 1,060×2 = 2,120元，加温泉票392元，共2,512元，和A的2,560元差不多。", role="assistant", when=t),
+        say("那就定A云溪吧，温泉含在里面省事。", when=t)])
+    assert "松岭1,060元一晚" in zh.body or "松岭960" not in zh.body, zh.body
+    assert "960×2" not in zh.body, zh.body

@@ -587,6 +587,87 @@ KNOWN_GAPS = {
         "cake",  # who brings the cake: budget
         "half true", "shut up",  # two asides inside the plan's lines
     },
+    # --- review 32 (written 2026-12-02 by a reviewer before any card was produced; 54 of 340 checks failed on the
+    # first run, 84.1 %, for the distiller this session started from, 53 for the one it had reached; the general
+    # causes found were fixed, these remain) ---
+    "review32_agent_iso_week53_claude_code.jsonl": {
+        # the map the crash fix used and that the commit was not pushed: budget
+        "map[int]string",
+        "not pushed",
+    },
+    "review32_chinese_hot_spring_parents_claude.json": {
+        # the adjoining third-floor rooms, the driver, the swimsuits and the not-medical-advice caveat: budget
+        # of a card half as long; the first price line (960) is the assistant's sum, kept beside its correction
+        "三楼",
+        "小刘",
+        "泳衣",
+        "相邻",
+    },
+    "review32_coding_php_hall_booking_dates_chatgpt.json": {
+        # the exception's name and the second error: the pasted error's first line is kept, these are cut
+        "DateMalformedStringException",
+        "format() on bool",
+        "new DateTime",
+    },
+    "review32_help_gym_cancellation_chatgpt.json": {
+        # the fee, the notice rule and the day it was taken: budget; the first notice date, corrected by the user
+        # in other words ("it was the 28th"), stays beside it
+        "(?mi)^(?=[^\\n]*(\\b30(th)?\\s*(oct|october)\\b|(oct|october)\\s*30\\b|2026-10-30))(?![^\\n]*(actually|correct\\w*|\\bnot\\b|n't|first|initial\\w*|thought|said|mis\\w*|wrong|28|→|->|rather|instead))[^\\n]*$",
+        "2026-12-01",
+        "admin fee",
+        "one calendar month",
+    },
+    "review32_long_catch_up_new_niece_beagle_locomo.json": {
+        # a dense catch-up: the corrected weight (said as "wait no, 7lb 1oz"), the job's salary and city, the
+        # trip's places and two asides: budget
+        "(?mi)^(?=[^\\n]*7\\s?lb\\s?10)(?![^\\n]*(marco|guess\\w*|sweepstake|correct\\w*|actually|first|\\bnot\\b|n't|mis\\w*|muddl\\w*|→|->|1\\s?oz|said))[^\\n]*$",
+        "2026-10-24",
+        "7lb 1oz",
+        "Fushimi",
+        "Kyoto",
+        "Sheffield",
+        "bouldering",
+        "egg sandwich",
+        "leaving do",
+        "niece",
+        "the shark",
+        "£41k",
+    },
+    "review32_meeting_allotment_water_butts_messages.json": {
+        # a dense meeting: the balance, the postponed rent rise, the wreath day, plot 9 and who objected: budget
+        "10 butts",
+        "10am",
+        "14 people",
+        "2026-12-12",
+        "2026-12-18",
+        "February",
+        "council",
+        "half plot",
+        "okeke",
+        "plot 9",
+        "postpone",
+        "principled objection",
+        "£1,780",
+    },
+    "review32_personal_plans_coast_cottage_messages.json": {
+        # the split (£315, £105 each), who paid, the times, petrol and the food shop: budget of a plan told in
+        # many small messages; two jokes kept inside their lines
+        "10am",
+        "4pm",
+        "90th",
+        "crackers",
+        "her card",
+        "petrol",
+        "wardrobe",
+        "£105",
+        "£315",
+        "£36.60",
+        "£48",
+    },
+    "review32_smalltalk_rainy_sunday_film_claude.json": {
+        # "i just watched Some Like It Hot for the first time": a film named, kept as the user's own news
+        "card",
+    },
 }
 
 
