@@ -1223,10 +1223,16 @@ def _with_votes(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
                     # ("vote on the whole motion, (a) + (b) + (c)": the motion is the proposal put before it)
                     motion = next(([_MOTION.sub("", m)] for t in reversed(turns[max(0, j - 15):j]) for m in
                                    reversed(_sentences(t.text)) if _MOTION.match(m) and len(m.split()) >= 4), motion)
+                if (not motion or _is_question(motion[0])) and (on := re.search(
+                        r"(?i)\bvote on (?!(?:it|this|that)\b)((?:the\s+)?[^.?!:\n]{3,80})", call.group(0))) \
+                        and len([w for w in on.group(1).split() if w.lower().strip(",") not in (
+                            "the", "please", "now", "then", "tonight", "first", "quickly")]) >= 3:
+                    motion = [on.group(1).strip(" ,") + "."]  # ("let's vote on the butts, £480 as Rashid proposed")
                 if not motion or len(motion[0].split()) < 3 or _is_question(motion[0]) or _VOTE_SIGNS.match(motion[0]):
                     # ("Let's vote, one each. Muppet Christmas Carol?", "👍 for sparkleco, 👎 for keeping the rota":
                     # the result names the choice itself: "2–3, no cleaner. we keep the rota.")
                     if (named := re.match(r"(?i)\W*(" + _VOTES + r")[,.:;!\s]+(?!(?:\d+|no|none|one|two) abstentions?\W*$)"
+                                          r"(?!\([^)]*\)\W*(?:carried)?\W*$)"  # (not "(Ollie). carried": who was against)
                                           r"(.{8,})$", stmt.text)) and not (
                             stmt.kind == "decision" and stmt.text.startswith(("Decision (", "Carried"))):
                         out[k] = replace(stmt, text=f"Decision ({named.group(1)}): {named.group(2)}",

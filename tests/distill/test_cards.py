@@ -4151,3 +4151,13 @@ def test_a_typo_and_a_misread_figure_are_put_right() -> None:
         say("那就定A云溪吧，温泉含在里面省事。", when=t)])
     assert "松岭1,060元一晚" in zh.body or "松岭960" not in zh.body, zh.body
     assert "960×2" not in zh.body, zh.body
+
+
+def test_a_vote_called_on_a_motion_carries_it_and_who_voted_against_is_no_motion() -> None:
+    day = datetime(2026, 12, 3, 19, 0, tzinfo=timezone.utc)
+    lines = [("Gwen", "agenda: 1) water butts 2) AOB"), ("Rashid", "10 water butts at £48 from Greenfields, £480 all in"),
+             ("Pauline", "ok let's vote on the butts, £480 as Rashid proposed. for?"), ("Gwen", "for"), ("Rashid", "for"),
+             ("Bea", "for"), ("Ollie", "against. the hose people should pay"), ("Pauline", "4 for, 1 against (Ollie). carried")]
+    result = card([say(text, who, when=day) for who, text in lines])
+    assert "Carried (4 for, 1 against): the butts, £480 as Rashid proposed." in result.body, result.body
+    assert "): (Ollie)" not in result.body, result.body

@@ -634,7 +634,7 @@ KNOWN_GAPS = {
         "£41k",
     },
     "review32_meeting_allotment_water_butts_messages.json": {
-        # a dense meeting: the balance, the postponed rent rise, the wreath day, plot 9 and who objected: budget
+        # a dense meeting: the postponed rent rise, the wreath day and plot 9: budget
         "10 butts",
         "10am",
         "14 people",
@@ -646,8 +646,6 @@ KNOWN_GAPS = {
         "okeke",
         "plot 9",
         "postpone",
-        "principled objection",
-        "£1,780",
     },
     "review32_personal_plans_coast_cottage_messages.json": {
         # the split (£315, £105 each), who paid, the times, petrol and the food shop: budget of a plan told in
