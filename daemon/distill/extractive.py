@@ -1650,7 +1650,6 @@ _CORRECTION = re.compile(r"(?i)\b(?:it'?s|its|it was|it should be|should be|i me
                          r"(?P<old>[£$€]?\d[\d,]*(?:\.\d+)?)(?!\d)")
 
 
-# "it's actually 9.2 miles via the canal path. 11 was google maps driving": the right figure, then the wrong one
 # "移动第一年是每月99，不是89": the right figure, then the wrong one, in Chinese
 _CORRECTION_ZH = re.compile(r"(?:是|应该是|其实是|实际是)(?:每月|每年|一共)?(?P<cur>\d[\d,]*(?:\.\d+)?)[^\d，。,]{0,3}[，,]\s*"
                             r"不是(?:每月|每年)?(?P<old>\d[\d,]*(?:\.\d+)?)")
@@ -1662,6 +1661,7 @@ _TYPO = re.compile(r"(?i)\btypo\b[,:;.!\s-]*(?:it'?s\s+|should be\s+)?(?P<cur>[�
 # How it turned out, in Chinese: "装好了！测速下载940M左右", "办好了", "退款到账了"
 _OUTCOME_ZH = re.compile(r"(?:更新一下[：:，,]?\s*)?(?:装好了|办好了|搞定了|弄好了|修好了|通过了|成功了|批下来了|到账了|签好了|"
                          r"约好了|订好了|买好了|退好了|换好了)")
+# "it's actually 9.2 miles via the canal path. 11 was google maps driving": the right figure, then the wrong one
 _ACTUALLY = re.compile(r"(?i)\b(?:it'?s|its|that'?s|it is)\s+actually\s+(?P<cur>[£$€]?\d[\d,]*(?:\.\d+)?)")
 _WAS_WRONG = re.compile(r"(?i)(?:^|[.!?]\s+)(?P<old>[£$€]?\d[\d,]*(?:\.\d+)?)\s+(?:was|is)\s+(?:the\s+|just\s+|a\s+)?"
                         r"(?:google|driving|by road|wrong|a typo|typo|my mistake|old|the old|a guess|from memory)\b")
