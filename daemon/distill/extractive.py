@@ -1656,6 +1656,9 @@ _CORRECTION_ZH = re.compile(r"(?:是|应该是|其实是|实际是)(?:每月|每
 # "哎我看错了，960是平日价，周六是1,060元": the figure misread, then the right one
 _MISREAD_ZH = re.compile(r"(?:看错了|说错了|打错了|写错了|搞错了)[，,。!！]?\s*(?P<old>\d[\d,]*(?:\.\d+)?)(?:元|块)?是[^，。,\d]{0,8}[，,]"
                          r"\s*[^，。,\d]{0,6}是(?P<cur>\d[\d,]*(?:\.\d+)?)")
+# "wait no, 7lb 1oz.": the figure just said, put right
+_WAIT_NO = re.compile(r"(?i)\W*(?:wait|sorry|oops|hang on)[,!.]*\s+no[,!.]*\s+(?P<cur>[£$€]?\d[\d,.]*(?:\s?[a-z]{1,3}\s?\d+\s?[a-z]{0,3}"
+                      r"|\s?[a-z%]{0,5})?)(?=[.!,;]|\s|$)")
 # "sorry, typo, £1,780": the figure said before, its digits swapped
 _TYPO = re.compile(r"(?i)\btypo\b[,:;.!\s-]*(?:it'?s\s+|should be\s+)?(?P<cur>[£$€]?\d[\d,.]*\d)")
 # How it turned out, in Chinese: "装好了！测速下载940M左右", "办好了", "退款到账了"
@@ -1678,6 +1681,12 @@ def _corrected(candidates: list[_Stmt], turns: list[_Turn]) -> tuple[list[_Stmt]
         told = turns[later.msg].text
         fixes = [(f.group("old"), f.group("cur")) for f in [*_CORRECTION.finditer(later.text),
                                                             *_CORRECTION_ZH.finditer(told), *_MISREAD_ZH.finditer(told)]]
+        if (no := _WAIT_NO.match(told)) and later.speaker and later is next(c for c in candidates if c.msg == later.msg):
+            # "wait no, 7lb 1oz": the same kind of figure the speaker said just before ("Rosie Grace. 7lb 10oz")
+            shape = re.compile(re.sub(r"\d+", lambda _: r"\d+", re.escape(no.group("cur"))))
+            before = [m.group(0) for c in candidates if c.speaker == later.speaker and later.msg - 3 <= c.msg < later.msg
+                      for m in shape.finditer(c.text) if m.group(0) != no.group("cur")]
+            fixes += [(before[-1], no.group("cur"))] if before else []
         if (typo := _TYPO.search(told)) and later is next(c for c in candidates if c.msg == later.msg):
             # "sorry, typo, £1,780. I always swap those": the figure the speaker said before with the same digits
             digits = sorted(re.sub(r"\D", "", typo.group("cur")))

@@ -4161,3 +4161,13 @@ def test_a_vote_called_on_a_motion_carries_it_and_who_voted_against_is_no_motion
     result = card([say(text, who, when=day) for who, text in lines])
     assert "Carried (4 for, 1 against): the butts, £480 as Rashid proposed." in result.body, result.body
     assert "): (Ollie)" not in result.body, result.body
+
+
+def test_wait_no_puts_right_the_figure_just_said() -> None:
+    day = datetime(2026, 12, 6, 11, 0, tzinfo=timezone.utc)
+    result = card([
+        say("ok first: how's the baby??", "Ben", when=day),
+        say("my sister Leah had a little girl on the 19th of november. Rosie Grace. 7lb 10oz", "Maya", when=day),
+        say("wait no, 7lb 1oz. 7lb 10 was Marco's guess in the sweepstake", "Maya", when=day),
+        say("aww congrats auntie!", "Ben", when=day)])
+    assert "Rosie Grace. 7lb 1oz" in result.body and "7lb 10oz" not in result.body, result.body
