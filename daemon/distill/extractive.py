@@ -2221,6 +2221,8 @@ def _framing(question: str, turns: list[_Turn], i: int) -> bool:
     return answered and brief and not echoed and (bool(_DATE_NOTE.search(question)) or named)
 
 
+_NAMED_HEAD = re.compile(r"(?:^|[:;,.!?]\s+)(?!(?:She|He|They|It|This|That|There|These|Those|We|You|His|Her|Their|Its|"
+                         r"The|And|But|So|Then)\b)[A-Z][a-z]{2,}(?:'s| is| was| has| had| went| got| ate)\b")
 # Someone or something named, then what they are up to: "Gordon is asleep.", "Biscuit has a cone on"
 _NAMED_ONE = re.compile(r"([A-Z][a-z]{2,})(?:'s| is| was| has| had| went| got| started| turned| finally)\b")
 _SHE = r"\b(?:mum|mom|mother|sister|wife|girlfriend|daughter|aunt(?:ie)?|nan|nana|gran|granny|grandma|niece|she|her)\b"
@@ -2252,7 +2254,8 @@ def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt], turns: list[_T
             if before.kind == "sentiment":
                 continue
             same = before.msg == stmt.msg
-            named = _specific(before.text)
+            # (or one named at the head of the sentence: "Bad news too: Biscuit had surgery")
+            named = _specific(before.text) or bool(_NAMED_HEAD.search(before.text))
             person = set(re.findall(r"(?<=[\w,;] )[A-Z][a-z]{2,}", before.text))  # "How's Kasia?"
             if stmt.pos in we and not (before.msg == stmt.msg - 1 and _is_question(before.text) and person and not any(
                     c.speaker == stmt.speaker and stmt.msg - 2 <= c.msg

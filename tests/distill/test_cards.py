@@ -4171,3 +4171,14 @@ def test_wait_no_puts_right_the_figure_just_said() -> None:
         say("wait no, 7lb 1oz. 7lb 10 was Marco's guess in the sweepstake", "Maya", when=day),
         say("aww congrats auntie!", "Ben", when=day)])
     assert "Rosie Grace. 7lb 1oz" in result.body and "7lb 10oz" not in result.body, result.body
+
+
+def test_she_is_the_one_named_at_the_head_of_a_sentence_not_a_bare_answer() -> None:
+    day = datetime(2026, 11, 29, 15, 0, tzinfo=timezone.utc)
+    result = card([
+        say("you've had that dog forever", "Rosalind", when=day),
+        say("Since 2015, yes 😂 Anyway, bad news too: Biscuit had surgery", "Femi", when=day),
+        say("oh no what happened", "Rosalind", when=day),
+        say("She ate a whole corn cob out of the neighbours' bin and it got stuck in her gut. The vet bill was £1,870",
+            "Femi", when=day)])
+    assert "Biscuit had surgery. She ate a whole corn cob" in result.body, result.body

@@ -269,7 +269,6 @@ KNOWN_GAPS = {
     "review17_long_catch_up_bread_stall_locomo.json": {
         # a dense catch-up: dates, places and the stall's name cut by the budget; the dog tagged
         "2026-12-12",
-        "Biscuit",
         "Crumb & Sons",
         "Hebden Bridge",
         "Llanberis",
