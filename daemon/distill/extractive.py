@@ -2619,6 +2619,8 @@ def _blocks(stmts: list[_Stmt], lang: str, work: list[str]) -> dict[str, list[st
                     text = ("代码" if lang == "zh" else "Code") + (f" ({language})" if language else "") + \
                         ("：" if lang == "zh" else ":")
                 label = f"{group[0].speaker}{sep}" if group[0].speaker else ""
+                if not group[-1].code:  # ("Decision (4 for, 1 against): for St Anne's:": no list follows it)
+                    text = re.sub(r"(?<=\w)[:：]\s*$", "。" if _CJK_RE.search(text[-2:]) else ".", text)
                 if not label and not group[-1].code:
                     text = _capitalized(text)
                 out[kind].append(f"- {label}{text}" + (f"\n\n{group[-1].code}" if group[-1].code else ""))

@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 from datetime import date, datetime, timezone
+from pathlib import Path
 
+from daemon.conversations.exports import read_export
 from daemon.distill.extractive import SKIP_REASON, ExtractiveDistiller
 from daemon.distill.tagging import ExtractiveTagger
 from daemon.models import Card, DistillRequest, Message, Skip
@@ -4182,3 +4184,13 @@ def test_she_is_the_one_named_at_the_head_of_a_sentence_not_a_bare_answer() -> N
         say("She ate a whole corn cob out of the neighbours' bin and it got stuck in her gut. The vet bill was £1,870",
             "Femi", when=day)])
     assert "Biscuit had surgery. She ate a whole corn cob" in result.body, result.body
+
+
+def test_a_bullet_with_no_list_after_it_ends_with_a_full_stop() -> None:
+    fixture = Path(__file__).resolve().parents[1] / "fixtures" / "conversations" / \
+        "review30_meeting_choir_concert_messages.json"
+    conversation = next(iter(read_export(fixture)))
+    result = distill(list(conversation.messages))
+    assert isinstance(result, Card)
+    assert not any(line.rstrip().endswith(":") for line in result.body.splitlines() if line.startswith("- ")), \
+        result.body
