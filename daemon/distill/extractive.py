@@ -1288,12 +1288,16 @@ def _with_votes(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
         label += f" ({number.group(0)})" if number else "" if label == "Carried" else f" ({counted.group(0)})"
         out[k] = replace(stmt, text=f"{label}: {motion[:1].lower() + motion[1:]}", kind="decision")
         # (the count said again at the head of the actions that follow it, "Carried 5-0. Dev orders the cover…", goes)
-        out = [replace(s, text=_capitalized(rest)) if s.pos != stmt.pos and stmt.msg < s.msg <= stmt.msg + 8 and (
-            rest := re.sub(r"(?i)^\W*(?:motion\s+)?carried\W*(?:" + _VOTES + r")?[\s.,!:;]*", "", s.text)) != s.text
-            and len(rest.split()) >= 3 else replace(s, kind="sentiment") if s.pos != stmt.pos
-            and stmt.msg < s.msg <= stmt.msg + 8 and re.fullmatch(  # (nor the count alone: "Carried 5 for, 0 against,
-                r"(?i)\W*(?:motion\s+)?carried\W*(?:" + _VOTES + r")?[\s.,!:;]*(?:(?:\d+|one|two|no)\s+abstentions?)?\W*",
-                s.text) else s for s in out]  # 1 abstention.")
+        for n, s in enumerate(out):
+            if s.pos == stmt.pos or not stmt.msg < s.msg <= stmt.msg + 8:
+                continue
+            rest = re.sub(r"(?i)^\W*(?:motion\s+)?carried\W*(?:" + _VOTES + r")?[\s.,!:;]*", "", s.text)
+            if rest == s.text:
+                continue
+            if len(rest.split()) >= 3:
+                out[n] = replace(s, text=_capitalized(rest))
+            elif re.fullmatch(r"(?i)(?:(?:\d+|one|two|no)\s+abstentions?)?\W*", rest):
+                out[n] = replace(s, kind="sentiment")  # (nor the count alone: "Carried 5 for, 0 against, 1 abstention.")
     return out
 
 
@@ -1679,23 +1683,24 @@ def _corrected(candidates: list[_Stmt], turns: list[_Turn]) -> tuple[list[_Stmt]
         if later.role != "user" and not later.speaker or later.code:
             continue
         told = turns[later.msg].text
-        fixes = [(f.group("old"), f.group("cur")) for f in [*_CORRECTION.finditer(later.text),
-                                                            *_CORRECTION_ZH.finditer(told), *_MISREAD_ZH.finditer(told)]]
-        if (no := _WAIT_NO.match(told)) and later.speaker and later is next(c for c in candidates if c.msg == later.msg):
+        # (what the whole message says is read once, with its first statement)
+        first = later is next(c for c in candidates if c.msg == later.msg)
+        fixes = [(f.group("old"), f.group("cur")) for f in [*_CORRECTION.finditer(later.text), *(
+            [*_CORRECTION_ZH.finditer(told), *_MISREAD_ZH.finditer(told)] if first else [])]]
+        if first and later.speaker and (no := _WAIT_NO.match(told)):
             # "wait no, 7lb 1oz": the same kind of figure the speaker said just before ("Rosie Grace. 7lb 10oz")
             shape = re.compile(re.sub(r"\d+", lambda _: r"\d+", re.escape(no.group("cur"))))
             before = [m.group(0) for c in candidates if c.speaker == later.speaker and later.msg - 3 <= c.msg < later.msg
                       for m in shape.finditer(c.text) if m.group(0) != no.group("cur")]
             fixes += [(before[-1], no.group("cur"))] if before else []
-        if (typo := _TYPO.search(told)) and later is next(c for c in candidates if c.msg == later.msg):
+        if first and (typo := _TYPO.search(told)):
             # "sorry, typo, £1,780. I always swap those": the figure the speaker said before with the same digits
             digits = sorted(re.sub(r"\D", "", typo.group("cur")))
             said_before = [n for c in candidates if c.msg < later.msg and c.speaker == later.speaker
                            for n in re.findall(r"[£$€]?\d[\d,.]*\d", c.text)
                            if sorted(re.sub(r"\D", "", n)) == digits and n.strip("£$€") != typo.group("cur").strip("£$€")]
             fixes += [(said_before[-1], typo.group("cur"))] if said_before else []
-        if later is next(c for c in candidates if c.msg == later.msg) and (actual := _ACTUALLY.search(told)) and (
-                wrong := _WAS_WRONG.search(told)):
+        if first and (actual := _ACTUALLY.search(told)) and (wrong := _WAS_WRONG.search(told)):
             fixes.append((wrong.group("old"), actual.group("cur")))
         for old, cur in fixes:
             said = re.compile(r"(?<![\d.,])" + re.escape(old.lstrip("£$€")) + r"(?![\d]|[.,]\d)")
@@ -2163,7 +2168,7 @@ _FUN_ASK = re.compile(r"(?i)\b(?:tell me|got|know|share|give me) (?:a|another|an
 
 
 # A question said without its mark: "it's a LEFT join so why are they vanishing 😩", "how come it's still 38"
-_WHY_ASKED = re.compile(r"(?i)(?:^|\b(?:so|but|then|and)\s+)(?:why|how come)\s+(?:is|are|was|were|do|does|did|would|would|"
+_WHY_ASKED = re.compile(r"(?i)(?:^|\b(?:so|but|then|and)\s+)(?:why|how come)\s+(?:is|are|was|were|do|does|did|would|"
                         r"can|can'?t|isn'?t|aren'?t|doesn'?t|don'?t|it|they|this|that|the|my)\b")
 # A question put without its question mark: "can't i just do round(x + 0.0001, 2) and call it a day lol".
 _ASKED_BARE = re.compile(r"(?i)(?:can'?t|cannot|can|could|couldn'?t|should|shouldn'?t|do|don'?t|does|is|isn'?t|would)\s+"
@@ -2222,9 +2227,8 @@ def _framing(question: str, turns: list[_Turn], i: int) -> bool:
 
 
 _NAMED_HEAD = re.compile(r"(?:^|[:;,.!?]\s+)(?!(?:She|He|They|It|This|That|There|These|Those|We|You|His|Her|Their|Its|"
-                         r"The|And|But|So|Then)\b)[A-Z][a-z]{2,}(?:'s| is| was| has| had| went| got| ate)\b")
-# Someone or something named, then what they are up to: "Gordon is asleep.", "Biscuit has a cone on"
-_NAMED_ONE = re.compile(r"([A-Z][a-z]{2,})(?:'s| is| was| has| had| went| got| started| turned| finally)\b")
+                         r"The|And|But|So|Then)\b)([A-Z][a-z]{2,})(?:'s| is| was| has| had| went| got| ate| started| turned|"
+                         r" finally)\b")
 _SHE = r"\b(?:mum|mom|mother|sister|wife|girlfriend|daughter|aunt(?:ie)?|nan|nana|gran|granny|grandma|niece|she|her)\b"
 _HE = r"\b(?:dad|father|brother|husband|boyfriend|son|uncle|grandad|grandpa|nephew|he|him|his)\b"
 
@@ -2287,11 +2291,11 @@ def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt], turns: list[_T
     # a few messages before ("Gordon is asleep. He went into hibernation last saturday").
     speakers = {t.speaker.lower() for t in turns if t.speaker}
     for stmt in [s for s in picked.values() if s.speaker and not s.code and re.search(r"\b(?:him|her)\b", s.text)]:
-        if any(c.speaker == stmt.speaker and stmt.msg - 6 <= c.msg < stmt.msg and _NAMED_ONE.match(c.text)
+        if any(c.speaker == stmt.speaker and stmt.msg - 6 <= c.msg < stmt.msg and _NAMED_HEAD.match(c.text)
                for c in picked.values()):
             continue  # (named already)
         named = next((c for c in reversed(candidates[:stmt.pos]) if c.speaker == stmt.speaker and c.msg >= stmt.msg - 6
-                      and c.kind != "sentiment" and not c.code and (m := _NAMED_ONE.match(c.text))
+                      and c.kind != "sentiment" and not c.code and (m := _NAMED_HEAD.match(c.text))
                       and m.group(1).lower() not in speakers), None)
         if named is not None and named.pos not in picked:
             picked[named.pos] = replace(named, kind=stmt.kind)
@@ -2555,8 +2559,7 @@ def _cost(stmt: _Stmt) -> int:
     """What a statement takes of the budget: its text and its bullet. A Chinese character counts twice, as it does
     in the conversation's size the budget comes from: it says more than a letter."""
     # (a question put to the one who answers it gets who asked it, "Tamsin asked", in the card: its room too)
-    asked = 14 if stmt.speaker and stmt.text.startswith("“") and re.match(
-        r"“[^”]*\b(?:you|your|you'?re|you'?ve|you'?ll)\b", stmt.text, re.I) else 0
+    asked = 14 if stmt.speaker and stmt.text.startswith("“") and _TO_YOU.search(stmt.text.split("”", 1)[0]) else 0
     return len(stmt.text) + len(_CJK_RE.findall(stmt.text)) + _BULLET_COST + asked
 
 
@@ -2579,6 +2582,9 @@ def _ended(text: str) -> str:
     return text if re.search(r"[.!?…:;)\]\"'”’`*]$", core) else text + "."
 
 
+_TO_YOU = re.compile(r"(?i)\b(?:you|your|you'?re|you'?ve|you'?ll)\b")  # a question put to the one who answers it
+
+
 def _askers(stmts: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
     """Between people, a question kept before its answer says who asked it: "Euan: Rhiannon asked “Can you pick me
     up from work at 1?” — Yep.", not "Euan: “Euan can you pick me up…?” — Yep." as if Euan asked himself."""
@@ -2588,7 +2594,7 @@ def _askers(stmts: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
         asker = next((t.speaker for t in reversed(turns[max(0, stmt.msg - 2):stmt.msg])
                       if quoted and t.speaker and t.speaker != stmt.speaker
                       and _norm(quoted.group(1))[:24] in _norm(t.text)), "") \
-            if quoted and re.search(r"(?i)\b(?:you|your|you'?re|you'?ve|you'?ll)\b", quoted.group(1)) else ""
+            if quoted and _TO_YOU.search(quoted.group(1)) else ""
         # (only a question put to the one who answers it reads as their own: "How's Tofu?" does not)
         if asker:
             question = re.sub(rf"(?i)^{re.escape(stmt.speaker)}\W+", "", quoted.group(1))  # ("Euan can you…": him)
@@ -2794,9 +2800,10 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
     words = shout.group(1).split() if shout else []
     verb = next((k for k, w in enumerate(words) if w in _SHOUTED_VERBS), len(words))
     words = words[:verb] if 2 <= verb < len(words) else words
-    named = _names(people) | {w.lower() for w in words if re.sub(r"(\w)\1+$", r"\1", w.lower()) in _names(people)}
+    speakers = _names(people)
+    named = speakers | {w.lower() for w in words if re.sub(r"(\w)\1+$", r"\1", w.lower()) in speakers}
     shouted = " ".join(words) if 2 <= len(words) <= 4 and all(len(w) > 2 for w in words) and not any(
-        w.lower() in _names(people) for w in words) else \
+        w.lower() in speakers for w in words) else \
         f"{words[0]} plans" if len(words) == 1 and len(words[0]) >= 5 and words[0].lower() not in named \
         and not re.fullmatch(_SHOUTED, words[0]) and words[0] not in _NOT_AN_OCCASION else ""
     occasion = occasion or shouted.lower()
@@ -2806,7 +2813,7 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
     # ("ok edinburgh. are we actually doing this", "Morning everyone… Christmas pre-orders. Last year…": a few words
     # that name what the talk is about)
     topic = next((m.group(1) for sentence in _sentences(opener)[:3] if (m := _TOPIC_SAID.fullmatch(sentence.strip()))
-                  and not _is_small_talk(sentence) and m.group(1).lower() not in _names(people)), "")
+                  and not _is_small_talk(sentence) and m.group(1).lower() not in speakers), "")
     occasion = occasion or (f"{topic} plans" if topic and " " not in topic else topic).lower()
     # ("ok hear me out. curling. 🥌 the Silverdale ice rink does…": the idea pitched names the plan)
     pitched = next((m.group(1).lower() for t in turns[:1] if t.speaker and len(people) > 1 and lang == "en"
