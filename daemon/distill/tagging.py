@@ -58,7 +58,9 @@ class Tagger(Protocol):
 
 # ---------------------------------------------------------------- the embedded tagger
 
-_WORD_OR_MARK = re.compile(r"(?<![\w.])[A-Za-z][\w.+#-]*[\w+#]|(?<![\w.])[A-Za-z]|[,;:()\[\]{}<>\"“”'‘’/|=→]")  # ("3m52s" is no "m52s")
+# ("3m52s" is no "m52s"; a Latin word ends where Chinese starts, "N3总分180分" is N3, unless one character closes it: OK镜)
+_WORD_OR_MARK = re.compile(r"(?<![\w.])[A-Za-z](?:[^\W\u4e00-\u9fff]|[.+#-])*(?:[^\W\u4e00-\u9fff]|[+#])"
+                           r"(?:[\u4e00-\u9fff](?![\u4e00-\u9fff]))?|(?<![\w.])[A-Za-z]|[,;:()\[\]{}<>\"“”'‘’/|=→]")
 _HAN = re.compile(r"[\u4e00-\u9fff]{2,}")
 _STOP = set("""a an the and or but if of to in on at by for with about as into from this that these those it its
 i me my we our you your he him his she her they them their is are was were be been being have has had do does did
@@ -271,6 +273,16 @@ _HAN_VERB = set("告问说让要会能请想")
 _HAN_EDGE = set("的了是和也很在有就都而及与或把被给对从向这那个们上下中到去来我你他她它更最太还再又才吧呢吗啊时")
 
 
+# A count and its unit ("两张副卡", "30天通知期", "第一次", "40公里左右"), a time of day or week ("周日下午") and
+# "那边"/"左右" sit between terms, never inside one.
+_HAN_NO_TERM = re.compile(r"[0-9０-９一二两三四五六七八九十百千万几每各第多半]+(?:公里|公斤|个月|块钱|万元|平米|小时|分钟|"
+                          r"[个次张块岁年月号点分台位只条件套间节针天周把本项家人元期层站趟遍])|"
+                          r"[周星期礼拜]+[一二三四五六日天末]|[上下]午|晚上|早上|中午|今天|明天|后天|昨天|那边|这边|左右|"
+                          r"可以|应该|需要|一下|的话")
+# A term does not end on what is done with it ("主卧装", "店里买", "全家搬").
+_HAN_DEED = set("装买卖搬换办选")
+
+
 def _han_terms(text: str) -> list[str]:
     """Repeated Chinese terms: the longest 2–6 character strings that occur at least twice.
 
@@ -278,12 +290,12 @@ def _han_terms(text: str) -> list[str]:
     sentences around it do not.
     """
     counts: Counter[str] = Counter()
-    for run in _HAN.findall(text):
+    for run in _HAN.findall(_HAN_NO_TERM.sub(" ", text)):
         for size in range(2, 7):
             counts.update(run[i : i + size] for i in range(len(run) - size + 1))
     # ("子女教育和房贷" is two terms, not one: a joining word never sits inside a term)
     repeated = {t: c for t, c in counts.items() if c >= 2 and t[0] not in _HAN_EDGE and t[-1] not in _HAN_EDGE
-                and t[0] not in _HAN_VERB
+                and t[0] not in _HAN_VERB and t[-1] not in _HAN_DEED
                 and t not in _ZH_STOP and not _HAN_JOIN.search(t) and not _HAN_ASKING.match(t)}
     maximal = [t for t, c in repeated.items()
                if not any(t != u and t in u and repeated[u] == c for u in repeated)]
@@ -308,12 +320,20 @@ def _entity_like(word: str, first: bool) -> bool:
     return word[:1].isupper() and not first and len(word) > 2
 
 
+def _overlap(a: str, b: str) -> bool:
+    """One Chinese term inside the other, or running into it (张医生阿司匹 into 阿司匹林): one name, or a window
+    across two."""
+    return a in b or b in a or any(a.endswith(b[:n]) or b.endswith(a[:n]) for n in range(2, min(len(a), len(b))))
+
+
 def _drop_contained(tags: list[str]) -> list[str]:
-    """Keep ``Priya Shah`` and drop a later ``Priya``; keep distinct names."""
+    """Keep ``Priya Shah`` and drop a later ``Priya``; keep distinct names. (Chinese is not split into words: a term
+    inside another, 湖畔花园 and 湖畔花园酒店, is the same name.)"""
     kept: list[str] = []
     for tag in tags:
         lowered = tag.casefold()
-        if not any(lowered in k.casefold().split() or lowered == k.casefold() for k in kept):
+        if not any(lowered in k.casefold().split() or lowered == k.casefold() or
+                   _is_han(tag) and _is_han(k) and _overlap(tag, k) for k in kept):
             kept.append(tag)
     return kept
 

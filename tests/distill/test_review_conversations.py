@@ -527,8 +527,6 @@ KNOWN_GAPS = {
     },
     "review29_chinese_job_offer_chatgpt.json": {
         "纠结死了",  # "纠结死了" opens the line that says what the choice is
-        # the move ruled out ("全家搬") named as a tag
-        "(?mi)^(?=[^\\n]*全家搬)(?![^\\n]*(不|否|pass|放弃|排除|没|rejected|ruled out))[^\\n]*$",
     },
     "review29_help_energy_backbill_claude.json": {
         "always said",  # the user's aside, kept inside the line that tells the outcome

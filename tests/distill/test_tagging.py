@@ -65,6 +65,19 @@ def test_chinese_entities() -> None:
     assert "宁德时代" in normalize_tags(ExtractiveTagger().tag(text, 3), 3)
 
 
+def test_chinese_counts_units_times_and_windows_across_two_terms_are_not_tags() -> None:
+    text = ("---\nname: 宽带套餐\ndescription: 用户在比较融合套餐。\n---\n"
+            "- 融合套餐每月99元，送两张副卡，联通那边要付违约金。\n- 再加一张副卡，融合套餐也划算。\n"
+            "- 周日下午去营业厅办，联通那边说违约金是200元。\n- 我让他问问张医生阿司匹林的事。\n"
+            "- 问张医生阿司匹林要不要停。\n- 阿司匹林先不停。\n- 40公里左右就没电了，以前能跑60公里左右。\n"
+            "- OK镜听着就头大。\n- OK镜，也要验光。\n- 客厅装，主卧装。\n")
+    tags = ExtractiveTagger().tag(text, 6)
+    for bad in ("张副卡", "联通那边", "周日下午", "张医生阿司匹", "公里左右", "OK镜听着就头大", "主卧装"):
+        assert bad not in tags, (bad, tags)
+    for good in ("融合套餐", "违约金", "阿司匹林", "OK镜"):
+        assert good in tags, (good, tags)
+
+
 class FixedTagger:
     def __init__(self, tags: Any = None, fail: bool = False) -> None:
         self.tags = tags if tags is not None else ["Alpha", "Beta"]
