@@ -2819,6 +2819,10 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
     pitched = next((m.group(1).lower() for t in turns[:1] if t.speaker and len(people) > 1 and lang == "en"
                     and (m := _PITCHED.search(t.text)) and m.group(1).lower() not in _names(people)), "")
     occasion = occasion or (f"{pitched} plans" if pitched and " " not in pitched else pitched)
+    # ("我们下周三去杭州的事定了吗？": the trip the chat opens on names it, 杭州之行, when the place recurs)
+    trip = next((m.group(1) for t in turns[:2] if t.speaker and len(people) > 1 and lang == "zh"
+                 and (m := _ZH_TRIP.search(t.text))), "")
+    occasion = occasion or (f"{trip}之行" if trip and sum(t.text.count(trip) for t in turns) > 2 else "")
     up = next((m for t in turns[:1] if t.speaker and len(people) > 1 and lang == "en" and (m := _UP_FOR.search(t.text))),
               None)
     if up and not occasion:
@@ -2872,6 +2876,9 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
     if subject in notes.GENERIC_NAMES:  # the ask named nothing ("sort out the next few weeks"): what recurs does
         subject = notes.name([], said, names, kinds, lang)
     return Card(subject, description, _body(_blocks(_askers(chosen, turns), lang, work), lang))
+
+
+_ZH_TRIP = re.compile(r"(?:去|到)([\u4e00-\u9fff]{2,3}?)(?:的事|玩|旅游|旅行|过年|度假|出差|看看)")
 
 
 def _updated_card(existing: Card, chosen: list[_Stmt], work: list[str], turns: list[_Turn], lang: str) -> Card:

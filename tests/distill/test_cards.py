@@ -420,6 +420,20 @@ def test_chinese_sign_offs_and_greetings_are_left_out_and_the_plan_kept() -> Non
     assert "每天背30个新单词" in text and "N3" in result.description
 
 
+def test_a_chinese_chat_that_opens_on_a_trip_is_named_by_the_place_when_the_place_recurs() -> None:
+    chat = [say("阿杰，我们下周三去杭州的事定了吗？", "小林"),
+            say("定了！G7501 上海虹桥到杭州东，早上 8:30 出发。", "阿杰"),
+            say("第一天去灵隐寺，第二天去龙井村喝茶。灵隐寺要预约。", "小林"),
+            say("我来预约灵隐寺。天气预报说杭州有雨，记得带伞。", "阿杰")]
+    assert card(chat).name == "杭州之行"
+    # A place said in passing names nothing: the chat is about what recurs.
+    chat = [say("下周三去成都的事先不说了，灵隐寺的门票买了吗？", "小林"),
+            say("灵隐寺门票买了，45 元，飞来峰另外要 45 元。", "阿杰"),
+            say("那灵隐寺要提前预约吗？", "小林"),
+            say("要，我来预约灵隐寺。", "阿杰")]
+    assert "成都" not in card(chat).name
+
+
 def test_a_chat_between_people_is_named_by_what_recurs_not_by_a_unit_or_a_verb() -> None:
     chat = [say("Lea's birthday dinner is next Friday at Trattoria Lupo.", "Mira"),
             say("Should we get her a ceramics course voucher for the birthday dinner?", "Jonas"),
