@@ -2189,9 +2189,12 @@ def _chit_chat(turns: list[_Turn]) -> bool:
         text = _own_numbers(turn.text)
         names = [w for w in re.findall(r"(?<=[a-z,;] )[A-Z][a-z]+", text) if w.lower() not in _CALENDAR]
         # (Hellos and thanks are no length of talk: "just wanted to say hi and thanks, you've been nice company")
+        # (Nor is the weather, however long: "it's been bright and absolutely freezing here, proper blue sky, …")
         said = " ".join(s for s in _sentences(_EMOJI.sub("", _speech(text))) if not _is_small_talk(s)
-                        and not _is_filler(s, frozenset()))
-        if len(said.split()) > (20 if turn.role == "user" else 30) or names or _NUMBER.search(text) or \
+                        and not _is_filler(s, frozenset()) and not _IDLE_TOPIC.search(s))
+        # (A day ahead is a plan: "the boiler engineer comes on monday (7 December 2026)")
+        dated = turn.role == "user" and _DAY_AHEAD.search(turn.text)
+        if len(said.split()) > (20 if turn.role == "user" else 30) or names or dated or _NUMBER.search(text) or \
                 re.search(r"\b(?!" + _SHOUTED + r"\b)[A-Z]{2,}\b|\w[_.]\w|`", text):  # a name, a number, an acronym or
             # code: talk of things ("it's SO windy", "NOT impressed": a word said louder is no acronym)
             return False
@@ -2199,6 +2202,10 @@ def _chit_chat(turns: list[_Turn]) -> bool:
                                        and len(s.split()) > 2 for s in _sentences(turn.text)):
             return False  # ("tell me a joke?" asks for fun, not for something to remember; "right??" asks nothing)
     return True
+
+
+_DAY_AHEAD = re.compile(r"(?i)\b(?:tomorrow|tmrw|next (?:week|\w+day)|(?:on|this|coming) (?:mon|tues|wednes|thurs|fri|satur|"
+                        r"sun)day)\s*[(（][^)）]*\d{4}")
 
 
 def _answered(turns: list[_Turn], i: int) -> bool:

@@ -659,6 +659,15 @@ def test_chit_chat_about_the_weather_gives_no_card_but_something_to_remember_doe
             say("That's the best excuse there is.", role="assistant"), say("ok just wanted to say hi, bye!"),
             say("Bye! Have a great weekend!", role="assistant")]
     assert isinstance(distill(lazy), Skip)  # a weekday is no name, a longer line about the cat is still chat
+    frosty = [say("hiya! happy friday"), say("Happy Friday! How's your day been?", role="assistant"),
+              say("long but fine. it's been bright and absolutely freezing here, proper blue sky, had to scrape frost "
+                  "off the car this morning"),
+              say("Bright and freezing is the best kind of cold. Warming up now?", role="assistant"),
+              say("yeah, radiator + hoodie. thanks for the chat! have a good one"),
+              say("Thanks, you too!", role="assistant")]
+    assert isinstance(distill(frosty), Skip)  # the weather at length is still the weather
+    frosty[4] = say("yeah. the boiler engineer comes on thursday to look at the radiator that won't heat up")
+    assert "boiler engineer" in text_of(card(frosty))
     for remembered in ("I'm allergic to peanuts, remember that", "I prefer tea over coffee in the mornings",
                        "I decided to quit my job", "my sister is getting married in june"):
         said = [say("hi"), say("Hi! How are you?", role="assistant"), say(remembered),
