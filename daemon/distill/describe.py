@@ -441,7 +441,8 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
                                  bool(_PROMISE.search(p.text)),
                                  bool(re.search(r"\b(?:him|her|them|he|she|it)\b", p.text)), not _NAMED.search(p.text),
                                  -min(dwelt.get(p.text, 0), 3)))
-        fit = _unique(news + own + fit)
+        # ("Frozen it is", of raspberries said before it, is settled, but heads nothing: it needs its question.)
+        fit = [p for p in _unique(news + own + fit) if not _BARE_CHOICE.match(p.text)]
         # (Away from what it refers to, "I first watched it around 3 years ago" says nothing: a glance needs its thing.)
         # (One that names its thing first, "finished my first full screenplay and printed it", is fine.)
         named = [p for p in fit if p.kind == "decision" or not _UNNAMED_IT.match(p.text)]
@@ -563,10 +564,12 @@ def _headline(point: Point) -> Point:
     question, "“Did you get the flat?” — Yes! Moving on the 14th", heads with what follows the yes.)"""
     if settled := re.match(r"“([^”?]{2,25})\?” — ([^.!?]{1,30}) it is\W*$", point.text):  # “Price?” — £14 it is.
         return Point(point.who, f"{settled.group(1)}: {settled.group(2)}.", point.kind, point.role)
-    if (settled := re.match(r"(?i)(?:ok(?:ay)?,?\s+|right,?\s+|so\s+)?(.{2,60}?)\s+it is\W*$", point.text)) and \
+    if (settled := re.match(r"(?i)(?:ok(?:ay)?,?\s+|right,?\s+|so\s+)?(.{2,60}?)\s+it is(?: then)?(?:\W*$|[.!]+\s+(.+))",
+                            point.text)) and \
             not re.match(r"(?i)(?:what|that|this|it|there|here|so|of course|yes|yeah|yep|sure|no|because|maybe)\b",
-                         settled.group(1)):
-        return Point(point.who, f"Agreed: {settled.group(1)}.", "decision", point.role)  # "Sunday 11am it is"
+                         settled.group(1)):  # "Sunday 11am it is"; "Sunday 24th it is then. Earlier though, 6pm…"
+        return Point(point.who, f"Agreed: {settled.group(1)}." + (f" {settled.group(2)}" if settled.group(2) else ""),
+                     "decision", point.role)
     if agreed := _AGREED.match(point.text):  # "“Can we meet Monday…?” — Yes, Monday works.": Sam agreed to meet Monday…
         return Point(point.who, f"I agreed to {agreed.group(1)}.", "state", point.role)
     if (answered := re.match(r"“[^”]*” — [^.!?]{1,40}[.!] (.+)$", point.text)) and len(answered.group(1).split()) >= 3:

@@ -323,7 +323,7 @@ class ExtractiveDistiller:
         candidates = _candidates(turns, names, skip=ask[1], agent=bool(calls))
         if existing is None and not calls and (_idle(turns, candidates) or _idle_talk(turns, candidates)):
             return Skip(SKIP_REASON)
-        candidates = _with_deferred(_with_chain(_with_either(_with_options(candidates), turns), turns))
+        candidates = _with_amended(_with_deferred(_with_chain(_with_either(_with_options(candidates), turns), turns)))
         candidates = _with_turned_down(candidates, turns) if len(names) > 1 else candidates
         candidates, wrong, fixes = _corrected(candidates, turns)  # "it's 36.75 not 36.50": the first figure and sums
         for said, right in fixes:  # made of it; the ask's context in its corrected words too
@@ -1497,6 +1497,27 @@ def _with_deferred(candidates: list[_Stmt]) -> list[_Stmt]:
             text = stmt.text[:it.start(1)] + named.group(1) + stmt.text[it.end(1):]
             out[k] = replace(stmt, text=text, tokens=stmt.tokens | _tokens(named.group(1)))
     return out
+
+
+def _with_amended(candidates: list[_Stmt]) -> list[_Stmt]:
+    """What the same message adds to a choice just settled is part of it: "Sunday 24th it is then." — "Earlier though,
+    6pm, everyone's got work on monday." — "Still at mine, same jobs as before." is one decision."""
+    out = list(candidates)
+    for k, stmt in enumerate(out):
+        if stmt.kind != "decision" or not _SETTLED_CHOICE.search(stmt.text):
+            continue
+        for j in range(k + 1, len(out)):
+            after = out[j]
+            if after.msg != stmt.msg or not _AMENDS.match(after.text) or len(after.text.split()) > 14:
+                break
+            stmt = replace(stmt, text=f"{stmt.text.rstrip()} {after.text.strip()}", tokens=stmt.tokens | after.tokens)
+            out[k], out[j] = stmt, replace(after, kind="sentiment")
+    return out
+
+
+_SETTLED_CHOICE = re.compile(r"(?i)\bit is(?: then)?(?:\W*$|[.!]+\s)")
+_AMENDS = re.compile(r"(?i)\W*(?:(?:earlier|later|but|and) though|but|still|same|(?:and )?(?:earlier|later) (?:start|"
+                     r"finish)|starting|from)\b")
 
 
 def _with_chain(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
@@ -2819,7 +2840,10 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
     occasion = occasion or (re.sub(r"(?i)^(?:my|our|the)\s+", "", event.group(1)).lower() if event else "")
     # ("ok edinburgh. are we actually doing this", "Morning everyone… Christmas pre-orders. Last year…": a few words
     # that name what the talk is about)
-    topic = next((m.group(1) for sentence in _sentences(opener)[:3] if (m := _TOPIC_SAID.fullmatch(sentence.strip()))
+    opening = _sentences(opener)[:3]
+    if len(opening) > 1 and re.fullmatch(r"(?i)\W*(?:ok|okay|so|right)\W*", opening[0]):
+        opening[:2] = [f"{opening[0]} {opening[1]}"]  # ("right. burns night. we said last year…": burns-night-plans)
+    topic = next((m.group(1) for sentence in opening if (m := _TOPIC_SAID.fullmatch(sentence.strip()))
                   and not _is_small_talk(sentence) and m.group(1).lower() not in speakers), "")
     occasion = occasion or (f"{topic} plans" if topic and " " not in topic else topic).lower()
     # ("ok hear me out. curling. 🥌 the Silverdale ice rink does…": the idea pitched names the plan)
@@ -2836,7 +2860,7 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
         occasion, pitched = up.group(1), up.group(1) + (f" at the {up.group(2)}" if up.group(2) else "")
     description = notes.describe(points, context=context, request=ask, verdict=_verdict(ask, turns, lang),
                                  asker=asker if people else "",
-                                 topic=agenda[0] if agenda and len(people) > 1 and lang == "en" else pitched,
+                                 topic=agenda[0] if agenda and len(people) > 1 and lang == "en" else pitched or topic,
                                  task=bool(calls),
                                  work=" ".join(filter(None, (_later_task(turns, ask) if calls else "",
                                                              work_summary(calls) if work else ""))), people=people,

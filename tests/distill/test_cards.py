@@ -4217,3 +4217,20 @@ def test_a_bullet_with_no_list_after_it_ends_with_a_full_stop() -> None:
     assert isinstance(result, Card)
     assert not any(line.rstrip().endswith(":") for line in result.body.splitlines() if line.startswith("- ")), \
         result.body
+
+
+def test_a_choice_settled_keeps_what_its_message_adds_and_a_bare_choice_heads_nothing() -> None:
+    chat = [say("right. burns night. the weekend after next, sat 20th, at mine, 7pm?", "Isla"),
+            say("sat works. i'll do the address to a haggis", "Ewan"),
+            say("i'll do cranachan. raspberries in may 🙄 frozen it is", "Niamh"),
+            say("i'm on a night shift that saturday. sorry!!", "Niamh"),
+            say("the friday or the sunday then?", "Isla"),
+            say("sunday's fine for me. i'll collect the haggis friday", "Tom"),
+            say("sunday 21st it is then. earlier though, 6pm. still at mine, same jobs as before. "
+                "Tom can you bring chairs?", "Isla")]
+    result = card(chat)
+    assert result.name == "burns-night"
+    decision = next(line for line in result.body.splitlines() if "it is then" in line)
+    assert "6pm" in decision and "Still at mine" in decision and "chairs" not in decision
+    assert result.description.startswith("Agreed: Sunday 21st (21 May 2023). Earlier though, 6pm.")
+    assert "Frozen" not in result.description and "talked about burns night on" in result.description
