@@ -214,6 +214,8 @@ def name_from_title(title: str, lang: str, texts: list[str]) -> str:
     words = [w for w in re.findall(r"\w{3,}", title.casefold()) if not _CJK_RE.match(w)]
     if words and not any(w in said for w in words):
         return ""
+    if lang == "en" and len(title.split()) > 6 and (aside := re.fullmatch(r"(.{8,}?)\s+\([^()]{2,40}\)", title)):
+        title = aside.group(1)  # "SQLite database is locked (Flask + cron import)": the setting in brackets is an aside
     words = title.split()
     if lang == "en" and len(words) > 6 and re.match(r"[\w.+#-]{1,20}: ", title):
         words = words[1:]  # "React: Maximum update depth exceeded in PlantTable": the part after the topic's label
@@ -441,8 +443,10 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
                                  bool(_PROMISE.search(p.text)),
                                  bool(re.search(r"\b(?:him|her|them|he|she|it)\b", p.text)), not _NAMED.search(p.text),
                                  -min(dwelt.get(p.text, 0), 3)))
-        # ("Frozen it is", of raspberries said before it, is settled, but heads nothing: it needs its question.)
-        fit = [p for p in _unique(news + own + fit) if not _BARE_CHOICE.match(p.text)]
+        # ("Frozen it is", of raspberries said before it, is settled, but heads nothing: it needs its question. "Mine it
+        # is" says where: at the speaker's.)
+        fit = [p for p in _unique(news + own + fit) if not _BARE_CHOICE.match(p.text)
+               or re.match(r"(?i)\W*(?:mine|ours|yours|his|hers|theirs)\b", p.text)]
         # (Away from what it refers to, "I first watched it around 3 years ago" says nothing: a glance needs its thing.)
         # (One that names its thing first, "finished my first full screenplay and printed it", is fine.)
         named = [p for p in fit if p.kind == "decision" or not _UNNAMED_IT.match(p.text)]

@@ -984,6 +984,7 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                 elif questions:
                     continue
                 elif (len(words - names) >= 2 or named_answer or _SETTLED.match(sentence) or _SECRET.search(sentence)
+                      or turn.role == "user" and words and _OUTCOME.search(sentence)  # ("no errors at all.")
                       or turn.speaker and _MORE_NEWS.fullmatch(sentence)  # ("wait there's more" — "it's twins")
                       or re.search(r"[£$€]\d", sentence) and not _is_question(sentence)  # ("so it's £156 each")
                       or words - names and (decided or _PAST_TENSE.search(sentence) and
@@ -1031,15 +1032,10 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                 # (What the user pasted from a failing run, "Error: connect ECONNREFUSED …", is the record's, not a
                 # procedure to reuse.)
                 # (The error may come a line or two in: "Run actions/github-script@v7" then "RequestError …".)
-                erring = [line for line in code.split("\n")[1:4] if _ERROR_OUTPUT.match(line)]
-                output = turn.role == "user" and bool(erring)
+                first = _error_line(code)
+                output = turn.role == "user" and bool(first)
                 if output and code not in seen_code:  # its first line says which error: "`cargo build` fails:
                     seen_code.add(code)  # `error[E0499]: cannot borrow …`"
-                    first = erring[0].strip(" \t│┃|")[:_MAX_ERROR_LINE]  # (Terraform boxes it: "│ Error: …")
-                    if first.startswith("Traceback") and (raised := [
-                            line.strip() for line in code.split("\n")
-                            if re.match(r"\s*[\w.]*(?:Error|Exception|Exit|Interrupt)\b(?::|$)", line)]):
-                        first = raised[-1][:_MAX_ERROR_LINE]  # (a Python traceback says which error on its last line)
                     first = f"`` {first} ``" if "`" in first else f"`{first}`"
                     lead = _EMOJI.sub("", lead).strip()  # ("… now I get a different one 🙃")
                     said = f"{_capitalized(lead.rstrip(' :：'))}: {first}" if lead else first
@@ -1052,7 +1048,20 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     out.append(_Stmt(len(out), i, turn.speaker, lead, "procedure", _tokens(lead + code), code,
                                      False, turn.role))
     return _with_votes(_with_topics(_with_fragments(_with_answers(out, turns), turns), turns), turns) \
-        if any(t.speaker for t in turns) else out
+        if any(t.speaker for t in turns) else _with_short_outcomes(out)
+
+
+def _with_short_outcomes(stmts: list[_Stmt]) -> list[_Stmt]:
+    """A few words of how it went join what the user said before them: "Tested it: … gold went up by 90. No
+    exception.", "Ran the import by hand while … saved. No errors at all." (Alone, "No exception." says of what?)"""
+    out: list[_Stmt] = []
+    for stmt in stmts:
+        if out and stmt.role == "user" and stmt.msg == out[-1].msg and not stmt.code and not out[-1].code \
+                and len(stmt.text.split()) <= 4 and _OUTCOME.search(stmt.text) and out[-1].kind != "sentiment":
+            base = out.pop()
+            stmt = replace(base, text=f"{base.text.rstrip()} {stmt.text.strip()}", tokens=base.tokens | stmt.tokens)
+        out.append(replace(stmt, pos=len(out)) if stmt.pos != len(out) else stmt)
+    return out
 
 
 def _quip(sentence: str) -> bool:
@@ -2529,7 +2538,9 @@ def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int,
               and s.msg > answered and s.kind != "sentiment" and len(s.text) <= _MAX_MUST
               and (_OUTCOME.search(s.text) or _OUTCOME_ZH.match(s.text))
               and not _is_question(s.text) and not re.search(r"(?i)\bbut\b", s.text)]
-    kept += [s for s in turned[:1] if s not in kept]
+    # (And where it ended, when the user reported again later: "update: two nights since the change and zero
+    # 'database is locked' in the log".)
+    kept += [s for s in turned[:1] + [t for t in turned[-1:] if t.msg != turned[0].msg] if s not in kept]
     # So is what the user last decided once answered; when that only settles it ("小雨也同意了，就这么定了"), with
     # the decision it settles ("那就定匠心吧").
     decided = [s for s in candidates if s.role == "user" and not s.speaker and not s.code and s.kind == "decision"
@@ -2743,10 +2754,20 @@ def _request(turns: list[_Turn], calls: list[ToolCall]) -> tuple[str, str, str]:
 
 def _pasted_error(text: str) -> str:
     """The first line of the error output a message pastes in a fence ("error[E0502]: cannot borrow …"), or ""."""
-    for fence in _FENCE_RE.finditer(text):
-        if erring := [line for line in fence.group(0).split("\n")[1:4] if _ERROR_OUTPUT.match(line)]:
-            return erring[0].strip(" \t│┃|")[:_MAX_ERROR_LINE]
-    return ""
+    return next(filter(None, (_error_line(fence.group(0)) for fence in _FENCE_RE.finditer(text))), "")
+
+
+def _error_line(code: str) -> str:
+    """Which error a fenced block of output shows: its first error line ("│ Error: …" as Terraform boxes it), or a
+    Python traceback's last line ("sqlite3.OperationalError: database is locked"); "" when it shows none."""
+    erring = [line for line in code.split("\n")[1:4] if _ERROR_OUTPUT.match(line)]
+    if not erring:
+        return ""
+    first = erring[0].strip(" \t│┃|")[:_MAX_ERROR_LINE]
+    if first.startswith("Traceback") and (raised := [
+            line.strip() for line in code.split("\n") if re.match(r"\s*[\w.]*(?:Error|Exception|Exit|Interrupt)\b(?::|$)", line)]):
+        first = raised[-1][:_MAX_ERROR_LINE]
+    return first
 
 
 def _later_task(turns: list[_Turn], task: str) -> str:
@@ -2845,7 +2866,8 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
         opening[:2] = [f"{opening[0]} {opening[1]}"]  # ("right. burns night. we said last year…": burns-night-plans)
     topic = next((m.group(1) for sentence in opening if (m := _TOPIC_SAID.fullmatch(sentence.strip()))
                   and not _is_small_talk(sentence) and m.group(1).lower() not in speakers), "")
-    occasion = occasion or (f"{topic} plans" if topic and " " not in topic else topic).lower()
+    named_by = "" if occasion else topic.lower() if topic.isupper() else topic  # (what the talk was about, when it
+    occasion = occasion or (f"{topic} plans" if topic and " " not in topic else topic).lower()  # names the card)
     # ("ok hear me out. curling. 🥌 the Silverdale ice rink does…": the idea pitched names the plan)
     pitched = next((m.group(1).lower() for t in turns[:1] if t.speaker and len(people) > 1 and lang == "en"
                     and (m := _PITCHED.search(t.text)) and m.group(1).lower() not in _names(people)), "")
@@ -2860,7 +2882,7 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
         occasion, pitched = up.group(1), up.group(1) + (f" at the {up.group(2)}" if up.group(2) else "")
     description = notes.describe(points, context=context, request=ask, verdict=_verdict(ask, turns, lang),
                                  asker=asker if people else "",
-                                 topic=agenda[0] if agenda and len(people) > 1 and lang == "en" else pitched or topic,
+                                 topic=agenda[0] if agenda and len(people) > 1 and lang == "en" else pitched or named_by,
                                  task=bool(calls),
                                  work=" ".join(filter(None, (_later_task(turns, ask) if calls else "",
                                                              work_summary(calls) if work else ""))), people=people,

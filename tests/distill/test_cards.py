@@ -4234,3 +4234,32 @@ def test_a_choice_settled_keeps_what_its_message_adds_and_a_bare_choice_heads_no
     assert "6pm" in decision and "Still at mine" in decision and "chairs" not in decision
     assert result.description.startswith("Agreed: Sunday 21st (21 May 2023). Earlier though, 6pm.")
     assert "Frozen" not in result.description and "talked about burns night on" in result.description
+
+
+def test_a_pasted_traceback_asks_about_its_error_and_how_it_ended_is_kept() -> None:
+    result = card([
+        say("flask + sqlite question. i run a little web app for our beekeeping club, 38 members log inspections on it. "
+            "error log:\n\n```\nTraceback (most recent call last):\n  File \"/srv/hivelog/app.py\", line 88, in save\n"
+            "    db.commit()\nsqlite3.OperationalError: database is locked\n```"),
+        say("Something holds the write lock. What else writes to the database?", role="assistant"),
+        say("a cron job imports the hive scales at 19:00, 12 scales, about 40,000 rows a night, takes ~94 seconds"),
+        say("Switch to WAL mode and commit the import in batches of 500.", role="assistant"),
+        say("done, import rewritten with executemany, app timeout back down to 10. ran the import while my partner "
+            "saved forms. no errors at all. and the import took 11 seconds instead of 94!!"),
+        say("Good.", role="assistant"),
+        say("update: two nights since the change and zero 'database is locked' in the log (was 23 on sunday night)"),
+        say("Excellent.", role="assistant")])
+    assert "sqlite3.OperationalError: database is locked" in result.description, result.description
+    assert "Traceback (most" not in result.description and "40,000 rows a night" not in result.description
+    body = result.body
+    assert "zero 'database is locked' in the log" in body, body  # (where it ended, reported later)
+    assert "saved forms. No errors at all." in body, body  # (a few words of outcome join what they are of)
+    assert not re.search(r"(?m)^- No errors at all", body), body
+
+
+def test_an_aside_in_brackets_after_a_long_title_does_not_stop_it_naming_the_card() -> None:
+    from daemon.distill.describe import name_from_title
+    texts = ["sqlite database is locked when the flask app saves during the cron import"]
+    assert name_from_title("SQLite database is locked (Flask + cron import)", "en", texts) == "sqlite-database-is-locked"
+    assert name_from_title("Invoice total 2p out (Python rounding)", "en", ["invoice total python rounding"]) == \
+        "invoice-total-2p-out-python-rounding"

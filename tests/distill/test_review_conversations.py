@@ -448,7 +448,7 @@ KNOWN_GAPS = {
         # the exception's class name and the release day: budget; an aside kept as told
         "2026-12-18", "InvalidDefinitionException", "very glamorous",
     },
-    "review25_help_hotel_overcharge_claude.json": {"no chargeback", "£356"},  # budget
+    "review25_help_hotel_overcharge_claude.json": {"£356"},  # budget
     "review25_meeting_community_garden_messages.json": {
         # the garden's street, the amendment's cost (£352) and the beekeeper's "no rent": budget (the amended motion
         # carried 5-0 is kept whole)
