@@ -681,6 +681,8 @@ def _is_filler(sentence: str, names: frozenset[str], people: bool = False) -> bo
         return True  # "All six of us here, no apologies": who came to the meeting
     if _OFF_NOW.match(sentence):
         return True  # "Off to do the bedtime story now": a goodbye
+    if _ITEM_CALLED.fullmatch(sentence.strip()) or re.match(r"(?i)\W*(?:tonight'?s |the |our )?agenda\s*:", sentence):
+        return True  # "Item 2, covers.", "Agenda: 1) …": the chair's running order; what the description says it was about
     if _SEND_LOVE.match(sentence):
         return True  # "Love to Sam and baby Mila", "Give Biscuit a scratch from me": a sign-off
     if _LETTER_FORMULA.fullmatch(sentence):
@@ -704,6 +706,9 @@ def _is_filler(sentence: str, names: frozenset[str], people: bool = False) -> bo
     # Cheering the other speaker on ("Take lots of pics!", "Anytime Nate!") says nothing about anyone.
     cheering = _REACTION_RE.match(sentence) or _IMPERATIVE.match(sentence) or len(_tokens(sentence) - names) < 3
     return sentence.endswith("!") and cheering and not personal and not specific and not _NEWS_OF.match(sentence)
+
+
+_ITEM_CALLED = re.compile(r"(?i)\W*(?:agenda\s+)?item\s+\d{1,2}\b(?:[,:;]?\s+[\w'’ -]{1,30})?[.!:?]*")
 
 
 def _sentiment(sentence: str) -> bool:
@@ -979,19 +984,21 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                         or sentence.endswith((":", "：")) or not turn.speaker and _day_again(sentence, days_said):
                     continue  # the request is in the description; a lead-in without its list says nothing; nor an
                     # answer's "next Wednesday is 25 March" (下周三是3月25日)
+                voted = bool(turn.speaker and re.match(r"(?i)\W*(?:" + _VOTES + r")", sentence))  # ("all six for.")
                 if questions and _is_question(sentence) and len(words - names) >= 2 and not _is_filler(sentence, names):
                     out.append(_Stmt(len(out), i, turn.speaker, sentence, "question", words, "", reply, turn.role))
                 elif questions:
                     continue
                 elif (len(words - names) >= 2 or named_answer or _SETTLED.match(sentence) or _SECRET.search(sentence)
                       or turn.role == "user" and words and _OUTCOME.search(sentence)  # ("no errors at all.")
+                      or voted
                       or turn.speaker and _MORE_NEWS.fullmatch(sentence)  # ("wait there's more" — "it's twins")
                       or re.search(r"[£$€]\d", sentence) and not _is_question(sentence)  # ("so it's £156 each")
                       or words - names and (decided or _PAST_TENSE.search(sentence) and
                                                                     _EVENT_RE.search(sentence) or _DROPPED_I.match(
                         sentence) or named_answer or turn.speaker and _EVENT_RE.search(sentence))  # "I'm an auntie!!"
                         and not re.search(r"\b(?:it|that|this|them)\b", sentence, re.I)) \
-                        and (named_answer or not _is_filler(sentence, names, bool(turn.speaker) or _user_plan(turn, sentence))) \
+                        and (named_answer or voted or not _is_filler(sentence, names, bool(turn.speaker) or _user_plan(turn, sentence))) \
                         and not (turn.speaker and _idle_chatter(sentence)) and (
                         not _is_question(sentence) or _framing(sentence, turns, i)) and not (
                         turn.role == "user" and previous != "decision" and (_IMPERATIVE.match(sentence) or re.match(
@@ -1100,7 +1107,8 @@ _VOTES = r"\d{1,2}\s?[–—-]\s?\d{1,2}(?=\s*(?:[,.!;)]|$|[^\w\s£$%]))|" \
          r"(?:\d+|one|two|three|four|five|six|seven|eight|nine) (?:votes? )?(?:to|vs\.?|-) (?:\d+|nil|none|one|two|three|" \
          r"four|five|six|seven|eight|nine)" \
          r"|(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|all) (?:votes? )?(?:for|in favou?r),? " \
-         r"(?:\d+|none|nil|nobody|no one|zero|one|two|three|four|five|six|seven|eight|nine) against"
+         r"(?:\d+|none|nil|nobody|no one|zero|one|two|three|four|five|six|seven|eight|nine) against" \
+         r"|all (?:\d+|two|three|four|five|six|seven|eight|nine|ten|twelve) (?:for|in favou?r)\b"  # ("all six for. carried")
 # ("4 to 1", "three votes to one", "Five for, none against")
 # "Proposal: …", "So, the motion as amended: …"
 _OPTION_COUNTS = re.compile(r"(?i)\W*(?:so,?\s+|final(?:ly)?:?\s+|result:?\s+)?((?:[a-z][\w'’ -]{1,30}?\s+\d{1,2}\s*[,;]\s*)+"
@@ -1233,7 +1241,8 @@ def _with_votes(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
                     motion = next(([_MOTION.sub("", m)] for t in reversed(turns[max(0, j - 15):j]) for m in
                                    reversed(_sentences(t.text)) if _MOTION.match(m) and len(m.split()) >= 4), motion)
                 if (not motion or _is_question(motion[0])) and (on := re.search(
-                        r"(?i)\bvote on (?!(?:it|this|that)\b)((?:the\s+)?[^.?!:\n]{3,80})", call.group(0))) \
+                        r"(?i)\b(?:vote on|all in favou?r of) (?!(?:it|this|that)\b)((?:the\s+)?[^.?!:\n]{3,80})",
+                        call.group(0))) \
                         and len([w for w in on.group(1).split() if w.lower().strip(",") not in (
                             "the", "please", "now", "then", "tonight", "first", "quickly")]) >= 3:
                     motion = [on.group(1).strip(" ,") + "."]  # ("let's vote on the butts, £480 as Rashid proposed")
@@ -1328,6 +1337,7 @@ def _with_topics(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
                     and not _CLAUSE.search(question) and not re.search(r"\b[A-Z][a-z]", question[1:]) \
                     and re.search(r"[A-Za-z]{3,}", question) and not re.search(r"\d", question) \
                     and not _IMPERATIVE.match(question) and not _tokens(question) & stmt.tokens \
+                    and not _CHECK_IN.search(question) \
                     and _norm(_trim(turns[stmt.msg].text, frozenset())).startswith(_norm(stmt.text)[:12]):
                 question = question[:1].upper() + question[1:]
                 out[k] = replace(stmt, text=f"“{question}” — {stmt.text}", tokens=stmt.tokens | _tokens(question))
@@ -1342,7 +1352,9 @@ _YES = re.compile(r"(?i)\W*(yes|yeah|yep|yup|i did|we did|i have|i am|we are|i d
 # "Are you home tonight?", "Got a sec?", "Did you eat?": asking after the other, not about news.
 _CHECK_IN = re.compile(r"(?i)\b(?:are you|you) (?:still )?(?:home|there|up|free|around|awake|busy|ok|okay|alive|in)\b|"
                        r"\b(?:has|have) (?:every(?:one|body)|you all|y'?all) (?:got|seen|read|had|received)\b|"
-                       r"\bdid you eat\b|\bhave you eaten\b|\bgot a (?:sec|second|minute|moment)\b|\bcan you talk\b")
+                       r"\bdid you eat\b|\bhave you eaten\b|\bgot a (?:sec|second|minute|moment)\b|\bcan you talk\b|"
+                       # a meeting's last call asks for business, not for an answer ("AOB?" — "bring cake")
+                       r"^\W*(?:aob|any other business|anything else|any questions|questions)\W*$")
 _WH = re.compile(r"(?i)(?:who|what|where|when|which|why|how)\b")  # after the openers ("So… what") are cut
 
 
@@ -1840,6 +1852,16 @@ def _superseded(candidates: list[_Stmt], turns: list[_Turn]) -> set[int]:
                     not earlier.text.startswith(("Carried", "Decision (")) and \
                     not any(_CHANGE.search(t.text) for t in turns[earlier.msg:earlier.msg + 1]):
                 gone.add(earlier.pos)  # (a vote's result is not undone by a detail changed after it)
+    # "I'd like us to go for a team target of £2,000, so £400 each" … "Agreed: £1,500 team target, £300 each": a sum
+    # proposed, then another agreed for the same thing, no longer holds.
+    for earlier in candidates:
+        if not earlier.speaker or earlier.code or not _PROPOSES.match(earlier.text) or not (
+                sums := set(_SUM.findall(earlier.text))):
+            continue
+        if any(later.msg > earlier.msg and later.kind == "decision" and (agreed := set(_SUM.findall(later.text)))
+               and not sums & agreed and {t for t in earlier.tokens & later.tokens if t.isalpha()} - _DAY_WORDS
+               for later in candidates):
+            gone.add(earlier.pos)
     # What a gone plan's message says of it next ("… the vault escapes on deansgate. They've got the 'bank job' room")
     # goes with it, and so does a yes to it by its day ("fri 11th 7pm work for everyone?" — "fri works").
     for pos in sorted(gone):
@@ -2360,8 +2382,8 @@ def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt], turns: list[_T
             picked[pos] = replace(stmt, text=f"“{re.sub(r'[?？]+$', '?', question)}” — {stmt.text}",
                                   tokens=stmt.tokens | _tokens(question))
     # ("And Pemberton?" said in too few words to be kept: the answer names him itself, "Pemberton: in the fridge…")
-    for pos, name in asked_of.items():
-        if pos in picked and not any(name in c.text for c in picked.values() if c.msg in (picked[pos].msg - 1,
+    for pos, name in asked_of.items():  # (not the one called on to answer: "and i'm for. Siobhan?" — "5 for…")
+        if pos in picked and name.casefold() != picked[pos].speaker.casefold() and not any(name in c.text for c in picked.values() if c.msg in (picked[pos].msg - 1,
                                                                                            picked[pos].msg)):
             text = picked[pos].text
             plain = re.match(r"(?:In|On|At|The|A|An|She|He|They|It|Still|Currently|Asleep|Fine|Good|All|Just|Not|Home|"
@@ -2908,6 +2930,11 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
                  and not _BOOKED_PLAN.match(p.text)]  # (what was booked, a train or a table, is no subject)
         # A meeting's agenda names it: "One item tonight: the Eastgate Community Choir winter concert."
         # (One item: "the v2.3 release and dark mode" says what was on the table, not what came of it.)
+        items = [i.strip(" ,;") for i in re.split(r"\s*\b\d{1,2}[.)]\s+", agenda[0]) if i.strip(" ,;")] if agenda else []
+        decided = [p for p in lead if p.kind == "decision"]
+        if len(items) >= 3 and decided:  # ("1) finances 2) pitch covers 3) 2027 subs…": the item its first decision
+            matched = max(items, key=lambda i: len(_tokens(i) & _tokens(decided[0].text)))  # settled names it)
+            agenda = [matched] + agenda if _tokens(matched) & _tokens(decided[0].text) else agenda
         focus = [a for a in agenda if not re.search(r",\s|\sand\s", a)][:1] or focus
         # (Two items, "the membership fee, and the new year's day dip": the first names it when the first decision
         # is about it.)
@@ -2918,7 +2945,9 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
         # Between people, the news names the card ("video game tournament"), not the chatter around it.
         happened = [len(people) > 1 and _told(s) and not _PROMISE.search(s.text) for s in chosen]
         texts = [s.text for s, n in zip(chosen, happened)
-                 for _ in range(1 + (s.kind == "decision" and not _BOOKED_PLAN.match(s.text)) + 2 * n)] \
+                 # (what was put off, "bar refurb deferred to the march meeting", was not what the meeting settled)
+                 for _ in range(1 + (s.kind == "decision" and not _BOOKED_PLAN.match(s.text) and not _PUT_OFF.search(s.text))
+                                + 2 * n)] \
             + [t.text for t in turns]
     said = [t.text for t in turns]
     # A catch-up led by big news is named by it ("We got engaged!!" from Beatriz: beatriz-engagement).
@@ -2931,6 +2960,10 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
     return Card(subject, description, _body(_blocks(_askers(chosen, turns), lang, work), lang))
 
 
+_PROPOSES = re.compile(r"(?i)\W*(?:i'?d (?:like|love) (?:us )?to|i (?:propose|suggest)|(?:my )?proposal\s*:|how about|"
+                       r"what about|we could|let'?s (?:go for|aim for|say))\b")
+_SUM = re.compile(r"[£$€]\s?\d[\d,.]*k?")
+_PUT_OFF = re.compile(r"(?i)\b(?:deferred|postponed|held over|put off)\b")
 _ZH_TRIP = re.compile(r"(?:去|到)([\u4e00-\u9fff]{2,3}?)(?:的事|玩|旅游|旅行|过年|度假|出差|看看)")
 
 

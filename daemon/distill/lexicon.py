@@ -65,7 +65,7 @@ _CUES = {
     "en": {
         "procedure": r"`(?:sudo |pip3? |pipx |npm |npx |git |python3? |uv |cargo |go |make |docker |kubectl |brew |apt(?:-get)? |curl |wget |mix |yarn |pnpm |node |bash |sh |cd |ls |cat |grep |export |memvault |pytest|ssh |scp |rsync |chmod |mkdir |rm |cp |mv |tar |systemctl |conda |poetry |gradle |mvn |dotnet |swift |ruby |gem |bundle |rails |php |composer |psql |mysql |redis-cli |gh |terraform |ansible)[^`]*`|\b(?:commands?|step \d+|steps to|shortcut|procedure|recipe|instructions|"
                      r"install|configure|(?:^|how |steps )to (?:fix|set up|reset|deploy|rebuild|update) \w+)\b",
-        "decision": r"\b(?:decided|decision(?! to make)(?<!its decision)(?<!their decision)(?<!his decision)"
+        "decision": r"\b(?:decided|(?:deferred|postponed|held over) (?:to|until) (?:the |next )?|decision(?! to make)(?<!its decision)(?<!their decision)(?<!his decision)"
                     r"(?<!her decision)(?<!court's decision)(?<!judge's decision)|(?:we'll|we will|i'll|i will|let's|going to) go with|"
                     r"(?:^|i'm |we're )going with (?:(?-i:[A-Z])\b|option\b|plan\b|the\b)|"
                     r"i'?m (?:getting|buying|ordering|going for) the|"

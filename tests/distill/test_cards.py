@@ -4263,3 +4263,31 @@ def test_an_aside_in_brackets_after_a_long_title_does_not_stop_it_naming_the_car
     assert name_from_title("SQLite database is locked (Flask + cron import)", "en", texts) == "sqlite-database-is-locked"
     assert name_from_title("Invoice total 2p out (Python rounding)", "en", ["invoice total python rounding"]) == \
         "invoice-total-2p-out-python-rounding"
+
+
+def test_a_committee_meeting_keeps_each_vote_the_deferral_and_drops_the_running_order() -> None:
+    chat = [say("evening all. committee, 13 January. agenda: 1) pitch covers 2) subs 3) bar refurb", "Marcus"),
+            say("item 1, covers. Kwame", "Marcus"),
+            say("a new set is £6,900. Ashby CC are selling theirs for £3,400, i looked on saturday", "Kwame"),
+            say("proposal: we buy Ashby's covers for £3,400. hands up", "Marcus"),
+            say("for", "Helen"), say("against. minute it please", "Rory"),
+            say("and i'm for. Siobhan?", "Marcus"),
+            say("2 for, 1 against (Rory). carried", "Siobhan"),
+            say("item 2, subs for 2027", "Marcus"),
+            say("I'd like us to go for adult subs of £150, juniors £50", "Helen"),
+            say("too much after christmas, can we do £135 and keep juniors at £45", "Rory"),
+            say("all in favour of adult £135, juniors £45?", "Marcus"),
+            say("all three for. carried", "Siobhan"),
+            say("item 3, bar. only one quote so far, Pennine Joinery, £8,500", "Siobhan"),
+            say("agreed. bar refurb deferred to the march meeting. Siobhan chase the other two quotes", "Marcus"),
+            say("AOB? no. next meeting wednesday 10 march, 7:30 in the pavilion", "Marcus"),
+            say("bring cake", "Rory")]
+    result = card(chat)
+    body = result.body
+    decisions = body.split("## Decisions", 1)[1].split("##", 1)[0]
+    assert "Siobhan: Siobhan:" not in body, body
+    assert "Carried (2 for, 1 against): we buy Ashby's covers for £3,400." in decisions, decisions
+    assert "Carried (all three for): adult £135, juniors £45." in decisions, decisions
+    assert "deferred to the march meeting" in decisions, decisions
+    assert "“AOB?”" not in body and not re.search(r"(?im)^- \w+: item \d", body), body
+    assert "£150" not in body, body  # (the subs proposed, then others agreed)

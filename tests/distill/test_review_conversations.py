@@ -409,8 +409,8 @@ KNOWN_GAPS = {
         "2027-01-04", "2027-01-15", "Rafa", "dialysis", "panto", "7pm", "stay over", "Ziggy", "shed roof", "ladder",
     },
     "review23_meeting_house_dishwasher_vote_messages.json": {
-        # the yogurt item (a running joke): kept as told (both votes are kept)
-        "yogurt",
+        # Hattie's secret santa limit: budget (both votes and the deferral are kept)
+        "secret santa",
     },
     # --- review 24 (written 2026-12-01 by a reviewer before any card was produced; 31 of 301 checks failed on the
     # first run, 89.7 %, against 29 for the distiller this session started from) ---
@@ -538,7 +538,7 @@ KNOWN_GAPS = {
         # dinner to celebrate, and a quip: budget
         "Pilot", "Chile", "mum", "parrot", "Otley", "dinner", "no stopping her",
     },
-    "review29_meeting_tenants_lift_messages.json": {"fitter than"},  # a joke kept as told
+    "review29_meeting_tenants_lift_messages.json": {"christmas jumpers even"},  # a joke kept with the plan it follows
     "review29_numbers_christmas_travel_sharegpt.json": {"ripped off"},  # a complaint kept inside the fare's line
     # --- review 30 (written 2026-12-02 by a reviewer before any card was produced; 24 of 248 checks failed on the
     # first run, 90.3 %, for the distiller this session started from; the general causes were fixed, these remain) ---
@@ -572,9 +572,8 @@ KNOWN_GAPS = {
         "Isla", "thermal curtain", "tortoise", "Kevin", "pun intended", "farah",
     },
     "review31_meeting_pta_story_shed_messages.json": {
-        # the corrected total, the £610 left and the tombola prizes' day: budget of a dense meeting; the Santa joke
-        # is kept as his promise
-        "£2,610", "£610", "2026-12-09", "pillow", "waistline",
+        # the £610 left and the tombola prizes' day: budget of a dense meeting; the Santa joke is kept as his promise
+        "£610", "2026-12-09", "pillow", "waistline",
     },
     "review31_numbers_phone_contract_sharegpt.json": {
         "credit check",  # the 0% deal's caveat: budget
@@ -629,17 +628,14 @@ KNOWN_GAPS = {
         "£41k",
     },
     "review32_meeting_allotment_water_butts_messages.json": {
-        # a dense meeting: the postponed rent rise, the wreath day and plot 9: budget
+        # a dense meeting: the postponed rent rise and the waiting list: budget
         "10 butts",
-        "10am",
         "14 people",
-        "2026-12-12",
         "2026-12-18",
         "February",
         "council",
         "half plot",
         "okeke",
-        "plot 9",
         "postpone",
     },
     "review32_personal_plans_coast_cottage_messages.json": {
