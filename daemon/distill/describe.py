@@ -348,8 +348,9 @@ def news_name(point: Point, told: list[Point] | None = None) -> str:
         thing = ""  # ("I got accepted…" names no "accepted")
     # ("I got the job with the British Antarctic Survey": tariq-british-antarctic-survey-job; "We got the keys": new home)
     where = re.match(r"\s+(?:with|at|from)\s+(?:the\s+)?((?:[A-Z][\w&'’-]*\s*){1,3})", text[m.end():])
-    # ("I got a place on the midwifery degree at Leeds!!": rosa-midwifery-degree)
-    course = re.match(r"(?i)\s+(?:on|at|in)\s+(?:the|a)\s+((?:[\w-]+\s+){0,2}(?:degree|course|programme|program|scheme))\b",
+    # ("I got a place on the midwifery degree at Leeds!!": rosa-midwifery-degree; "on the primary PGCE": primary-pgce)
+    course = re.match(r"(?i)\s+(?:on|at|in)\s+(?:the|a)\s+((?:[\w-]+\s+){0,2}(?:degree|course|programme|program|scheme|apprenticeship|"
+                      r"masters|pgce|msc|mba|phd|bsc))\b",
                       text[m.end():])
     if thing.lower() == "place" and course:
         thing = course.group(1)

@@ -2100,7 +2100,9 @@ def _with_fragments(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
                 _FOLLOW_UP.match(question) or _FOLLOW_UP_NAMED.match(question))
             detail = confirmed and len(question.split()) <= 8 and not _PROPOSAL.search(question) and bool(re.match(
                 r"(?i)(?:the|that|this|your|is it|was it|in|at|with|near|on|really|seriously)\b", question)
-                or _specific(question) and len(question.split()) <= 4)  # ("Science at Hollybank?")
+                or _specific(question) and len(question.split()) <= 4) \
+                and not any(out[k].msg == i - 1 and not _is_question(out[k].text) for k in near)  # ("Science at
+            # Hollybank?"; not "Come to ours for dinner, Ana's making pierogi. 7ish?": that asks about its own offer)
             # ("It was Tuesday, right?" — "Tuesday.": a detail confirmed)
             checked = bool(re.search(r"(?i),\s*(?:right|yeah|no|correct|isn'?t it|wasn'?t it|didn'?t you)\W*$", question)) \
                 and _stem_overlap(question, stmt.text)

@@ -491,6 +491,14 @@ def _en_ordinal(m: re.Match[str], anchor: date, said: Said | None = None) -> str
         named = {_month_index(w) for w in re.findall(_MONTH_SAID, clause)} - {None}
     if past and not named and len(earlier) == 1:
         named = earlier
+    # ("last day is the end of next month, the 26th": next month's 26th)
+    if not named and (shift := re.search(r"(?i)\b(next|this|last)\s+month(?:['’]s)?\b[^.!?]{0,40}$",
+                                         text[max(0, m.start() - 60):m.start()])):
+        index = anchor.year * 12 + anchor.month - 1 + {"next": 1, "this": 0, "last": -1}[shift.group(1).lower()]
+        try:
+            return _day(date(index // 12, index % 12 + 1, day))
+        except ValueError:
+            return None
     if len(named) == 1:  # "I move the first week of January, start date is the 11th": January's 11th
         month = named.pop()
         # (The sentence's own year names it: "summons for 4 january 2027 but we're getting married on the 2nd")
@@ -754,6 +762,9 @@ def _en_after_next(m: re.Match[str], anchor: date) -> str:
         return _week(_monday(anchor) + timedelta(days=14))
     if unit == "month":
         return _month(anchor, 2)
+    if unit in _EN_WEEKDAYS:  # ("the saturday after next", said on a Sunday: not the coming one, the one after)
+        coming = anchor + timedelta(days=(_EN_WEEKDAYS.index(unit) - anchor.weekday()) % 7 or 7)
+        return _day(coming + timedelta(days=14 if (coming - anchor).days <= 2 else 7))
     return f"{anchor.year + 2}"
 
 
@@ -954,6 +965,11 @@ RULES: tuple[Rule, ...] = (
          lambda m, a: _day(_monday(a) + timedelta(days=(7 if m.group(2).lower() == "next" else 0)
                                                   + _EN_WEEKDAYS.index(m.group(1).lower()))),
          examples=("Wednesday next week", "by Friday this week"), triggers=("week",)),
+    Rule("N days/weeks ago tomorrow / today / yesterday",
+         "counted back from the day after (the day of, the day before) the anchor day: “started two weeks ago tomorrow”",
+         re.compile(r"\b" + _EN_N + r"\s+" + _EN_UNIT + r"\s+ago\s+(?P<from>tomorrow|today|yesterday)\b", re.I),
+         lambda m, a: _en_ago(m, a + timedelta(days={"tomorrow": 1, "today": 0, "yesterday": -1}[m.group("from").lower()])),
+         examples=("two weeks ago tomorrow", "a week ago yesterday"), triggers=("ago",)),
     Rule("yesterday / today / tomorrow …",
          "the anchor day shifted: the day before yesterday −2 … the day after tomorrow +2; "
          "last night −1; tonight and this morning/afternoon/evening 0",
@@ -964,11 +980,12 @@ RULES: tuple[Rule, ...] = (
          _en_fixed,  # ("the tomorrow rollover": a feature's name)
          examples=("yesterday", "today", "tomorrow", "the day after tomorrow", "last night"),
          triggers=("yesterday", "today", "tomorrow", "night", "morning", "afternoon", "evening")),
-    Rule("the week/weekend/month/year after next",
-         "two weeks (months, years) on from this one; a weekend: the one after the coming weekend, or after the "
-         "next one when the coming one is two days off (said on a Thursday or a Friday)",
-         re.compile(r"\bthe\s+(week|weekend|month|year)\s+after\s+next\b", re.I), _en_after_next,
-         examples=("the week after next", "the weekend after next", "the month after next"),
+    Rule("the week/weekend/month/year/<weekday> after next",
+         "two weeks (months, years) on from this one; a weekend or a weekday: the one after the coming one, or after "
+         "the next one when the coming one is two days off or less",
+         re.compile(r"\bthe\s+(week|weekend|month|year|" + "|".join(_EN_WEEKDAYS) + r")\s+after\s+next\b(?!\s+(?:week|weekend|month|year)\b)(?!\s*[(（])",
+                    re.I), _en_after_next,
+         examples=("the week after next", "the weekend after next", "the month after next", "the Saturday after next"),
          triggers=("next",)),
     Rule("the <weekday> / week / weekend before last",
          "one before the last: the weekday a week before “last <weekday>”; the calendar week two weeks back; the "
@@ -1036,7 +1053,7 @@ RULES: tuple[Rule, ...] = (
                    "next month", "last month", "next year", "last year"),
          triggers=("last", "this", "next")),
     Rule("N days/weeks/months/years ago", "counted back from the anchor day; vague counts are “around”",
-         re.compile(r"\b" + _EN_N + r"\s+" + _EN_UNIT + r"\s+ago\b", re.I), _en_ago,
+         re.compile(r"\b" + _EN_N + r"\s+" + _EN_UNIT + r"\s+ago\b(?!\s+(?:tomorrow|today|yesterday)\b)", re.I), _en_ago,
          examples=("3 days ago", "a week ago", "two months ago", "a few days ago"), triggers=("ago",)),
     Rule("in N days/weeks/months/years", "counted on from the anchor day; vague counts are “around”; after “N times” "
          "or right after a verb that says it happened (“failed three times in two months”, “finished it in 3 "
@@ -1080,7 +1097,7 @@ RULES: tuple[Rule, ...] = (
          "meet Monday?”, “Monday works”, “booked it for Saturday”), the coming one, today excluded; in the past tense "
          "(“it was Tuesday”) the most recent one; else as written: which week is meant is anyone's guess",
          re.compile(r"(?<![-–])\b" + _EN_DAY + r"(?!\s*(?:to|through|till|until|and|or|[-–/])\s*\w+day)"
-                    r"(?!\s+after\s*[(（])"
+                    r"(?!\s+after\s*[(（])(?!\s+after\s+next\b)"  # ("the saturday after next (…)": one phrase)
                     r"(?!\s+(?:brain|blues|feeling|vibes?|mood|scaries|best|funday)\b)"  # "proper Sunday brain": a mood
                     r"(?!\s+(?-i:(?!" + _MONTH_NAMES + r")[A-Z][a-z]))", re.I),  # "the Sunday Times" is a name
          _en_bare_weekday,

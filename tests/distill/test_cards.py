@@ -2735,6 +2735,8 @@ def test_life_changing_news_told_calmly_still_leads_and_names_the_card_with_wher
     assert news_name(Point("Bastian", "I ran a half marathon on Sunday!! 1:58:41.", "fact")) == "bastian-half-marathon"
     assert news_name(Point("Rasmus", "“Honestly?” — so... we adopted a dog!", "fact")) == "rasmus-new-dog"
     assert news_name(Point("Rosa", "I got a place on the midwifery degree at Leeds!!", "fact")) == "rosa-midwifery-degree"
+    assert news_name(Point("Tomasz", "I got a place on the primary PGCE at Bristol, starts in september.", "fact")) == \
+        "tomasz-primary-pgce"
     contracts = Point("Femi", "Big news, we exchanged contracts this morning!!", "fact")
     assert news_name(contracts) == "femi-new-home"
     assert news_name(contracts, [Point("Femi", "We're moving to Frome, completion's on the 18th.", "fact")]) == \

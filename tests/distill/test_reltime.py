@@ -833,3 +833,20 @@ def test_how_it_usually_goes_in_chinese_gives_no_day() -> None:
 def test_a_weekday_in_brackets_after_the_day_it_names_is_that_day() -> None:
     assert ground("yes, minutes out tomorrow (thursday) and i'll tell them", datetime(2026, 11, 25, 20, 0),
                   said={3: D(2026, 12, 10)}) == "yes, minutes out tomorrow (2026-11-26) (thursday) and i'll tell them"
+
+
+def test_weeks_ago_tomorrow_counts_from_tomorrow_and_the_nth_of_next_month_is_next_months() -> None:
+    sunday = D(2027, 1, 24)
+    assert resolve_relative("started two weeks ago tomorrow, sound engineer", sunday) == \
+        "started two weeks ago tomorrow (2027-01-11), sound engineer"
+    assert resolve_relative("i started two weeks ago", sunday) == "i started two weeks ago (2027-01-10)"
+    assert resolve_relative("a week ago yesterday", sunday) == "a week ago yesterday (2027-01-16)"
+    assert resolve_relative("last day is the end of next month, the 26th.", sunday) == \
+        "last day is the end of next month, the 26th (2027-02-26)."
+    assert resolve_relative("last day is the 26th.", sunday) == "last day is the 26th (2027-01-26)."
+    assert resolve_relative("we moved in last month, on the 3rd", sunday) == \
+        "we moved in last month (2026-12), on the 3rd (2026-12-03)"
+    # "the Saturday after next" is the one after the coming Saturday, like the weekend after next.
+    assert resolve_relative("the saturday after next?", sunday) == "the saturday after next (2027-02-06)?"
+    assert resolve_relative("the saturday after next", D(2027, 1, 28)) == "the saturday after next (2027-02-13)"
+    assert resolve_relative("the saturday after", sunday) == "the saturday after"  # (after what: as written)
