@@ -4293,3 +4293,13 @@ def test_a_committee_meeting_keeps_each_vote_the_deferral_and_drops_the_running_
     assert "deferred to the march meeting" in decisions, decisions
     assert "“AOB?”" not in body and not re.search(r"(?im)^- \w+: item \d", body), body
     assert "£150" not in body, body  # (the subs proposed, then others agreed)
+
+
+def test_a_yes_to_a_question_about_an_offer_is_not_joined_to_the_answerers_older_news() -> None:
+    chat = [say("i'm going up to Leicester next weekend to help mum out", "Priya"),
+            say("ok when are we actually seeing each other, it's been since october", "Tomasz"),
+            say("next weekend's Leicester. the saturday after next?", "Priya"),
+            say("done. come to ours for dinner, Ana's making pierogi. 7ish?", "Tomasz"),
+            say("yes!! i'll bring dessert", "Priya")]
+    body = card(chat).body
+    assert not re.search(r"Leicester[^\n]*“7ish\?”", body), body
