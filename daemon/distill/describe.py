@@ -764,6 +764,10 @@ def _as_note(point: Point, lang: str, named: bool, other: str = "", after: str =
                                                          text, re.I)):
         # "Ran the import…, zero errors." → "The user ran the import…"; "Lost my job" → "Jon lost their job"
         return third_person(f"{point.who} {text[:1].lower()}{text[1:]}", point.who)
+    if point.who and not named and (m := re.match(r"(?i)(need|want|have to|would like) (?=to\b|an?\b|some\b|help\b|"
+                                                  r"advice\b)", text)):
+        verb = {"need": "needs", "want": "wants", "have to": "has to"}.get(m.group(1).lower(), "would like")
+        return third_person(f"{point.who} {verb} {text[m.end():]}", point.who)  # "Need to sort out backups for our…"
     if point.who and not named and (m := re.match(r"We (need|want|have to|would like|'d like) ", text)):
         verb = {"need": "needs", "want": "wants", "have to": "has to"}.get(m.group(1), "would like")
         rest = re.sub(r"\b(?:we|us)\b", "they", re.sub(r"\bour\b", "their", text[m.end():]))

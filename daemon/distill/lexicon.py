@@ -67,7 +67,7 @@ _CUES = {
                      r"install|configure|(?:^|how |steps )to (?:fix|set up|reset|deploy|rebuild|update) \w+)\b",
         "decision": r"\b(?:decided|(?:deferred|postponed|held over) (?:to|until) (?:the |next )?|decision(?! to make)(?<!its decision)(?<!their decision)(?<!his decision)"
                     r"(?<!her decision)(?<!court's decision)(?<!judge's decision)|(?:we'll|we will|i'll|i will|let's|going to) go with|"
-                    r"(?:^|i'm |we're )going with (?:(?-i:[A-Z])\b|option\b|plan\b|the\b)|"
+                    r"(?:^|i'm |we're )going with (?:(?-i:[A-Z])\b|option\b|plan\b|the\b)|^going with (?-i:[A-Z])\w+|"
                     r"i'?m (?:getting|buying|ordering|going for) the|"
                     r"went with|(?:i|we)(?:'ve| have)? (?:told (?:them|him|her|the \w+)|said) yes to|chose|chosen|picked(?! (?:\w+ )?up\b)|settled on|agreed (?:to|on|that)|we agreed|"
                     r"^agreed(?=\s*:)|^agreed,?\s+no\s+(?!problem|prob|worries|way|idea|rush)(?=\w)|"

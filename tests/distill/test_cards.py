@@ -4303,3 +4303,17 @@ def test_a_yes_to_a_question_about_an_offer_is_not_joined_to_the_answerers_older
             say("yes!! i'll bring dessert", "Priya")]
     body = card(chat).body
     assert not re.search(r"Leicester[^\n]*“7ish\?”", body), body
+
+
+def test_need_without_its_i_is_the_users_and_going_with_a_name_decides() -> None:
+    result = card([
+        say("need to sort out backups for our family photos before something dies. which is cheaper over 5 years, "
+            "Cumulus at £79.99 a year or a NAS at £480?"),
+        say("Cumulus: £399.95 over 5 years. The NAS: £480 plus about £160 of electricity.", role="assistant"),
+        say("ok going with Cumulus 2TB annual and ordering a new 4TB drive tonight.")])
+    assert result.description.startswith("The user needs to sort out backups for their family photos"), \
+        result.description
+    assert "Going with Cumulus 2TB annual" in result.body.split("## Decisions", 1)[1].split("##", 1)[0], result.body
+    # A plan with someone is no decision: "going with Sarah to the cinema".
+    from daemon.distill.extractive import _classify
+    assert _classify("I'm going with Sarah to the cinema on Friday.", None) != "decision"
