@@ -615,8 +615,8 @@ def _settles(sentence: str) -> bool:
 def _classify(sentence: str, previous: str | None) -> str:
     if _settles(sentence):
         return "decision"  # ("Booked: lockbox, the alchemist's study, saturday 12 december 4:30pm": the plan, settled)
-    if _SECRET.search(sentence):
-        return "state"  # what to keep doing
+    if _SECRET.search(sentence) or re.match(r"\*\*[^*]{1,24}(?:之前|以前|前)\*\*\s*[：:]", sentence):
+        return "state"  # what to keep doing; "**下周三（1月27日）之前**：跟饭店把水煮鱼换成…": a to-do by its day
     if label := _LABELLED.match(sentence):  # "opentelemetry_api — **Latest Version:** 1.5.0 (released …)"
         return next((k for k in ("decision", "state") if _KIND_RE[k].search(label.group(1))), "fact")
     kind = next((k for k, cue in _KIND_RE.items() if cue.search(sentence)), "fact")

@@ -4317,3 +4317,18 @@ def test_need_without_its_i_is_the_users_and_going_with_a_name_decides() -> None
     # A plan with someone is no decision: "going with Sarah to the cinema".
     from daemon.distill.extractive import _classify
     assert _classify("I'm going with Sarah to the cinema on Friday.", None) != "decision"
+
+
+def test_chinese_booked_out_a_wish_and_a_narrowed_choice_are_no_decisions() -> None:
+    from daemon.distill.extractive import _classify
+    for said in ("还有大厅除夕早就订满了，只剩包间。", "套餐里有个水煮鱼，想换成清蒸鲈鱼",
+                 "单看价格C最便宜，但你的初衷是不让婆婆累，那就主要在A和B之间选。"):
+        assert _classify(said, None) != "decision", said
+    assert _classify("**下周三（1月27日）之前**：跟饭店把水煮鱼换成清蒸鲈鱼。", None) == "state"
+    for said in ("定了，就订聚福楼包间，17:00那场。", "那就换成清蒸鲈鱼吧", "那就选A"):
+        assert _classify(said, None) == "decision", said
+    result = card([say("年夜饭订哪家？A聚福楼3,888元，B江南小馆2,688元。"),
+                   say("单看价格B便宜，但B只有大厅。", role="assistant"),
+                   say("定了，就订聚福楼包间，17:00那场。"),
+                   say("太好了，那就都安排妥了。", role="assistant")])
+    assert "安排妥了" not in result.body and "聚福楼包间" in result.body
