@@ -223,7 +223,7 @@ _CATCHING_UP = re.compile(r"(?i)(?:(?:so\s+|well\s+|oh\s+)?(?:a lot|so much|load
 _UPDATE_LABEL = re.compile(r"(?i)^(?:update|edit|ps|p\.s\.|fyi|quick update)\s*[:：-]\s*(?=\w)")
 _FEELING_TAIL = re.compile(r"(?i)\s+(?:and|but|so)\s+(?:" + _FEELING_EN.pattern.removeprefix("(?i)") + r")([.!?…]*)$")
 _LAUGH = re.compile(r"(?i)(?:[\s,]+(?:ha(?:ha)+|lol|lmao|rofl|xd|hehe+|obvs|ngl|tbh|btw|fyi)|,\s*(?:trust me|you know|i guess|honestly|"
-                    r"to be fair|tbh))(?=[\s.!?]*$|\s*[)）,;])")  # (or before the parenthesis it ends: "ancient lol)")
+                    r"to be fair|tbh|thank (?:god|goodness|heavens)|thankfully|phew|luckily))(?=[\s.!?]*$|\s*[)）,;])")  # (or before the parenthesis it ends: "ancient lol)")
 _OUTCOME_NOTE = re.compile(r"^(?:output|error|result)\s*:\s", re.I)
 # An answer that hands over a figure ("Here's the updated graph. The blue line shows …"): its sentences read the
 # picture out, and the picture is not in the card. A line, a colour or an axis is the picture's even with a value

@@ -4332,3 +4332,10 @@ def test_chinese_booked_out_a_wish_and_a_narrowed_choice_are_no_decisions() -> N
                    say("定了，就订聚福楼包间，17:00那场。"),
                    say("太好了，那就都安排妥了。", role="assistant")])
     assert "安排妥了" not in result.body and "聚福楼包间" in result.body
+
+
+def test_thank_god_at_the_end_of_a_sentence_is_an_aside() -> None:
+    from daemon.distill.extractive import _trim
+    assert _trim("A customer with a sesame allergy spotted it, thank god.", frozenset()) == \
+        "A customer with a sesame allergy spotted it."
+    assert _trim("Thank god it was only the fuse.", frozenset()) == "Thank god it was only the fuse."
