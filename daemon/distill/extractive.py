@@ -681,6 +681,8 @@ def _is_filler(sentence: str, names: frozenset[str], people: bool = False) -> bo
         return True  # "All six of us here, no apologies": who came to the meeting
     if _OFF_NOW.match(sentence):
         return True  # "Off to do the bedtime story now": a goodbye
+    if people and re.fullmatch(r"\s*['‘\"“][^\d]{8,}['’\"”]\s*[.!]*", sentence):
+        return True  # "'fair fa' your honest, sonsie face'": a line recited between friends, not news
     if _ITEM_CALLED.fullmatch(sentence.strip()) or re.match(r"(?i)\W*(?:tonight'?s |the |our )?agenda\s*:", sentence):
         return True  # "Item 2, covers.", "Agenda: 1) …": the chair's running order; what the description says it was about
     if _SEND_LOVE.match(sentence):

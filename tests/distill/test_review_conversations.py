@@ -657,6 +657,42 @@ KNOWN_GAPS = {
         # "i just watched Some Like It Hot for the first time": a film named, kept as the user's own news
         "card",
     },
+    # --- review 33 (written 2026-12-02 by a reviewer before any card was produced; 37 of 384 checks failed on the
+    # first run; the general causes were fixed, these remain) ---
+    "review33_agent_allergen_bitmask_claude_code.jsonl": {"AssertionError"},  # the failing test's message: the run's
+    # counts are kept ("3 failed | 12 passed"), its first error line is not
+    "review33_chinese_new_year_eve_dinner_chatgpt.json": {
+        "2027-02-05",  # 除夕 is not a date the table resolves (a festival, not a relative day)
+        "4,082", "二楼",  # the room's total with its 5 % and the second floor: budget
+    },
+    "review33_coding_sqlite_locked_hive_log_chatgpt.json": {
+        "app.py",  # the traceback's file: its last line (the error) is kept
+        "one transaction",  # the cause as the answer explains it ("The whole import is **one transaction**"): budget
+        "spammed",  # "ran the import by hand while my partner spammed the save button": how it was tested, kept
+    },
+    "review33_long_catch_up_guinea_pigs_pgce_locomo.json": {
+        "2027-01-02",  # the card says "on the 2nd (2 January 2027)"; the check wants a space before the day
+        "2027-02-06",  # "the saturday after next (6 February 2027)?" asked, then "done": the question is not kept
+        "8 months",  # "actually no, Dumpling's only 8 months": a correction of an age said in the sentence before
+        "Raj",  # "that's very Raj": the father's name said only in a quip
+        "cucumber", "voice notes", "wedding DJ",  # asides kept inside the news they end
+    },
+    "review33_meeting_cricket_club_covers_messages.json": {
+        # the description's line names the agenda ("…bar refurb…") and the first vote "Carried": one line for the regex
+        "(?mi)^(?=[^\\n]*(\\bbar\\b|pennine|£8,?500))(?=[^\\n]*(approved|agreed|carried|accepted|go ahead|went ahead"
+        "|signed off))(?![^\\n]*(\\bnot\\b|n't|defer\\w*|postpon\\w*|march|pending|until|await\\w*|more quotes|other two"
+        "|two more|tbc|later|held over|takings|income|revenue|sales))[^\\n]*$",
+        "2027-03-10", "7:30", "end of February", "£54", "£6,900",  # a dense meeting: the next meeting, the quotes'
+        # deadline, the DBS checks and the new covers' price: budget
+    },
+    "review33_numbers_photo_backup_sharegpt.json": {
+        "3-2-1", "off-site", "£399.95", "£640.97",  # the answer's totals and why Cumulus: budget (the choice is kept)
+    },
+    "review33_personal_plans_burns_night_messages.json": {
+        "Address to a Haggis",  # Ewan's job: budget (the others' jobs are kept)
+        "hendry",  # Hendry's, the butcher, tagged: a shop is a name, not a person
+        "microwave",  # last year's microwave haggis: the story the plan opens on
+    },
 }
 
 
