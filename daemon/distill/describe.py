@@ -416,7 +416,8 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
         own = [p for p in fit if p.kind == "decision" or _FIRST_PERSON.match(p.text) or _OWN_NEWS.search(p.text)
                or _DROPPED_I.match(p.text) or re.match(r"(?i)we\b", p.text) or p in off or _big_news(p, True)]
         # A plan with its date ("Viewing is tomorrow (10 July 2026) at 17:30") is news whoever's it is.
-        dated = [p for p in fit if p.kind == "state" and _DATED.search(p.text) and not _PROMISE.search(p.text)]
+        dated = [p for p in fit if (p.kind == "state" or _BOOKED_NEWS.search(p.text)) and _DATED.search(p.text)
+                 and not _PROMISE.search(p.text)]
         # (News about "it" says what only beside the sentence that names it: "I first watched it 3 years ago".)
         # (A promise with its day is news too: "I'll pick up the van the day after tomorrow (20 November 2026)".)
         news = [p for p in own if p.kind == "decision" or (_EVENT_RE.search(p.text) or _DROPPED_I.match(p.text) or _big_news(p, True)
@@ -442,6 +443,9 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
                                  bool(re.search(r"(?i)\b(?:that day|anyway|growing up|as a kid|"
                                                                       r"when i was (?:a|little|young)|used to)\b", p.text)),
                                  bool(_PROMISE.search(p.text)),
+                                 # (what is booked for a day, "Mum's booked them on the 11:20 tomorrow (11 December)",
+                                 # before an aside, "took 3 hours and i found my old skateboard")
+                                 not (_DATED.search(p.text) and _BOOKED_NEWS.search(p.text)),
                                  bool(re.search(r"\b(?:him|her|them|he|she|it)\b", p.text)), not _NAMED.search(p.text),
                                  -min(dwelt.get(p.text, 0), 3)))
         # ("Frozen it is", of raspberries said before it, is settled, but heads nothing: it needs its question. "Mine it
@@ -450,7 +454,8 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
                or re.match(r"(?i)\W*(?:mine|ours|yours|his|hers|theirs)\b", p.text)]
         # (Away from what it refers to, "I first watched it around 3 years ago" says nothing: a glance needs its thing.)
         # (One that names its thing first, "finished my first full screenplay and printed it", is fine.)
-        named = [p for p in fit if p.kind == "decision" or not _UNNAMED_IT.match(p.text)]
+        named = [p for p in fit if p.kind == "decision" or not _UNNAMED_IT.match(p.text)
+                 or _DATED.search(p.text) and _BOOKED_NEWS.search(p.text)]  # ("Mum's booked them on the 11:20 tomorrow")
         fit = named or fit
         # (One piece each, but an undated promise, "We'll leave at 8 then", takes no one's turn.)
         spread = [p for i, p in enumerate(fit) if p.kind == "decision" or p.who not in {q.who for q in fit[:i]}
@@ -459,6 +464,7 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
     return fit[:count]
 
 
+_BOOKED_NEWS = re.compile(r"(?i)\b(?:booked|confirmed|sorted|bought|got (?:the )?tickets|reserved)\b")
 _BARE_CHOICE = re.compile(r"(?i)\W*(?!(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|tomorrow\b|tonight\b)[a-z]+(?:\s[a-z]+)?"
                           r"\s+it\s+is\W*$")
 # The safety net every answer of its kind gives, "Red flags, stop and act straight away: if you smell gas…": true,

@@ -2882,7 +2882,10 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
         f"{words[0]} plans" if len(words) == 1 and len(words[0]) >= 5 and words[0].lower() not in named \
         and not re.fullmatch(_SHOUTED, words[0]) and words[0] not in _NOT_AN_OCCASION else ""
     occasion = occasion or shouted.lower()
-    # ("Dad's knee op is next Thursday at St Vincent's": the event the chat opens on, with its day)
+    # ("mum just rang. her and dad want to come down this saturday": a visit the chat opens on, parents-visit)
+    if (visit := _VISIT.search(opener)) and not occasion:
+        who = visit.group(1).lower()
+        occasion = "parents visit" if re.search(r"\band\b|parents|folks", who) else f"{who} visit"
     event = _EVENT_IS.search(opener)
     occasion = occasion or (re.sub(r"(?i)^(?:my|our|the)\s+", "", event.group(1)).lower() if event else "")
     # ("ok edinburgh. are we actually doing this", "Morning everyone… Christmas pre-orders. Last year…": a few words
@@ -2967,6 +2970,9 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
 _PROPOSES = re.compile(r"(?i)\W*(?:i'?d (?:like|love) (?:us )?to|i (?:propose|suggest)|(?:my )?proposal\s*:|how about|"
                        r"what about|we could|let'?s (?:go for|aim for|say))\b")
 _SUM = re.compile(r"[£$€]\s?\d[\d,.]*k?")
+_VISIT = re.compile(r"(?i)\b((?:her|him|mum|mom|dad) and (?:dad|mum|mom)|mum|mom|dad|parents|folks|in-laws|nan|nana|"
+                    r"grandma|grandad)\b(?:['’]s)?[^.!?]{0,20}\b(?:wants? to come|(?:are|is) coming|(?:to )?come (?:down|up|"
+                    r"over|to stay)|to visit|to stay with us)\b")
 _PUT_OFF = re.compile(r"(?i)\b(?:deferred|postponed|held over|put off)\b")
 _ZH_TRIP = re.compile(r"(?:去|到)([\u4e00-\u9fff]{2,3}?)(?:的事|玩|旅游|旅行|过年|度假|出差|看看)")
 

@@ -4339,3 +4339,17 @@ def test_thank_god_at_the_end_of_a_sentence_is_an_aside() -> None:
     assert _trim("A customer with a sesame allergy spotted it, thank god.", frozenset()) == \
         "A customer with a sesame allergy spotted it."
     assert _trim("Thank god it was only the fuse.", frozenset()) == "Thank god it was only the fuse."
+
+
+def test_a_visit_the_chat_opens_on_names_it_and_what_is_booked_for_a_day_leads() -> None:
+    chat = [say("mum just rang. her and dad want to come down this saturday for the weekend, is that ok??", "Sam"),
+            say("ok yes, it's been ages. the spare room is full of bike stuff", "Noor"),
+            say("ugh. CrossCountry have cancelled their saturday train, there's a strike", "Sam"),
+            say("could they come friday? i think friday trains are running", "Noor"),
+            say("tickets sorted. mum's booked them on the 11:20 on friday, gets into temple meads 16:48", "Sam"),
+            say("great, i'll pick them up, i finish at 3 on fridays", "Noor"),
+            say("spare room is CLEAR. took 3 hours and i found my old skateboard", "Sam")]
+    result = card(chat)
+    assert result.name == "parents-visit", result.name
+    assert result.description.startswith("Mum's booked them on the 11:20 on friday (12 May 2023)"), result.description
+    assert "skateboard" not in result.description, result.description

@@ -328,7 +328,7 @@ KNOWN_GAPS = {
         # budget and wording
         "(?mi)^(?=[^\\n]*£104)(?![^\\n]*\\b(was|were|originally|initially|first|before|instead|no longer|now|down|"
         "refund\\w*|don't|not|three ways|3 ways|then|until|jonah)\\b)[^\\n]*$",
-        "Arthur's Seat", "Dave", "dave", "£156",
+        "Arthur's Seat", "Dave", "£156",
         # Jonah's "will send tomorrow, payday" takes the room Marcus's promise, done since ("Sent the £52"), freed
         "payday",
     },
@@ -359,9 +359,9 @@ KNOWN_GAPS = {
         "cataract", "on my street",  # the user's reason for keeping the car, and where the club car is: budget
     },
     "review21_personal_plans_parents_visit_messages.json": {
-        # The carols dropped and the word "parents" (the chat says "mum and dad" inside longer lines): budget; the
-        # spare-room aside is kept (the first plan, arriving Saturday, now goes with the strike)
-        "carol", "parents", "skateboard", "took 3 hours",
+        # The carols dropped: budget; the spare-room aside is kept (the first plan, arriving Saturday, now goes with
+        # the strike)
+        "carol", "skateboard", "took 3 hours",
     },
     # --- review 22 (written 2026-12-01 by a reviewer before any card was produced; 17 of 201 checks failed on the
     # first run, 91.5 %, as for the distiller this session started from) ---
