@@ -927,8 +927,12 @@ _EN_UNIT = r"(?P<unit>days?|weeks?|months?|years?)"
 _MONTH_NAMES = (r"(?:January|February|March|April|May|June|July|August|September|October|November|December|"
                 r"Jan|Feb|Mar|Apr|Jun|Jul|Aug|Sep|Sept|Oct|Nov|Dec)(?![a-z])")
 # A month a sentence names, typed in lower case too ("japan 6th-20th jan"); not "may" or "mar", which are words.
-_MONTH_SAID = "(?:" + _MONTH_NAMES + r"|\b(?:january|february|april|june|july|august|september|october|november|december|"\
-    r"jan|feb|apr|jun|jul|aug|sep|sept|oct|nov|dec)(?![a-z]))"
+_MONTH_SAID = ("(?:" + _MONTH_NAMES + r"|\b(?:january|february|april|june|july|august|september|october|november|"
+               r"december|jan|feb|apr|jun|jul|aug|sep|sept|oct|nov|dec)(?![a-z])"
+               # "tuesday 2nd march", "7 march": a month beside its day ("5 may be enough", "we march on": no month)
+               r"|(?:(?<=\d )|(?<=\d(?:st|nd|rd|th) )|(?<=\d(?:st|nd|rd|th) of ))march\b"
+               r"|(?<=\d(?:st|nd|rd|th) )may\b|(?<=\d(?:st|nd|rd|th) of )may\b"
+               r"|\b(?:march|may)(?=\s+\d{1,2}(?:st|nd|rd|th)\b(?!-)))")
 # A day written with its month and the year the grounding noted: "the 14th of january (2027)", "March 3 (2027)".
 _MONTH_DAY_NOTED = re.compile(r"(?i)\b(?:(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(" + _MONTH_SAID + r")|(?:the\s+)?"
                               r"(?P<m>" + _MONTH_SAID + r")\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?)\s*[(（](\d{4})[)）]")

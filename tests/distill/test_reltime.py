@@ -850,3 +850,12 @@ def test_weeks_ago_tomorrow_counts_from_tomorrow_and_the_nth_of_next_month_is_ne
     assert resolve_relative("the saturday after next?", sunday) == "the saturday after next (2027-02-06)?"
     assert resolve_relative("the saturday after next", D(2027, 1, 28)) == "the saturday after next (2027-02-13)"
     assert resolve_relative("the saturday after", sunday) == "the saturday after"  # (after what: as written)
+
+
+def test_march_and_may_in_lower_case_are_months_beside_their_day() -> None:
+    tuesday = D(2026, 12, 1)
+    assert resolve_relative("we fly out tuesday 2nd march", tuesday) == "we fly out tuesday 2nd march (2027)"
+    assert resolve_relative("nets start sunday 7 march", tuesday) == "nets start sunday 7 march (2027)"
+    assert resolve_relative("may 3rd works", tuesday) == "may 3rd (2027) works"
+    for said in ("5 may be enough", "we march on", "I may 2nd-guess it", "it may rain"):
+        assert resolve_relative(said, tuesday) == said
