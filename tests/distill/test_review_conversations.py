@@ -682,8 +682,8 @@ KNOWN_GAPS = {
         "(?mi)^(?=[^\\n]*(\\bbar\\b|pennine|£8,?500))(?=[^\\n]*(approved|agreed|carried|accepted|go ahead|went ahead"
         "|signed off))(?![^\\n]*(\\bnot\\b|n't|defer\\w*|postpon\\w*|march|pending|until|await\\w*|more quotes|other two"
         "|two more|tbc|later|held over|takings|income|revenue|sales))[^\\n]*$",
-        "end of February", "£54", "£6,900",  # a dense meeting: the quotes' deadline, the DBS checks and the new
-        # covers' price: budget
+        "end of February", "£54", "£6,900", "Anil",  # a dense meeting: the quotes' deadline, the DBS checks, the new
+        # covers' price and the new coaches' names: budget (the next meeting's day and time are kept)
     },
     "review33_numbers_photo_backup_sharegpt.json": {
         "3-2-1", "off-site", "£399.95", "£640.97",  # the answer's totals and why Cumulus: budget (the choice is kept)
