@@ -1339,7 +1339,7 @@ def _with_topics(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
                     and not _CLAUSE.search(question) and not re.search(r"\b[A-Z][a-z]", question[1:]) \
                     and re.search(r"[A-Za-z]{3,}", question) and not re.search(r"\d", question) \
                     and not _IMPERATIVE.match(question) and not _tokens(question) & stmt.tokens \
-                    and not _CHECK_IN.search(question) \
+                    and not _CHECK_IN.search(question) and question.rstrip(" ?？!").casefold() != stmt.speaker.casefold() \
                     and _norm(_trim(turns[stmt.msg].text, frozenset())).startswith(_norm(stmt.text)[:12]):
                 question = question[:1].upper() + question[1:]
                 out[k] = replace(stmt, text=f"“{question}” — {stmt.text}", tokens=stmt.tokens | _tokens(question))

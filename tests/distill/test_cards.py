@@ -4353,3 +4353,13 @@ def test_a_visit_the_chat_opens_on_names_it_and_what_is_booked_for_a_day_leads()
     assert result.name == "parents-visit", result.name
     assert result.description.startswith("Mum's booked them on the 11:20 on friday (12 May 2023)"), result.description
     assert "skateboard" not in result.description, result.description
+
+
+def test_the_chair_calling_on_someone_is_no_question_their_answer_needs() -> None:
+    chat = [say("item 2, the projector. Niall?", "Marguerite"),
+            say("the Epson lamp is on 2,850 hours out of 3,000, so it could go any time.", "Niall"),
+            say("and ticket prices. Bram?", "Marguerite"),
+            say("St Aidan's is putting the hall hire up from £40 to £55 a night from January.", "Bram")]
+    body = card(chat).body
+    assert "“Niall?”" not in body and "“Bram?”" not in body, body
+    assert "Niall: The Epson lamp" in body, body
