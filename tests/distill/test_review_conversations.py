@@ -225,7 +225,7 @@ KNOWN_GAPS = {
     "review15_meeting_football_floodlights_messages.json": {
         # "Move training to Saturday mornings on the Rec" is one of the three options as Helen listed them
         "(?mi)^(?=[^\\n]*saturday)(?=[^\\n]*\\btrain(ing)?\\b)(?![^\\n]*(not\\b|n't|\\bno\\b|reject|ruled out|off the table|league|match|instead|\\bout\\b|clash|option|dropped))[^\\n]*$",
-        "2026-11-24", "Ferndale",  # a deadline, the club's name: budget
+        "2026-11-24", "Ferndale", "20 kids",  # a deadline, the club's name, the indoor sessions' size: budget
     },
     "review15_personal_plans_gig_leeds_messages.json": {
         # The plan to drive was dropped when the clutch went, a change said without a date or a cancelled name
