@@ -73,6 +73,14 @@ def describe(points: list[Point], *, context: str = "", request: str = "", verdi
     kept: set[int] = set()  # how it turned out: the last to go when the description is too long
     chosen = _distinct(highlights(points, len(points), people=chat), 2) if chat else \
         highlights(points, 3 - len(sentences))
+    # (What the user then decided, "i think i'm keeping it for one more year", says what came of the advice before it,
+    # "My recommendation: sell the Fiesta…": the advice goes.)
+    # (Advice the decision follows, "Switch to 1:2:2…" — "we decided to use the oven light and 1:2:2", stays.)
+    decided = [p for p in chosen if p.kind == "decision" and p.role == "user"] if not chat else []
+    if decided:
+        chosen = [p for p in chosen if not (p.role == "assistant" and p.at < decided[-1].at and (
+            _advice(p) or re.match(r"(?i)\W*(?:\*\*)?(?:my )?recommendation\b", p.text))
+            and not _said_words(p.text) & _said_words(decided[-1].text))]
     # (How it turned out, "I booked the bleed at Halfway Cycles for Saturday", is told even after the ask and the fix.)
     outcomes = [p for p in highlights(points, len(points)) if _outcome(p)  # ("3 failed though" is a new problem)
                 and not re.search(r"(?i)\b(?:though|still|but|again)\b", p.text)] if not chat and chosen else []
@@ -101,6 +109,7 @@ def describe(points: list[Point], *, context: str = "", request: str = "", verdi
             if re.match(r"(?:The|A|An|This|That|These|Those|It|Its|Our|My|Both|All|No)\b", note) and \
                     not re.match(r"A(?=\s+(?:with|and|or|it is|then|please|for (?:me|us))\b|[,:.)!]|$)", note):
                 note = note[:1].lower() + note[1:]  # ("Decided: the £2,400 goes into easy access now")
+            note = re.sub(r"(?i)\s+it is(?: then)?([.!]*)$", r"\1", note)  # ("Individual tickets it is.")
             note = f"Decided: {note}"  # "Melitta Caffeo Solo + frother, and the Friday café flat white stays."
         sentences.append(note)
         if not chat and (_turned_out(point) or point.kind == "decision" or point is chosen[0]):

@@ -68,7 +68,8 @@ _CUES = {
         "decision": r"\b(?:decided|(?:deferred|postponed|held over) (?:to|until) (?:the |next )?|decision(?! to make)(?<!its decision)(?<!their decision)(?<!his decision)"
                     r"(?<!her decision)(?<!court's decision)(?<!judge's decision)|(?:we'll|we will|i'll|i will|let's|going to) go with|"
                     r"(?:^|i'm |we're )going with (?:(?-i:[A-Z])\b|option\b|plan\b|the\b)|^going with (?-i:[A-Z])\w+|"
-                    r"i'?m (?:getting|buying|ordering|going for) the|"
+                    r"i'?m (?:getting|buying|ordering|going for) the|(?:i'?m|we'?re) keeping (?:it|the|my|our|both)\b(?!\s+(?:simple|short|quiet|low[- ]key|real|light|brief|"
+                    r"together|going|up|down|warm|clean|tidy)\b)|"
                     r"went with|(?:i|we)(?:'ve| have)? (?:told (?:them|him|her|the \w+)|said) yes to|chose|chosen|picked(?! (?:\w+ )?up\b)|settled on|agreed (?:to|on|that)|we agreed|"
                     r"^agreed(?=\s*:)|^agreed,?\s+no\s+(?!problem|prob|worries|way|idea|rush)(?=\w)|"
                     r"^(?:so\s+)?final(?:\s+(?:plan|answer|decision|choice|pick))?(?=\s*:)|"  # ("so final: class £295 + …")

@@ -1020,7 +1020,8 @@ RULES: tuple[Rule, ...] = (
          "45 days: the most recent",
          re.compile(r"\b(?:(?P<month>" + _MONTH_SAID + r")\s+(?P<day>\d{1,2})(?:st|nd|rd|th)?\b"
                     r"|(?:[Tt]he\s+)?(?P<day2>\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(?P<month2>" + _MONTH_SAID + r"))\b"
-                    r"(?!,?\s*\d{4})(?!\s*[（(]\d{4})"), lambda m, a: _en_month_day(_Named(m), a),
+                    r"(?!,?\s*\d{4})(?!\s*[（(]\d{4})(?!\s+(?i:this|last|next)\s+year\b)"),  # ("15 march this year": its year said)
+         lambda m, a: _en_month_day(_Named(m), a),
          examples=("July 1", "on 3 May", "the 4th of July", "we met on April 20"),
          triggers=("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")),
     Rule("<weekday> (the) <ordinal>",

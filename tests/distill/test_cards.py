@@ -4363,3 +4363,17 @@ def test_the_chair_calling_on_someone_is_no_question_their_answer_needs() -> Non
     body = card(chat).body
     assert "“Niall?”" not in body and "“Bram?”" not in body, body
     assert "Niall: The Epson lamp" in body, body
+
+
+def test_what_the_user_then_decided_replaces_the_advice_in_the_description() -> None:
+    result = card([
+        say("trying to work out if i should get rid of my car. it's a 2014 fiesta, worth maybe £3,000."),
+        say("**My recommendation:** sell the Fiesta before the MOT in January and join the car club.", role="assistant"),
+        say("hmm. mum's having her cataract op in february and rings me at short notice for lifts."),
+        say("That's a real factor the numbers don't capture.", role="assistant"),
+        say("yeah i think i'm keeping it for one more year. i'll get the clutch done in january.")])
+    assert "keeping it for one more year" in result.description, result.description
+    assert "sell the Fiesta" not in result.description, result.description
+    assert "sell the Fiesta" in result.body  # (the advice stays in the body, under its heading)
+    from daemon.distill.extractive import _classify
+    assert _classify("I'm keeping it simple for now", None) != "decision"

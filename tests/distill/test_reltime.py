@@ -859,3 +859,4 @@ def test_march_and_may_in_lower_case_are_months_beside_their_day() -> None:
     assert resolve_relative("may 3rd works", tuesday) == "may 3rd (2027) works"
     for said in ("5 may be enough", "we march on", "I may 2nd-guess it", "it may rain"):
         assert resolve_relative(said, tuesday) == said
+    assert resolve_relative("joined on 15 march this year", tuesday) == "joined on 15 march this year (2026)"
