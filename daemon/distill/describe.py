@@ -650,7 +650,7 @@ def _outcome(point: Point) -> bool:
 
 _NO_SUBJECT = frozenset("time times thing things way ways lot lots day days people stuff week weeks year years "
                         "today tonight moment bit back work help ugh argh meh hmm ooh oh ah wow yay fine ok okay yeah "
-                        "yes nope yep lol haha anyone someone everyone anything something everything".split())
+                        "yes nope yep lol haha anyone someone everyone anything something everything nothing nobody".split())
 # ("Fine fine i'm brainstorming", "ugh the … test", "anyone": no subject)
 _NOT_A_TAIL = frozenset("yet though anyway already still again too ever even just now then".split())
 _NOT_A_HEAD = frozenset("yet still interesting considering really hard good great so just even also very pretty "

@@ -1864,6 +1864,15 @@ def _superseded(candidates: list[_Stmt], turns: list[_Turn]) -> set[int]:
                and not sums & agreed and {t for t in earlier.tokens & later.tokens if t.isalpha()} - _DAY_WORDS
                for later in candidates):
             gone.add(earlier.pos)
+    # "12-month fixed bond, 4.2%, I'd put the £2,400 in that" … "the £2,400 goes into easy access now, not the bond": what
+    # the speaker meant to do with what they then turned down no longer holds.
+    for later in candidates:
+        if later.kind != "decision" or later.code or not (refused := _REFUSED.search(later.text)):
+            continue
+        thing = re.compile(rf"(?i)\b{re.escape(refused.group(1))}s?\b")
+        gone |= {earlier.pos for earlier in candidates if earlier.msg < later.msg and not earlier.code
+                 and earlier.kind != "decision" and (earlier.speaker, earlier.role) == (later.speaker, later.role)
+                 and thing.search(earlier.text) and _MEANT.search(earlier.text)}
     # What a gone plan's message says of it next ("… the vault escapes on deansgate. They've got the 'bank job' room")
     # goes with it, and so does a yes to it by its day ("fri 11th 7pm work for everyone?" — "fri works").
     for pos in sorted(gone):
@@ -2967,6 +2976,10 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
     return Card(subject, description, _body(_blocks(_askers(chosen, turns), lang, work), lang))
 
 
+_REFUSED = re.compile(r"(?i)(?:,\s*|\b)(?:not|rather than|instead of)\s+(?:the|a|an|my|our)\s+([a-z]{3,}(?:\s+[a-z]{3,})?)"
+                      r"(?=\s*(?:[,.;!]|$))")
+_MEANT = re.compile(r"(?i)\b(?:i'?d|i would|i was going to|i'?ll probably|i might|i was thinking|thinking of|"
+                    r"planning to)\b")
 _PROPOSES = re.compile(r"(?i)\W*(?:i'?d (?:like|love) (?:us )?to|i (?:propose|suggest)|(?:my )?proposal\s*:|how about|"
                        r"what about|we could|let'?s (?:go for|aim for|say))\b")
 _SUM = re.compile(r"[£$€]\s?\d[\d,.]*k?")

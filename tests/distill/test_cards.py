@@ -4377,3 +4377,14 @@ def test_what_the_user_then_decided_replaces_the_advice_in_the_description() -> 
     assert "sell the Fiesta" in result.body  # (the advice stays in the body, under its heading)
     from daemon.distill.extractive import _classify
     assert _classify("I'm keeping it simple for now", None) != "decision"
+
+
+def test_what_the_user_meant_to_do_with_what_they_then_turned_down_no_longer_holds() -> None:
+    result = card([
+        say("I have £2,400 doing nothing. Options: easy access at 3.6%, or a 12-month fixed bond, 4.2%, I'd put the "
+            "£2,400 in that. Which is better over 20 months?"),
+        say("The bond earns about £15 more, but it locks the money up for a year.", role="assistant"),
+        say("ok the £2,400 goes into easy access now, not the bond, £15 isn't worth locking it up for a year.")])
+    text = text_of(result)
+    assert "I'd put the £2,400 in that" not in text and "would put the £2,400 in that" not in text, text
+    assert "not the bond" in result.description, result.description
