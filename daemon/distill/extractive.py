@@ -222,8 +222,8 @@ _CATCHING_UP = re.compile(r"(?i)(?:(?:so\s+|well\s+|oh\s+)?(?:a lot|so much|load
                           r"(?: the other day| recently| last week)?)")
 _UPDATE_LABEL = re.compile(r"(?i)^(?:update|edit|ps|p\.s\.|fyi|quick update)\s*[:：-]\s*(?=\w)")
 _FEELING_TAIL = re.compile(r"(?i)\s+(?:and|but|so)\s+(?:" + _FEELING_EN.pattern.removeprefix("(?i)") + r")([.!?…]*)$")
-_LAUGH = re.compile(r"(?i)(?:[\s,]+(?:ha(?:ha)+|lol|lmao|rofl|xd|hehe+|obvs|ngl|tbh|btw|fyi)|,\s*(?:trust me|you know|i guess|honestly|"
-                    r"to be fair|tbh|thank (?:god|goodness|heavens)|thankfully|phew|luckily))(?=[\s.!?]*$|\s*[)）,;])")  # (or before the parenthesis it ends: "ancient lol)")
+_LAUGH = re.compile(r"(?i)(?:[\s,]+(?:ha(?:ha)+|lol|lmao|rofl|xd|hehe+|obvs|ngl|tbh|btw|fyi|thank (?:god|goodness|heavens))|"
+                    r",\s*(?:trust me|you know|i guess|honestly|to be fair|tbh|thankfully|phew|luckily))(?=[\s.!?]*$|\s*[)）,;])")  # (or before the parenthesis it ends: "ancient lol)")
 _OUTCOME_NOTE = re.compile(r"^(?:output|error|result)\s*:\s", re.I)
 # An answer that hands over a figure ("Here's the updated graph. The blue line shows …"): its sentences read the
 # picture out, and the picture is not in the card. A line, a colour or an axis is the picture's even with a value
@@ -2320,7 +2320,8 @@ def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt], turns: list[_T
     # "How's Gerald?" — "Asleep till March. He's in the hibernation fridge": whom the answer is about.
     asked_of = {s.pos: name for s in chosen if s.speaker and s.reply and not s.code and (
         s.pos == 0 or candidates[s.pos - 1].msg != s.msg) for q in _sentences(turns[s.msg - 1].text)[-2:]
-        if (m := _HOW_IS.fullmatch(q.strip())) and (name := m.group(1) or m.group(2)) not in s.text}
+        if (m := _HOW_IS.fullmatch(q.strip())) and (name := m.group(1) or m.group(2) or m.group(3).capitalize())
+        not in s.text and name.lower() not in s.text.lower()}
     about = set(asked_of)
     for stmt in [s for s in chosen if not s.code and (_PRONOUN_START.match(s.text) or s.pos in we or s.pos in told
                                                        or s.pos in about)]:

@@ -542,7 +542,13 @@ _COUNT = re.compile(r"(?i)(?:one|two|three|four|five|six|seven|eight|nine|ten|tw
 _BARE_YES = re.compile(r"“[^”]{2,80}” — [^.!?“”]{1,25}[.!]")
 
 _HOW_IS = re.compile(r"(?i:(?:and )?how(?:'s| is| are| was)) (?:(?:the |little |old |your )?)([A-Z][a-z]+)\W*$"
-                     r"|(?i:and |what about |how about )?([A-Z][a-z]+)\?")  # "And Pemberton? Is he asleep yet?"
+                     r"|(?i:and |what about |how about )?([A-Z][a-z]+)\?"  # "And Pemberton? Is he asleep yet?"
+                     # ("and how's pickle?": a name typed in lower case, not "how's work?")
+                     r"|(?i:(?:and )?how(?:'s| is)) (?!(?:work|things|life|everything|it|that|this|you|school|uni|"
+                     r"college|job|business|stuff|the|your|my|our|his|her|their|weather|family|everyone|everybody|home|"
+                     r"house|flat|training|practice|revision|dating|mum|dad|mom|nan|gran|grandma|grandpa|baby|kids?|"
+                     r"bump|back|knee|leg|arm|head|cold|cough|week|day|morning|today|tonight|sleep|food|pup|puppy|dog|"
+                     r"cat|kitten|new|going|been|doing)\b)([a-z]{3,12})\W*$")
 
 # "Kotlin question.", "quick money question that's been bugging me": the question is still to come.
 _QUESTION_AHEAD = re.compile(r"(?i)(?:a |one |quick |small |another |random )*(?:[\w.+#-]+ ){0,2}question"

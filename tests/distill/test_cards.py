@@ -4388,3 +4388,15 @@ def test_what_the_user_meant_to_do_with_what_they_then_turned_down_no_longer_hol
     text = text_of(result)
     assert "I'd put the £2,400 in that" not in text and "would put the £2,400 in that" not in text, text
     assert "not the bond" in result.description, result.description
+
+
+def test_how_is_a_name_in_lower_case_says_whom_the_answer_is_about() -> None:
+    chat = [say("we got the keys to the flat on saturday!!", "Josh"),
+            say("amazing!! and how's pickle? the last thing i heard was the hair tie incident", "Nadia"),
+            say("ugh. yes. she swallowed a hair tie, had to have surgery to get it out, £1,400 thank god for insurance",
+                "Josh"),
+            say("and how's work? still at the bank?", "Nadia"),
+            say("still there. i'm leaving at the end of august", "Josh")]
+    body = card(chat).body
+    assert "Pickle: she swallowed a hair tie" in body, body
+    assert "Work:" not in body, body
