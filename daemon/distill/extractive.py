@@ -1350,7 +1350,7 @@ def _with_topics(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
 # A yes or a no, and what may follow it: "Yes! Moving on the 14th.", "I did! Look at this beauty", "That's the one"
 _YES = re.compile(r"(?i)\W*(yes|yeah|yep|yup|i did|we did|i have|i am|we are|i do|she did|he did|she is|he is|it did|"
                   r"that'?s the one|that one|exactly|definitely|"
-                  r"of course|no|nope|nah|not yet)\b[!.,]*\s*")
+                  r"of course|no|nope|nah|not yet|approved|granted|go ahead|go for it)\b[!.,]*\s*")  # ("£60?" — "Approved.")
 # "Are you home tonight?", "Got a sec?", "Did you eat?": asking after the other, not about news.
 _CHECK_IN = re.compile(r"(?i)\b(?:are you|you) (?:still )?(?:home|there|up|free|around|awake|busy|ok|okay|alive|in)\b|"
                        r"\b(?:has|have) (?:every(?:one|body)|you all|y'?all) (?:got|seen|read|had|received)\b|"
@@ -1382,6 +1382,10 @@ def _with_answers(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
                 or len(_DATE_NOTE.sub("", question).split()) > 12 \
                 or _CHECK_IN.search(question) or _is_filler(question, frozenset(), True):
             continue
+        if not re.search(r"[A-Za-z]{3,}", question) and (lead := [x for x in _sentences(turns[i - 1].text)
+                                                                   if not _is_question(x)]):
+            # ("I need brake cables, inner tubes and brake pads for the bike table. £60?" — "Approved.": what £60 is for)
+            question = f"{_trim(lead[-1], frozenset()).rstrip(' .')}, {question}"
         question = re.sub(r"[?？!]+$", "?", question[:1].upper() + question[1:])
         said = yes.group(1)[:1].upper() + yes.group(1)[1:] + ("!" if "!" in yes.group(0) else ".")
         rest = _trim(turn.text[yes.end():].strip(), frozenset())

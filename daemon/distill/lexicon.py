@@ -154,7 +154,7 @@ _REACTION_RE = re.compile(r"(?:you|your|you're|you'd|you've|you'll|it|it's|that|
 _FENCE_RE = re.compile(r"^(`{3,}|~{3,})[^\n]*\n.*?^\1[ \t]*$", re.S | re.M)
 _SENT_END = re.compile(r"(?<=[.!?…])[\"'”’)]*\s+|(?<=[。！？；])|\n+")
 _ABBREV = re.compile(r"\b(?:mr|mrs|ms|dr|st|vs|etc|e\.g|i\.e|jr|sr|no|approx)\.$", re.I)
-_LEAD_FILLER = re.compile(r"^(?:(?:so far,? so good(?:\s*[-–—])?|"
+_LEAD_FILLER = re.compile(r"^(?:(?:so far,? so good(?:\s*[-–—])?|(?i:speaking of|talking of|on the subject of) [\w' ]{2,20},|"
                           # ("it's less dramatic than TWINS but i got a place…", "mine is much smaller but: I PASSED…")
                           r"(?:it'?s|this is|mine is|mine'?s|my news is)\s+(?:much\s+|a lot\s+|way\s+|a bit\s+)?(?:less|"
                           r"smaller|more|not as)\b[^,:.!?]{0,30}?\s+but\b:?|"

@@ -4400,3 +4400,12 @@ def test_how_is_a_name_in_lower_case_says_whom_the_answer_is_about() -> None:
     body = card(chat).body
     assert "Pickle: she swallowed a hair tie" in body, body
     assert "Work:" not in body, body
+
+
+def test_approved_answers_a_sum_asked_for_with_what_it_is_for() -> None:
+    chat = [say("Speaking of parts, I need brake cables, inner tubes and brake pads for the bike table. £60?", "Kemal"),
+            say("Approved. Order them by 4 December so they arrive in time", "Odile"),
+            say("You're moving?", "Kemal"), say("We are. End of February.", "Odile")]
+    body = card(chat).body
+    assert "“I need brake cables, inner tubes and brake pads for the bike table, £60?” — Approved." in body, body
+    assert "Speaking of parts" not in body and "“We are" not in body, body

@@ -139,6 +139,10 @@ KNOWN_GAPS = {
         "slideshow",  # Caspar's task: budget
         "Buttercup",  # the cake shop, asked as a question ("Buttercup Bakes on Mill Street?"): budget
     },
+    "review10_meeting_repair_cafe_messages.json": {
+        # the grant's condition (sessions stay free): budget, since the £60 of parts approved is kept with what it buys
+        "free", "Westmoor",
+    },
     # --- review 11 (written 2026-12-01 by a reviewer before any card was produced; 31 of 239 checks failed on
     # the first run; the general causes were fixed, these remain) ---
     "review11_chinese_parents_checkup_chatgpt.json": {
