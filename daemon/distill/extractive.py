@@ -755,6 +755,8 @@ def _trim(sentence: str, names: frozenset[str]) -> str:
         sentence = _TOLD_TAG.sub(".", sentence)
     if re.search(r"[:：-]", sentence[:16]):
         sentence = _UPDATE_LABEL.sub("", sentence)  # ("update: it worked!!")
+    if sentence[:1] in "行好嗯对":  # ("行 就换铅酸的吧": the nod before the choice)
+        sentence = re.sub(r"^(?:行|好的?|嗯+|对)[\s，,。!！~～]+(?=[\u4e00-\u9fff])", "", sentence)
     if "哈哈" in sentence:  # ("我怀孕了哈哈，预产期明年5月": a laugh, as "haha" is)
         sentence = re.sub(r"哈{2,}[~～!！]*", "", sentence)
     if "没想到" in sentence:  # ("休息日这个完全没想到！那就……": surprise at a point before what is done about it)

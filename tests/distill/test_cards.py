@@ -4409,3 +4409,13 @@ def test_approved_answers_a_sum_asked_for_with_what_it_is_for() -> None:
     body = card(chat).body
     assert "“I need brake cables, inner tubes and brake pads for the bike table, £60?” — Approved." in body, body
     assert "Speaking of parts" not in body and "“We are" not in body, body
+
+
+def test_a_chinese_choice_said_with_jiu_huan_decides_and_its_nod_goes() -> None:
+    result = card([say("电池不行了。三个方案：1. 换铅酸电池，实付480 2. 换锂电池1300 3. 直接换新车2999，帮我看看哪个划算"),
+                   say("如果公司能充电，方案1就够了。", role="assistant"),
+                   say("行 就换铅酸的吧。后天上午去装。")])
+    decisions = result.body.split("## 决定", 1)[1].split("##", 1)[0]
+    assert "- 就换铅酸的吧" in decisions, result.body
+    from daemon.distill.extractive import _classify
+    assert _classify("11月28日看房，没问题就报价6200元/月，签两年。", None) != "decision"
