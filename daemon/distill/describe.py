@@ -599,6 +599,11 @@ def _headline(point: Point) -> Point:
     head = _CLAUSE.split(point.text, maxsplit=1)[0]
     if head == point.text or len(re.sub(r"[(（][^)）]*[)）]", "", head).split()) < 4:
         return point
+    # ("I signed with a new team - excited for the season! The Minnesota Wolves!": the name told after it goes with it)
+    named = re.search(r"[.!?]\s+((?:The |A |An )?[A-Z][\w'’&-]*(?:\s+[A-Z][\w'’&-]*){0,4})!*$", point.text)
+    if named and named.group(1) not in head and re.search(r"\b(?:a|an|the|new|my|our)\s+\w+$", head.rstrip(" ,:-–—")):
+        fragment = re.sub(r"^(The|A|An) ", lambda m: m.group(1).lower() + " ", named.group(1))
+        return Point(point.who, f"{head.rstrip(' ,:-–—')}, {fragment}.", point.kind, point.role)
     return Point(point.who, head.rstrip(",:") + ".", point.kind, point.role)
 
 

@@ -4419,3 +4419,11 @@ def test_a_chinese_choice_said_with_jiu_huan_decides_and_its_nod_goes() -> None:
     assert "- 就换铅酸的吧" in decisions, result.body
     from daemon.distill.extractive import _classify
     assert _classify("11月28日看房，没问题就报价6200元/月，签两年。", None) != "decision"
+
+
+def test_a_name_told_after_the_news_goes_with_its_headline() -> None:
+    from daemon.distill.describe import Point, _headline
+    news = Point("John", "I signed with a new team - excited for the season! The Minnesota Wolves!", "fact")
+    assert _headline(news).text == "I signed with a new team, the Minnesota Wolves."
+    plain = Point("John", "I signed with a new team - excited for the season! Training starts Monday.", "fact")
+    assert _headline(plain).text == "I signed with a new team."
