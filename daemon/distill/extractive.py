@@ -1699,6 +1699,7 @@ def _with_turned_down(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt
     return [line if s.pos == first.pos else replace(s, kind="sentiment") if s.pos in gone else s for s in candidates]
 
 
+_UNIT_AFTER = re.compile(r"\s*(%|％|元|块|万|分钟|人)")
 _CORRECTION = re.compile(r"(?i)\b(?:it'?s|its|it was|it should be|should be|i meant|meant|actually|make that|sorry,?)\s+"
                          r"(?P<cur>[£$€]?\d[\d,]*(?:\.\d+)?)\s*(?P<unit>[a-z%]{0,6}),?\s+not\s+(?:the\s+)?"
                          r"(?P<old>[£$€]?\d[\d,]*(?:\.\d+)?)(?!\d)")
@@ -1735,8 +1736,10 @@ def _corrected(candidates: list[_Stmt], turns: list[_Turn]) -> tuple[list[_Stmt]
         told = turns[later.msg].text
         # (what the whole message says is read once, with its first statement)
         first = later is next(c for c in candidates if c.msg == later.msg)
-        fixes = [(f.group("old"), f.group("cur")) for f in [*_CORRECTION.finditer(later.text), *(
-            [*_CORRECTION_ZH.finditer(told), *_MISREAD_ZH.finditer(told)] if first else [])]]
+        # (with the unit the wrong figure was said in: "是5%，不是10%" puts right 10%, not "10分钟" or "10人桌")
+        fixes = [(f.group("old") + (u.group(1) if (u := _UNIT_AFTER.match(f.string, f.end("old"))) else ""), f.group("cur"))
+                 for f in [*_CORRECTION.finditer(later.text), *(
+                     [*_CORRECTION_ZH.finditer(told), *_MISREAD_ZH.finditer(told)] if first else [])]]
         if first and later.speaker and (no := _WAIT_NO.match(told)):
             # "wait no, 7lb 1oz": the same kind of figure the speaker said just before ("Rosie Grace. 7lb 10oz")
             shape = re.compile(re.sub(r"\d+", lambda _: r"\d+", re.escape(no.group("cur"))))
@@ -1753,7 +1756,9 @@ def _corrected(candidates: list[_Stmt], turns: list[_Turn]) -> tuple[list[_Stmt]
         if first and (actual := _ACTUALLY.search(told)) and (wrong := _WAS_WRONG.search(told)):
             fixes.append((wrong.group("old"), actual.group("cur")))
         for old, cur in fixes:
-            said = re.compile(r"(?<![\d.,])" + re.escape(old.lstrip("£$€")) + r"(?![\d]|[.,]\d)")
+            number, unit = re.match(r"([£$€]?[\d,.]*\d)(.*)", old).groups() if re.match(r"[£$€]?\d", old) else (old, "")
+            said = re.compile(r"(?<![\d.,])" + re.escape(number.lstrip("£$€")) + r"(?![\d]|[.,]\d)"
+                              + (rf"(?=\s*{re.escape(unit)})" if unit else ""))
             fixed.append((said, cur.lstrip("£$€")))
             hit = set()
             for k, stmt in enumerate(out):

@@ -4427,3 +4427,12 @@ def test_a_name_told_after_the_news_goes_with_its_headline() -> None:
     assert _headline(news).text == "I signed with a new team, the Minnesota Wolves."
     plain = Point("John", "I signed with a new team - excited for the season! Training starts Monday.", "fact")
     assert _headline(plain).text == "I signed with a new team."
+
+
+def test_a_chinese_correction_puts_right_the_figure_in_its_unit_only() -> None:
+    result = card([say("A. 聚福楼：12人桌3,888元，包间加收10%服务费。离公婆家走路10分钟。B. 江南小馆：10人桌2,688元。帮我算算哪个合适"),
+                   say("A 的包间加 10% 服务费后是 4,276.8 元。", role="assistant"),
+                   say("刚给聚福楼打了电话：包间服务费是5%，不是10%。那就订聚福楼。")])
+    text = text_of(result)
+    assert "加收5%服务费" in text and "走路10分钟" in text and "10人桌" in text, text
+    assert "5分钟" not in text and "5人桌" not in text, text
