@@ -671,14 +671,14 @@ def _is_filler(sentence: str, names: frozenset[str], people: bool = False) -> bo
 
     Between ``people`` (named speakers), "I'll write the test plan" is a commitment, not narration.
     """
+    if _ROLL_CALL.fullmatch(re.sub(r"(?i),?\s+(?:a miracle|for once|amazing|wow)\W*$", "", sentence.strip(" .!"))):
+        return True  # "All six of us here, no apologies", "No apologies": who came to the meeting
     if _SETTLED.match(sentence):
         return False  # "Melitta it is!": decided
     if _QUESTION_AHEAD.match(sentence):
         return True  # "Kotlin question.": the question is still to come
     if _LET_ME_CHECK_ZH.match(sentence):
         return True  # "等一下，我查一下他的工资条": "let me check"
-    if _ROLL_CALL.fullmatch(sentence.strip(" .!")):
-        return True  # "All six of us here, no apologies": who came to the meeting
     if _OFF_NOW.match(sentence):
         return True  # "Off to do the bedtime story now": a goodbye
     if people and re.fullmatch(r"\s*['‘\"“][^\d]{8,}['’\"”]\s*[.!]*", sentence):

@@ -4436,3 +4436,10 @@ def test_a_chinese_correction_puts_right_the_figure_in_its_unit_only() -> None:
     text = text_of(result)
     assert "加收5%服务费" in text and "走路10分钟" in text and "10人桌" in text, text
     assert "5分钟" not in text and "5人桌" not in text, text
+
+
+def test_no_apologies_said_alone_is_the_roll_call_not_a_decision() -> None:
+    from daemon.distill.extractive import _is_filler
+    for said in ("No apologies", "no apologies, a miracle.", "All six of us here, no apologies."):
+        assert _is_filler(said, frozenset(), True), said
+    assert not _is_filler("No wine this time, we're at the library.", frozenset(), True)
