@@ -149,7 +149,7 @@ def test_a_rename_making_a_name_ambiguous_pins_the_other_files_links(ctx: Contex
 
 def _all_rows(ctx: Context) -> tuple[list[tuple[object, ...]], ...]:
     db = ctx.graph.index.db
-    queries = ["SELECT * FROM notes", "SELECT * FROM links", "SELECT * FROM tags",
+    queries = ["SELECT * FROM notes", 'SELECT source, kind, embed, raw, target, target_name, subpath, alias, start, "end", line, key, resolved FROM link_paths', "SELECT * FROM tags",
                "SELECT path, kind, day, project, project_key, session_id FROM search_docs"]
     return tuple(sorted(db.execute(q).fetchall(), key=repr) for q in queries)
 
