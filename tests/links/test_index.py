@@ -382,3 +382,31 @@ def test_tags_and_search_rows_of_many_notes_at_once_equal_them_one_by_one() -> N
     assert many.db.execute("SELECT rowid FROM tags WHERE path = 'b/x.md' ORDER BY rowid").fetchall() == kept
     assert many.tagged("fresh") == ["new.md"] and many.tagged("todo") == ["b/x.md"]
     assert sorted(many.searchable(docs)) == ["a.md", "é.md"]
+
+
+def test_renaming_notes_writes_no_link_row_and_their_links_follow() -> None:
+    """A move renames the notes' numbers: the links from and to them keep their rows as they are."""
+    index = Index(":memory:")
+    _fill(index)
+    before = _link_rows(index)
+    statements: list[str] = []
+    index.db.set_trace_callback(statements.append)
+    with index.transaction():
+        index.rename_notes({"a.md": "n/a.md", "b/x.md": "n/x.md"})
+    index.db.set_trace_callback(None)
+    assert not [s for s in statements if "UPDATE links" in s or "INTO links" in s or "FROM links" in s]
+    renamed = {"a.md": "n/a.md", "b/x.md": "n/x.md"}
+    assert _link_rows(index) == sorted([(renamed.get(row[0], row[0]), *row[1:-1], renamed.get(row[-1], row[-1]))
+                                        for row in before], key=repr)
+    assert [r.source for r in index.backlinks("n/a.md")] == ["n/x.md"] and index.backlinks("a.md") == []
+
+
+def test_a_removed_note_keeps_its_number_only_while_a_link_resolves_to_it() -> None:
+    index = Index(":memory:")
+    _fill(index)
+    with index.transaction():
+        index.remove_notes(["a.md", "é.md"])
+    numbered = {row[0] for row in index.db.execute("SELECT path FROM paths")}
+    assert numbered == {"b/x.md", "a.md"}  # b/x.md's [[a]] still resolves to a.md until resolved again
+    assert [r.source for r in index.backlinks("a.md")] == ["b/x.md"]
+    assert [row[4] for row in index.links_resolved_to_any(["a.md"])] == ["a.md"]
