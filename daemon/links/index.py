@@ -745,7 +745,8 @@ class Index:
 
     def sources_linking(self, paths: Iterable[str]) -> set[str]:
         """Notes holding a link that resolves to one of ``paths`` (a query per 500 paths, not one a path)."""
-        return {r[0] for r in self._where_in(f"SELECT DISTINCT s.path FROM {_JOINED}", "l.resolved_id", paths, numbered=True)}
+        ids = {r[0] for r in self._where_in("SELECT DISTINCT source_id FROM links", "resolved_id", paths, numbered=True)}
+        return {r[0] for r in self._where_in("SELECT path FROM paths", "id", ids)}  # each note's path once
 
     def links_naming(self, names: Iterable[str]) -> list[tuple[int, str, str, str]]:
         """(rowid, source, kind, target) of links whose target asks for one of these names."""
@@ -785,7 +786,8 @@ class Index:
 
     def links_resolved_to_any(self, paths: Iterable[str]) -> list[tuple[int, str, str, str, str | None]]:
         """(rowid, source, kind, target, resolved) of links that resolve to one of ``paths``."""
-        return self._where_in(f"SELECT {_RESOLVING} FROM {_JOINED}", "l.resolved_id", paths, numbered=True)
+        return self._where_in(f"SELECT {_RESOLVING} FROM paths r JOIN links l ON l.resolved_id = r.id "
+                              "JOIN paths s ON s.id = l.source_id", "r.path", paths)
 
     def resolutions_of(self, sources: Iterable[str]) -> list[tuple[int, str, str, str, str | None]]:
         """(rowid, source, kind, target, resolved) of the links in these notes."""
