@@ -27,7 +27,7 @@ Migration = Callable[[sqlite3.Connection], None]
 CACHE_KIB = 8192  # SQLite page cache per connection (default 2 MB), allocated as used
 BATCH_WAL_PAGES = 32_768  # write-ahead log a batch of transactions may grow (128 MB) before it is checkpointed
 LOAD_BATCH = 500  # notes per executemany round in replace_all
-FOLDER_PROBE = 32  # bare links of one name read for the folder rule before the folder's notes are read instead
+FOLDER_PROBE = 32  # bare links of one name the folder rule reads before it reads the folder's notes instead
 # BM25 weight of each search column: name, description, tags, project, body, source conversation, CJK pieces.
 BM25_WEIGHTS = "4.0, 3.0, 2.0, 1.0, 1.0, 1.0, 1.0"  # chosen on LoCoMo 1-5 (docs/benchmarks.md)
 MIGRATIONS: list[tuple[str, Migration]] = []
@@ -829,9 +829,8 @@ class Index:
         select = f"SELECT {_RESOLVING} FROM {_JOINED} WHERE l.target_name = ?1 AND "
         queries = [
             (select + "l.resolved_id IS NULL", ()),
-            (select + "l.resolved_id IN (SELECT id FROM paths WHERE name = ?1 AND length(path) > ?)", (len(path),)),
-            (select + "l.resolved_id IN (SELECT id FROM paths WHERE name = ?1 AND length(path) = ? AND path > ?)",
-             (len(path), path)),
+            (select + "l.resolved_id IN (SELECT id FROM paths WHERE name = ?1 AND length(path) > ?2 UNION ALL "
+             "SELECT id FROM paths WHERE name = ?1 AND length(path) = ?2 AND path > ?3)", (len(path), path)),
             (select + f"{_FOLDED} IN ({', '.join('?' * len(with_slash))})", tuple(with_slash)),
         ]
         rows: dict[int, tuple[int, str, str, str, str | None]] = {}
@@ -852,13 +851,13 @@ class Index:
         """
         marks = ", ".join("?" * len(bare))
         under = (folder + "/", folder + "0")
-        probe = self.db.execute(f"SELECT COUNT(*) FROM (SELECT 1 FROM links l WHERE l.target_name = ? AND "
-                                f"{_FOLDED} IN ({marks}) LIMIT {FOLDER_PROBE})", (name, *bare)).fetchone()[0]
-        if probe < FOLDER_PROBE:
-            return self.db.execute(
-                f"SELECT {_RESOLVING} FROM links l CROSS JOIN paths s ON s.id = l.source_id "
-                f"LEFT JOIN paths r ON r.id = l.resolved_id WHERE l.target_name = ? AND {_FOLDED} IN ({marks}) "
-                "AND s.path >= ? COLLATE NOCASE AND s.path < ? COLLATE NOCASE", (name, *bare, *under)).fetchall()
+        named = self.db.execute(
+            f"SELECT {_RESOLVING} FROM links l CROSS JOIN paths s ON s.id = l.source_id LEFT JOIN paths r "
+            f"ON r.id = l.resolved_id WHERE l.target_name = ? AND {_FOLDED} IN ({marks}) LIMIT {FOLDER_PROBE}",
+            (name, *bare)).fetchall()
+        if len(named) < FOLDER_PROBE:  # all of them: keep those under the folder (ASCII, so ``lower`` folds)
+            low = under[0].lower()
+            return [row for row in named if row[1][:len(low)].lower() == low]
         return self.db.execute(
             f"SELECT {_RESOLVING} FROM paths s CROSS JOIN links l ON l.source_id = s.id "
             f"LEFT JOIN paths r ON r.id = l.resolved_id WHERE s.path >= ? COLLATE NOCASE "
