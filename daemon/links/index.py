@@ -629,7 +629,8 @@ class Index:
             self.db.executemany("UPDATE links SET source_id = ? WHERE source_id = ?", taken)
             self.db.executemany("UPDATE links SET resolved_id = ? WHERE resolved_id = ?", taken)
             self.db.executemany("DELETE FROM paths WHERE id = ?", [(new,) for _, new in taken])
-        self.db.execute("UPDATE paths SET (path, name) = (SELECT m.new, m.name FROM temp.moving m WHERE m.old = paths.path) "
+        self.db.execute("UPDATE paths SET (path, name) = (SELECT m.new, m.name FROM temp.moving m "
+                        "WHERE m.old = paths.path) "
                         "WHERE path IN (SELECT old FROM temp.moving)")
         for table in ("notes", "tags", "search_docs"):
             self.db.execute(f"UPDATE {table} SET path = (SELECT new FROM temp.moving WHERE old = path) "
@@ -745,7 +746,8 @@ class Index:
 
     def sources_linking(self, paths: Iterable[str]) -> set[str]:
         """Notes holding a link that resolves to one of ``paths`` (a query per 500 paths, not one a path)."""
-        ids = {r[0] for r in self._where_in("SELECT DISTINCT source_id FROM links", "resolved_id", paths, numbered=True)}
+        ids = {r[0] for r in self._where_in("SELECT DISTINCT source_id FROM links", "resolved_id", paths,
+                                            numbered=True)}
         return {r[0] for r in self._where_in("SELECT path FROM paths", "id", ids)}  # each note's path once
 
     def links_naming(self, names: Iterable[str]) -> list[tuple[int, str, str, str]]:
@@ -758,7 +760,8 @@ class Index:
 
     def links_of(self, sources: Iterable[str]) -> list[tuple[int, str, str, str]]:
         """(rowid, source, kind, target) of the links in these notes."""
-        return self._where_in(f"SELECT l.rowid, s.path, l.kind, l.target FROM {_JOINED}", "l.source_id", sources, numbered=True)
+        return self._where_in(f"SELECT l.rowid, s.path, l.kind, l.target FROM {_JOINED}", "l.source_id", sources,
+                              numbered=True)
 
     def links_naming_of(self, sources: Iterable[str], names: Iterable[str]) -> list[tuple[str, str, str]]:
         """(source, kind, target) of the links in these notes whose target asks for one of ``names``

@@ -12,6 +12,11 @@ from daemon.links.fulltext import SearchDoc
 from daemon.links.index import MIGRATIONS, Index, NoteRow, NoteStatus, target_name
 from daemon.links.scan import scan
 
+# The links with their paths, as the table held them before migration 0008 (no rowid: it differs
+# between an index kept up to date and a rebuild).
+LINK_PATHS = ('SELECT source, kind, embed, raw, target, target_name, subpath, alias, start, "end", line, key, '
+              "resolved FROM link_paths")
+
 
 def test_migrations_are_recorded_once(tmp_path: Path) -> None:
     path = tmp_path / "state" / "index.sqlite3"
@@ -133,7 +138,7 @@ def test_broken_links_come_in_source_and_offset_order() -> None:
 
 
 def _link_rows(index: Index) -> list[tuple[object, ...]]:
-    return sorted(index.db.execute('SELECT source, kind, embed, raw, target, target_name, subpath, alias, start, "end", line, key, resolved FROM link_paths').fetchall(), key=repr)
+    return sorted(index.db.execute(LINK_PATHS).fetchall(), key=repr)
 
 
 def _first_rowid(index: Index) -> int:
@@ -240,7 +245,7 @@ def test_putting_many_notes_at_once_equals_putting_them_one_by_one() -> None:
     with many.transaction():
         many.put_notes(puts)
     for query in ["SELECT rowid, * FROM notes", f"SELECT * FROM link_paths WHERE id <= {kept}",
-                  'SELECT source, kind, embed, raw, target, target_name, subpath, alias, start, "end", line, key, resolved FROM link_paths']:
+                  LINK_PATHS]:
         assert sorted(one.db.execute(query).fetchall(), key=repr) == sorted(many.db.execute(query).fetchall(), key=repr)
     assert many.note("p.md") == puts[2][0] and many.note("img.png") == puts[-1][0]
     assert [r.raw for r in many.links_from("p.md")] == ["[[t]]", "[[t]]", "[[x|y]]", "![[c]]"]
@@ -302,7 +307,7 @@ def test_renaming_many_notes_at_once_equals_renaming_them_one_by_one() -> None:
             one.rename_note(old, new)
     with many.transaction():
         many.rename_notes(moves)
-    queries = ["SELECT * FROM notes", 'SELECT source, kind, embed, raw, target, target_name, subpath, alias, start, "end", line, key, resolved FROM link_paths', "SELECT * FROM tags", "SELECT * FROM search_docs",
+    queries = ["SELECT * FROM notes", LINK_PATHS, "SELECT * FROM tags", "SELECT * FROM search_docs",
                "SELECT * FROM search"]
     for query in queries:
         assert sorted(one.db.execute(query).fetchall(), key=repr) == sorted(many.db.execute(query).fetchall(), key=repr)
