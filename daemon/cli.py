@@ -226,6 +226,10 @@ def reading(args: argparse.Namespace) -> Iterator[Any]:
     lock = VaultLock(config.state_dir(), "memvault (catching up the index)")
     if not take_lock(config, lock):  # the daemon keeps the index current: query it read-only, load nothing
         index = Index.open_readonly(config.state_dir() / "index.sqlite3")
+        if not index.migrated():  # a daemon older than this command holds it: its tables are not ours
+            index.close()
+            raise MemvaultError("the running daemon's index is from an older memvault; stop it, run `memvault start` "
+                                "again, and try again")
         try:
             yield SimpleNamespace(config=config, graph=SimpleNamespace(index=index, paths=IndexedPaths(index)))
         finally:

@@ -137,3 +137,20 @@ def test_read_commands_query_the_index_without_loading_the_vault_while_a_daemon_
     assert held == alone
     assert max(loaded) == 1  # the one file carrying the name asked for, never the vault's path table
     assert missing[0] == 1 and missing[2].startswith("Error: no note 'Nothing'") and missing[2].count("\n") == 1
+
+
+def test_a_read_command_refuses_an_index_a_running_daemon_has_not_migrated(
+        capsys: pytest.CaptureFixture[str], vault: Path) -> None:
+    import sqlite3
+
+    from daemon.config import load_config
+    from daemon.links.index import MIGRATIONS
+    from daemon.vault.state import VaultLock
+
+    state = load_config(overrides=[f"vault={vault}"]).state_dir()
+    with sqlite3.connect(state / "index.sqlite3") as db:  # as an older daemon left it: one migration short
+        db.execute("DELETE FROM migrations WHERE name = ?", (MIGRATIONS[-1][0],))
+    with VaultLock(state, "memvault start"):
+        (state / "api.json").write_text("{}")
+        code, _, err = run(capsys, "links", "src", f"vault={vault}")
+    assert code == 1 and err.startswith("Error: the running daemon's index is from an older memvault")

@@ -175,7 +175,7 @@ class Graph:
         return row, text, properties
 
     def put_written(self, written: Iterable[tuple[Written, str, list[tuple[Link, str | None]] | None]],
-                    paths: PathIndex | None = None) -> None:
+                    paths: PathIndex | None = None, arriving: Mapping[str, str] | None = None) -> None:
         """Index Markdown files we just wrote from the text we wrote, instead of reading them back.
 
         ``Vault.write_all`` gives each file's digest, size and mtime as written, so the rows
@@ -185,10 +185,13 @@ class Graph:
         vault as it will be once a move's rows have followed (``plan.after_moves``). Each
         file's links, resolved, may come with it (what the move's plan derived,
         ``plan_moves``' ``relinked``); otherwise the text is scanned and they are resolved.
+        ``arriving`` maps the destinations of moves whose rows have not followed yet to their
+        sources: a link resolving to one is recorded as resolving to the file on its way there,
+        whose number ``apply_moves`` then gives that path (no row written twice).
         """
         with self.index.transaction():
             self._put_all([(*self._row(done.path, text, done.size, done.mtime_ns, done.digest), links)
-                           for done, text, links in written], paths)
+                           for done, text, links in written], paths, arriving)
 
     def sync(self, rels: Iterable[str], known: Mapping[str, Read] | None = None) -> None:
         """Re-read these paths into the index (removing the ones that are gone).
@@ -242,12 +245,18 @@ class Graph:
         return read if (st.st_size, st.st_mtime_ns) == (row.size, row.mtime_ns) else None
 
     def _put_all(self, found: list[tuple[NoteRow, str | None, dict[str, Any], list[tuple[Link, str | None]] | None]],
-                 paths: PathIndex | None = None) -> None:
+                 paths: PathIndex | None = None, arriving: Mapping[str, str] | None = None) -> None:
         """Index files (distinct paths) from what ``read`` gave, each with its links when already resolved
         (else scanned and resolved by ``paths``): their note, link, tag and search rows in a few statements
-        for all."""
+        for all. ``arriving``: as for ``put_written``."""
         entries = [self._entry(row, text, properties, paths, links) for row, text, properties, links in found]
-        self.index.put_notes((entry.row, entry.links) for entry in entries)
+        if arriving:
+            get = arriving.get
+            self.index.put_notes((entry.row, None if entry.links is None else
+                                  [(link, to if to is None else get(to, to)) for link, to in entry.links])
+                                 for entry in entries)
+        else:
+            self.index.put_notes((entry.row, entry.links) for entry in entries)
         self.index.put_tags_of({entry.row.path: entry.tags for entry, (_, text, _, _) in zip(entries, found)
                                 if text is not None})
         self.index.put_searches({entry.row.path: entry.doc for entry in entries})
@@ -427,7 +436,9 @@ class Graph:
         self.put_written(ours)
         with self.index.transaction():
             self._resolve_again(self.index.resolutions_of(kept))
-            self._reresolve(added=moves.values(), removed=moves)
+            # The links that resolved to a moved file now resolve to its new path (its number
+            # moved with it): they are the ones its old path's going may change.
+            self._reresolve(added=moves.values(), removed=moves.values())
 
     def unchanged_moves(self, moves: Mapping[str, str], rewritten: set[str]) -> set[str]:
         """The destinations whose rows, moved as they are, equal what re-reading them would give.

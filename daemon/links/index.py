@@ -27,6 +27,7 @@ Migration = Callable[[sqlite3.Connection], None]
 CACHE_KIB = 8192  # SQLite page cache per connection (default 2 MB), allocated as used
 BATCH_WAL_PAGES = 32_768  # write-ahead log a batch of transactions may grow (128 MB) before it is checkpointed
 LOAD_BATCH = 500  # notes per executemany round in replace_all
+FOLDER_PROBE = 32  # bare links of one name the folder rule reads before it reads the folder's notes instead
 # BM25 weight of each search column: name, description, tags, project, body, source conversation, CJK pieces.
 BM25_WEIGHTS = "4.0, 3.0, 2.0, 1.0, 1.0, 1.0, 1.0"  # chosen on LoCoMo 1-5 (docs/benchmarks.md)
 MIGRATIONS: list[tuple[str, Migration]] = []
@@ -201,6 +202,61 @@ def _reresolution(db: sqlite3.Connection) -> None:
     )
 
 
+@migration("0008_links_by_path_number")
+def _path_numbers(db: sqlite3.Connection) -> None:
+    """Links name the note they are in and the file they resolve to by a number (``paths``), not a path.
+
+    A folder move renames thousands of notes, and every link from or to them held their
+    paths: each such row was written again, with its entries in the indexes holding
+    ``source`` or ``resolved`` (100,000 notes: 111,198 rows for ``source``, 71,101 for
+    ``resolved``, at random in indexes larger than the page cache). Now a move renames a
+    ``paths`` row per file and writes no link row. A number outlives its note as the path
+    did: a link resolving to a deleted note keeps it until it is resolved again.
+    ``link_paths`` shows the links with their paths, as the table held them before.
+    """
+    db.create_function("target_name", 1, target_name, deterministic=True)
+    _script(
+        db,
+        """
+        CREATE TABLE paths (id INTEGER PRIMARY KEY, path TEXT NOT NULL UNIQUE, name TEXT NOT NULL);
+        INSERT INTO paths (path, name) SELECT path, target_name(path) FROM (SELECT path FROM notes
+            UNION SELECT source FROM links UNION SELECT resolved FROM links WHERE resolved IS NOT NULL);
+        CREATE INDEX paths_name ON paths(name, length(path), path);
+        CREATE INDEX paths_folded ON paths(path COLLATE NOCASE);
+        CREATE TABLE links_numbered (
+            source_id INTEGER NOT NULL,
+            kind TEXT NOT NULL,
+            embed INTEGER NOT NULL,
+            raw TEXT NOT NULL,
+            target TEXT NOT NULL,
+            target_name TEXT NOT NULL,
+            subpath TEXT NOT NULL,
+            alias TEXT,
+            start INTEGER NOT NULL,
+            "end" INTEGER NOT NULL,
+            line INTEGER NOT NULL,
+            key TEXT,
+            resolved_id INTEGER
+        );
+        INSERT INTO links_numbered (rowid, source_id, kind, embed, raw, target, target_name, subpath, alias, start,
+            "end", line, key, resolved_id) SELECT l.rowid, s.id, l.kind, l.embed, l.raw, l.target, l.target_name,
+            l.subpath, l.alias, l.start, l."end", l.line, l.key, r.id
+            FROM links l JOIN paths s ON s.path = l.source LEFT JOIN paths r ON r.path = l.resolved;
+        DROP TABLE links;
+        ALTER TABLE links_numbered RENAME TO links;
+        CREATE INDEX links_source ON links(source_id);
+        CREATE INDEX links_resolved ON links(resolved_id) WHERE resolved_id IS NOT NULL;
+        CREATE INDEX links_broken ON links(source_id, start, kind, embed, raw, target, subpath, alias, "end", line,
+            key, resolved_id) WHERE resolved_id IS NULL;
+        CREATE INDEX links_name_resolution ON links(target_name, resolved_id);
+        CREATE INDEX links_name_target ON links(target_name, lower(ltrim(target, '/')), source_id);
+        CREATE VIEW link_paths AS SELECT l.rowid AS id, s.path AS source, l.kind, l.embed, l.raw, l.target,
+            l.target_name, l.subpath, l.alias, l.start, l."end", l.line, l.key, r.path AS resolved
+            FROM links l JOIN paths s ON s.id = l.source_id LEFT JOIN paths r ON r.id = l.resolved_id
+        """,
+    )
+
+
 def _script(db: sqlite3.Connection, script: str) -> None:
     """Run statements one by one: ``executescript`` would commit the migration's transaction early."""
     for statement in script.split(";"):
@@ -302,6 +358,11 @@ class Index:
     def close(self) -> None:
         self.db.close()
 
+    def migrated(self) -> bool:
+        """Whether every migration has been applied (an index opened read-only is not migrated)."""
+        done = {row[0] for row in self.db.execute("SELECT name FROM migrations")}
+        return all(name in done for name, _ in MIGRATIONS)
+
     def _migrate(self) -> None:
         self.db.execute("CREATE TABLE IF NOT EXISTS migrations (name TEXT PRIMARY KEY, applied REAL NOT NULL)")
         done = {row[0] for row in self.db.execute("SELECT name FROM migrations")}
@@ -376,16 +437,19 @@ class Index:
         return {row[0]: NoteStatus(*row[1:]) for row in self._where_in(
             "SELECT path, size, mtime_ns, hash, identity FROM notes", "path", paths)}
 
-    def _where_in(self, select: str, column: str, values: Iterable[str]) -> list[tuple[Any, ...]]:
-        """The rows of ``select`` (a query without WHERE) whose ``column`` is one of ``values``.
+    def _where_in(self, select: str, column: str, values: Iterable[Any], numbered: bool = False
+                  ) -> list[tuple[Any, ...]]:
+        """The rows of ``select`` (a query without WHERE) whose ``column`` is one of ``values``
+        (``numbered``: ``column`` holds the number of a path, and ``values`` are paths).
 
         A list, fetched a query at a time (a folder move reads 100,000 rows this way: yielding
         them one by one through a generator cost as much as SQLite finding them).
         """
         rows: list[tuple[Any, ...]] = []
         for chunk in iter_chunks(sorted(set(values))):
-            rows.extend(self.db.execute(f"{select} WHERE {column} IN ({', '.join('?' * len(chunk))})",
-                                        chunk).fetchall())
+            marks = ", ".join("?" * len(chunk))
+            where = f"IN (SELECT id FROM paths WHERE path IN ({marks}))" if numbered else f"IN ({marks})"
+            rows.extend(self.db.execute(f"{select} WHERE {column} {where}", chunk).fetchall())
         return rows
 
     def put_note(self, note: NoteRow, links: Iterable[tuple[Link, str | None]] | None) -> None:
@@ -406,16 +470,29 @@ class Index:
                             "size = excluded.size, mtime_ns = excluded.mtime_ns, hash = excluded.hash, "
                             "identity = excluded.identity, signature = excluded.signature",
                             [_note_values(note) for note, _ in notes])
-        linked = {note.path: links for note, links in notes if links is not None}
-        old: dict[str, list[tuple[Any, ...]]] = {path: [] for path in linked}
-        for row in self._where_in(f"SELECT rowid, {_LINK_COLUMNS} FROM links", "source", linked):
+        linked = {note.path: list(links) for note, links in notes if links is not None}
+        ids = self.path_ids({*linked, *(to for links in linked.values() for _, to in links if to is not None)})
+        old: dict[int, list[tuple[Any, ...]]] = {ids[path]: [] for path in linked}
+        for row in self._where_in(f"SELECT rowid, {_LINK_COLUMNS} FROM links", "source_id", old):
             old[row[1]].append(row)
         writes: tuple[list[tuple[object, ...]], ...] = ([], [], [], [], [])
         for path, links in linked.items():
-            rows = sorted(old[path], key=lambda r: (r[_START + 1], r[0]))  # text order (ties: as inserted)
-            for into, part in zip(writes, _diff_links(rows, [_link_values(path, link, to) for link, to in links])):
+            rows = sorted(old[ids[path]], key=lambda r: (r[_START + 1], r[0]))  # text order (ties: as inserted)
+            new = [_link_values(ids[path], link, None if to is None else ids[to]) for link, to in links]
+            for into, part in zip(writes, _diff_links(rows, new)):
                 into.extend(part)
         self._write_link_diff(*writes)
+
+    def path_ids(self, paths: Iterable[str]) -> dict[str, int]:
+        """The number of each of ``paths`` in ``paths`` (the table), numbering the ones it lacks."""
+        wanted = set(paths)
+        ids = {path: id for id, path in self._where_in("SELECT id, path FROM paths", "path", wanted)}
+        missing = sorted(wanted.difference(ids))  # most are numbered already: no insert tried for them
+        if missing:
+            self.db.executemany("INSERT INTO paths (path, name) VALUES (?, ?)",
+                                [(path, target_name(path)) for path in missing])
+            ids.update((path, id) for id, path in self._where_in("SELECT id, path FROM paths", "path", missing))
+        return ids
 
     def _write_link_diff(self, moved: list[tuple[object, ...]], retargeted: list[tuple[object, ...]],
                          other: list[tuple[object, ...]], gone: list[tuple[object, ...]],
@@ -424,16 +501,16 @@ class Index:
         if moved:
             self.db.executemany('UPDATE links SET start = ?, "end" = ? WHERE rowid = ?', moved)
         if retargeted:
-            self.db.executemany('UPDATE links SET start = ?, "end" = ?, resolved = ? WHERE rowid = ?', retargeted)
+            self.db.executemany('UPDATE links SET start = ?, "end" = ?, resolved_id = ? WHERE rowid = ?', retargeted)
         if other:
             self.db.executemany("UPDATE links SET kind = ?, embed = ?, raw = ?, target = ?, target_name = ?, "
-                                'subpath = ?, alias = ?, start = ?, "end" = ?, line = ?, key = ?, resolved = ? '
+                                'subpath = ?, alias = ?, start = ?, "end" = ?, line = ?, key = ?, resolved_id = ? '
                                 "WHERE rowid = ?", other)
         if gone:
             self.db.executemany("DELETE FROM links WHERE rowid = ?", gone)
         if added:  # in ``_by_name`` order: a batch's new rows then fill the name indexes page after page
             added.sort(key=lambda row: _by_name(row[5], row[4]))  # (20,000 rows: 0.26 s against 0.50 s)
-            self.db.executemany("INSERT INTO links VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", added)
+            self.db.executemany(f"INSERT INTO links ({_LINK_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", added)
 
     def replace_all(
         self,
@@ -453,27 +530,39 @@ class Index:
                 "AND tbl_name IN ('notes', 'links', 'tags', 'search_docs') ORDER BY name").fetchall()
             for name, _ in indexes:
                 self.db.execute(f'DROP INDEX "{name}"')
-            for table in ("notes", "links", "tags", "search_docs"):
+            for table in ("notes", "links", "tags", "search_docs", "paths"):
                 self.db.execute(f"DELETE FROM {table}")
             self._empty_search_words()
             batch: list[tuple[NoteRow, Iterable[tuple[Link, str | None]] | None, Iterable[tuple[str, str]]]] = []
+            ids: dict[str, int] = {}  # every path numbered so far (the table was emptied): no look-ups
             for entry in entries:
                 batch.append(entry)
                 if len(batch) == LOAD_BATCH:
-                    count += self._insert(batch)
+                    count += self._insert(batch, ids)
                     batch = []
-            count += self._insert(batch)
+            count += self._insert(batch, ids)
             for _, sql in indexes:
                 self.db.execute(sql)
         return count
 
     def _insert(self, batch: list[tuple[NoteRow, Iterable[tuple[Link, str | None]] | None,
-                                      Iterable[tuple[str, str]]]]) -> int:
+                                      Iterable[tuple[str, str]]]], ids: dict[str, int]) -> int:
+        """Insert a batch of ``replace_all``'s entries; ``ids``: the paths numbered so far, added to."""
         self.db.executemany("INSERT OR REPLACE INTO notes VALUES (?, ?, ?, ?, ?, ?)",
                             [_note_values(note) for note, *_ in batch])
-        self.db.executemany("INSERT INTO links VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
-                            [_link_values(note.path, link, resolved)
-                             for note, links, *_ in batch for link, resolved in links or ()])
+        fresh: list[tuple[int, str, str]] = []
+
+        def number(path: str) -> int:
+            found = ids.get(path)
+            if found is None:
+                found = ids[path] = len(ids) + 1
+                fresh.append((found, path, target_name(path)))
+            return found
+
+        rows = [_link_values(number(note.path), link, None if resolved is None else number(resolved))
+                for note, links, *_ in batch for link, resolved in links or ()]
+        self.db.executemany("INSERT INTO paths VALUES (?, ?, ?)", fresh)
+        self.db.executemany(f"INSERT INTO links ({_LINK_COLUMNS}) VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)", rows)
         self.db.executemany("INSERT INTO tags VALUES (?, ?, ?)",
                             [(note.path, tag, origin) for note, _, tags, *_ in batch for tag, origin in tags])
         self._insert_search([entry[3] for entry in batch if len(entry) > 3 and entry[3] is not None])  # type: ignore[misc]
@@ -489,44 +578,63 @@ class Index:
         Their links go by rowid in ``_by_name`` order, not in ``source`` order: then the two
         indexes led by ``target_name`` are rewritten page after page (10,000 notes, 18,000
         links: 0.19 s against 0.32 s), and the table's pages of one note stay together anyway.
+        A path's number goes too unless a link still resolves to it (until resolved again).
         """
         links: list[tuple[Any, ...]] = []
-        for chunk in iter_chunks(sorted(set(paths))):
+        chunks = list(iter_chunks(sorted(set(paths))))
+        for chunk in chunks:
             marks = ", ".join("?" * len(chunk))
-            links += self.db.execute(f"SELECT rowid, target_name, target FROM links WHERE source IN ({marks})",
-                                     chunk).fetchall()
+            links += self.db.execute(f"SELECT rowid, target_name, target FROM links WHERE source_id IN "
+                                     f"(SELECT id FROM paths WHERE path IN ({marks}))", chunk).fetchall()
             for table, column in (("notes", "path"), ("tags", "path")):
                 self.db.execute(f"DELETE FROM {table} WHERE {column} IN ({marks})", chunk)
             self._drop_searches(chunk)
         if links:
             links.sort(key=lambda row: _by_name(row[1], row[2]))
             self.db.executemany("DELETE FROM links WHERE rowid = ?", [(row[0],) for row in links])
+        for chunk in chunks:
+            self.db.execute(f"DELETE FROM paths WHERE path IN ({', '.join('?' * len(chunk))}) AND NOT EXISTS "
+                            "(SELECT 1 FROM links WHERE resolved_id = paths.id)", chunk)
 
     def rename_note(self, old: str, new: str) -> None:
-        """Move a note's rows to a new path (its links are re-put by the caller after rewrites)."""
-        self.db.execute("DELETE FROM notes WHERE path = ?", (new,))
-        self.db.execute("UPDATE notes SET path = ? WHERE path = ?", (new, old))
-        self.db.execute("UPDATE links SET source = ? WHERE source = ?", (new, old))
-        self.db.execute("UPDATE tags SET path = ? WHERE path = ?", (new, old))
-        self._drop_search(new)
-        self.db.execute("UPDATE search_docs SET path = ? WHERE path = ?", (new, old))
+        """Move a note's rows to a new path (its links are re-put by the caller after rewrites).
+
+        Its links, and the links resolving to it, keep their rows: its number moves to the
+        new path (a link resolving to it then resolves to the new path until resolved again).
+        """
+        self.rename_notes({old: new})
 
     def rename_notes(self, moves: Mapping[str, str]) -> None:
         """``rename_note`` for many notes at once, in a few statements (a folder of 10,000 notes
         took six statements a file). No destination may be another move's source, nor two moves
         share one: a swap or a chain goes through ``rename_note`` and temporary names.
+
+        A destination that has a number already (a note indexed there, or a path a link still
+        resolves to) gives it up: its links and the links resolving to it take the moved note's
+        number, as they kept the path when links held paths.
         """
         assert not set(moves.values()) & set(moves), "a chain or swap of moves: rename one by one"
-        self.db.execute("CREATE TEMP TABLE IF NOT EXISTS moving (old TEXT PRIMARY KEY, new TEXT NOT NULL UNIQUE)")
+        self.db.execute("CREATE TEMP TABLE IF NOT EXISTS moving (old TEXT PRIMARY KEY, new TEXT NOT NULL UNIQUE, "
+                        "name TEXT NOT NULL)")
         self.db.execute("DELETE FROM temp.moving")
-        self.db.executemany("INSERT INTO temp.moving VALUES (?, ?)", list(moves.items()))
+        self.db.executemany("INSERT INTO temp.moving VALUES (?, ?, ?)",
+                            [(old, new, target_name(new)) for old, new in moves.items()])
         arrivals = "(SELECT new FROM temp.moving)"
         self.db.execute(f"DELETE FROM notes WHERE path IN {arrivals}")
         self.db.execute(f"DELETE FROM search WHERE rowid IN (SELECT rowid FROM search_docs WHERE path IN {arrivals})")
         self.db.execute(f"DELETE FROM search_docs WHERE path IN {arrivals}")
-        for table, column in (("notes", "path"), ("links", "source"), ("tags", "path"), ("search_docs", "path")):
-            self.db.execute(f"UPDATE {table} SET {column} = (SELECT new FROM temp.moving WHERE old = {column}) "
-                            f"WHERE {column} IN (SELECT old FROM temp.moving)")
+        taken = self.db.execute("SELECT o.id, n.id FROM temp.moving m JOIN paths o ON o.path = m.old "
+                                "JOIN paths n ON n.path = m.new").fetchall()
+        if taken:
+            self.db.executemany("UPDATE links SET source_id = ? WHERE source_id = ?", taken)
+            self.db.executemany("UPDATE links SET resolved_id = ? WHERE resolved_id = ?", taken)
+            self.db.executemany("DELETE FROM paths WHERE id = ?", [(new,) for _, new in taken])
+        self.db.execute("UPDATE paths SET (path, name) = (SELECT m.new, m.name FROM temp.moving m "
+                        "WHERE m.old = paths.path) "
+                        "WHERE path IN (SELECT old FROM temp.moving)")
+        for table in ("notes", "tags", "search_docs"):
+            self.db.execute(f"UPDATE {table} SET path = (SELECT new FROM temp.moving WHERE old = path) "
+                            f"WHERE path IN (SELECT old FROM temp.moving)")
         self.db.execute("DELETE FROM temp.moving")
 
     # -- full-text search ----------------------------------------------------
@@ -618,38 +726,42 @@ class Index:
 
     def _links(self, where: str, args: tuple[object, ...]) -> list[LinkRow]:
         rows = self.db.execute(
-            'SELECT source, kind, embed, raw, target, subpath, alias, start, "end", line, key, resolved '
-            f"FROM links WHERE {where} ORDER BY source, start", args)
+            'SELECT s.path, l.kind, l.embed, l.raw, l.target, l.subpath, l.alias, l.start, l."end", l.line, l.key, '
+            f"r.path FROM {_JOINED} WHERE {where} ORDER BY s.path, l.start", args)
         return [LinkRow(r[0], r[1], bool(r[2]), *r[3:]) for r in rows]
 
     def backlinks(self, path: str) -> list[LinkRow]:
-        return self._links("resolved = ?", (path,))
+        return self._links("l.resolved_id = (SELECT id FROM paths WHERE path = ?)", (path,))
 
     def links_from(self, path: str) -> list[LinkRow]:
-        return self._links("source = ?", (path,))
+        return self._links("l.source_id = (SELECT id FROM paths WHERE path = ?)", (path,))
 
     def broken(self) -> list[LinkRow]:
-        return self._links("resolved IS NULL", ())
+        return self._links("l.resolved_id IS NULL", ())
 
     def sources_naming(self, names: Iterable[str]) -> set[str]:
         """Notes holding a link whose target asks for one of these file names (lower, no ``.md``)."""
-        return {r[0] for r in self._where_in("SELECT DISTINCT source FROM links", "target_name", names)}
+        ids = {r[0] for r in self._where_in("SELECT DISTINCT source_id FROM links", "target_name", names)}
+        return {r[0] for r in self._where_in("SELECT path FROM paths", "id", ids)}
 
     def sources_linking(self, paths: Iterable[str]) -> set[str]:
         """Notes holding a link that resolves to one of ``paths`` (a query per 500 paths, not one a path)."""
-        return {r[0] for r in self._where_in("SELECT DISTINCT source FROM links", "resolved", paths)}
+        ids = {r[0] for r in self._where_in("SELECT DISTINCT source_id FROM links", "resolved_id", paths,
+                                            numbered=True)}
+        return {r[0] for r in self._where_in("SELECT path FROM paths", "id", ids)}  # each note's path once
 
     def links_naming(self, names: Iterable[str]) -> list[tuple[int, str, str, str]]:
         """(rowid, source, kind, target) of links whose target asks for one of these names."""
         rows: list[tuple[int, str, str, str]] = []
         for name in set(names):
-            rows.extend(self.db.execute("SELECT rowid, source, kind, target FROM links WHERE target_name = ?",
-                                        (name,)))
+            rows.extend(self.db.execute(f"SELECT l.rowid, s.path, l.kind, l.target FROM {_JOINED} "
+                                        "WHERE l.target_name = ?", (name,)))
         return rows
 
     def links_of(self, sources: Iterable[str]) -> list[tuple[int, str, str, str]]:
         """(rowid, source, kind, target) of the links in these notes."""
-        return self._where_in("SELECT rowid, source, kind, target FROM links", "source", sources)
+        return self._where_in(f"SELECT l.rowid, s.path, l.kind, l.target FROM {_JOINED}", "l.source_id", sources,
+                              numbered=True)
 
     def links_naming_of(self, sources: Iterable[str], names: Iterable[str]) -> list[tuple[str, str, str]]:
         """(source, kind, target) of the links in these notes whose target asks for one of ``names``
@@ -670,22 +782,24 @@ class Index:
             self._naming = frozenset() if self.db.in_transaction else wanted
         rows: list[tuple[str, str, str]] = []
         for chunk in iter_chunks(sorted(set(sources))):  # `+`: by source, never every link of every name
-            rows.extend(self.db.execute(f"SELECT source, kind, target FROM links WHERE source IN "
-                                        f"({', '.join('?' * len(chunk))}) AND +target_name IN temp.naming",
-                                        chunk).fetchall())
+            rows.extend(self.db.execute(f"SELECT s.path, l.kind, l.target FROM {_JOINED} WHERE l.source_id IN "
+                                        f"(SELECT id FROM paths WHERE path IN ({', '.join('?' * len(chunk))})) "
+                                        "AND +l.target_name IN temp.naming", chunk).fetchall())
         return rows
 
     def links_resolved_to_any(self, paths: Iterable[str]) -> list[tuple[int, str, str, str, str | None]]:
         """(rowid, source, kind, target, resolved) of links that resolve to one of ``paths``."""
-        return self._where_in(f"SELECT {_RESOLVING} FROM links", "resolved", paths)
+        return self._where_in(f"SELECT {_RESOLVING} FROM paths r JOIN links l ON l.resolved_id = r.id "
+                              "JOIN paths s ON s.id = l.source_id", "r.path", paths)
 
     def resolutions_of(self, sources: Iterable[str]) -> list[tuple[int, str, str, str, str | None]]:
         """(rowid, source, kind, target, resolved) of the links in these notes."""
-        return self._where_in(f"SELECT {_RESOLVING} FROM links", "source", sources)
+        return self._where_in(f"SELECT {_RESOLVING} FROM {_JOINED}", "l.source_id", sources, numbered=True)
 
     def links_resolved_to(self, path: str) -> list[tuple[int, str, str, str]]:
         """(rowid, source, kind, target) of links that resolve to ``path``."""
-        return list(self.db.execute("SELECT rowid, source, kind, target FROM links WHERE resolved = ?", (path,)))
+        return list(self.db.execute(f"SELECT l.rowid, s.path, l.kind, l.target FROM {_JOINED} "
+                                    "WHERE l.resolved_id = (SELECT id FROM paths WHERE path = ?)", (path,)))
 
     def links_a_new_path_may_take(self, path: str) -> list[tuple[int, str, str, str, str | None]]:
         """(rowid, source, kind, target, resolved) of the links that a new file at ``path`` may take over.
@@ -696,16 +810,18 @@ class Index:
         it is a bare name and sits in the new file's folder (the folder rule); or it is a
         path the new one ends with at a ``/`` (the exact, folder and suffix rules for path
         targets). Relative and dot-segment targets resolve only to the one path they name,
-        so they change only from unresolved. Each rule is one seek in the indexes of
-        migration 0007: the work does not grow with the links asking for the same name
-        (a vault full of cards of one name costs a handful of rows). A superset is
-        harmless: the caller resolves each row again.
+        so they change only from unresolved. Each rule is a few seeks in the indexes of
+        migrations 0007 and 0008: the work does not grow with the links asking for the same
+        name (a vault full of cards of one name costs a handful of rows). The paths longer
+        than the new one come from ``paths_name`` (the files a link of that name may resolve
+        to), then their links of that name, one seek each; the folder rule is ``_in_folder``.
+        A superset is harmless: the caller resolves each row again.
         """
         name = target_name(path)
         folder = path.rpartition("/")[0]
         if not folder or not path.isascii():  # a file at the root is the exact match of every bare target
-            return list(self.db.execute(f"SELECT {_RESOLVING} FROM links WHERE target_name = ?",  # (SQLite
-                                        (name,)))                                           # folds only ASCII)
+            return list(self.db.execute(f"SELECT {_RESOLVING} FROM {_JOINED} WHERE l.target_name = ?",  # (SQLite
+                                        (name,)))                                                  # folds only ASCII)
         low = path.lower()
         parts = low.split("/")
         with_slash = ["/".join(parts[i:]) for i in range(len(parts) - 1)]
@@ -713,24 +829,47 @@ class Index:
         if low.endswith(".md"):  # ``.md`` is optional in a target
             with_slash += [s[:-3] for s in with_slash]
             bare.append(parts[-1][:-3])
-        select = f"SELECT {_RESOLVING} FROM links WHERE target_name = ? AND "
-        folded = "lower(ltrim(target, '/'))"
+        select = f"SELECT {_RESOLVING} FROM {_JOINED} WHERE l.target_name = ?1 AND "
         queries = [
-            (select + "length(resolved) IS NULL", ()),
-            (select + "length(resolved) > ?", (len(path),)),
-            (select + "length(resolved) = ? AND resolved > ?", (len(path), path)),
-            (select + f"{folded} IN ({', '.join('?' * len(with_slash))})", tuple(with_slash)),
-            (select + f"{folded} IN ({', '.join('?' * len(bare))}) AND source >= ? COLLATE NOCASE "
-             "AND source < ? COLLATE NOCASE", (*bare, folder + "/", folder + "0")),
+            (select + "l.resolved_id IS NULL", ()),
+            (select + "l.resolved_id IN (SELECT id FROM paths WHERE name = ?1 AND length(path) > ?2 UNION ALL "
+             "SELECT id FROM paths WHERE name = ?1 AND length(path) = ?2 AND path > ?3)", (len(path), path)),
+            (select + f"{_FOLDED} IN ({', '.join('?' * len(with_slash))})", tuple(with_slash)),
         ]
         rows: dict[int, tuple[int, str, str, str, str | None]] = {}
         for sql, args in queries:
             rows.update((row[0], row) for row in self.db.execute(sql, (name, *args)))
+        rows.update((row[0], row) for row in self._in_folder(name, bare, folder))
         return list(rows.values())
 
+    def _in_folder(self, name: str, bare: list[str], folder: str) -> list[tuple[int, str, str, str, str | None]]:
+        """The folder rule's rows for ``links_a_new_path_may_take``: links whose folded target is one
+        of ``bare`` (the file name ``name``), in notes under ``folder`` (ASCII, any case).
+
+        Links hold their note's number, not its path, so no index leads from a name to the
+        notes of one folder. The smaller side is read: the bare links of that name and their
+        notes' paths when they are few (most names), else the notes under the folder and their
+        bare links of that name, one seek each (a card's day folder, when thousands of links
+        ask for its name).
+        """
+        marks = ", ".join("?" * len(bare))
+        under = (folder + "/", folder + "0")
+        named = self.db.execute(
+            f"SELECT {_RESOLVING} FROM links l CROSS JOIN paths s ON s.id = l.source_id LEFT JOIN paths r "
+            f"ON r.id = l.resolved_id WHERE l.target_name = ? AND {_FOLDED} IN ({marks}) LIMIT {FOLDER_PROBE}",
+            (name, *bare)).fetchall()
+        if len(named) < FOLDER_PROBE:  # all of them: keep those under the folder (ASCII, so ``lower`` folds)
+            low = under[0].lower()
+            return [row for row in named if row[1][:len(low)].lower() == low]
+        return self.db.execute(
+            f"SELECT {_RESOLVING} FROM paths s CROSS JOIN links l ON l.source_id = s.id "
+            f"LEFT JOIN paths r ON r.id = l.resolved_id WHERE s.path >= ? COLLATE NOCASE "
+            f"AND s.path < ? COLLATE NOCASE AND l.target_name = ? AND {_FOLDED} IN ({marks})",
+            (*under, name, *bare)).fetchall()
+
     def set_resolved(self, updates: Iterable[tuple[str | None, int]]) -> None:
-        """Set links' resolutions ((resolved, rowid) pairs, each rowid once); a row already holding
-        its value is not written.
+        """Set links' resolutions ((resolved path, rowid) pairs, each rowid once); a row already
+        holding its value is not written.
 
         Most rows re-resolved after a move resolve as before: writing them anyway rewrote
         their entries in the three indexes that hold ``resolved``. The rest go in the order
@@ -741,14 +880,18 @@ class Index:
         index's, which a move rewrites page after page then (a folder of 11,157 notes at
         100,000 notes, 98,572 rows: 2.1-2.4 s against 4.2-4.7 s in rowid order).
         """
-        unresolved: list[tuple[str | None, int]] = []
-        resolved: list[tuple[str | None, int]] = []
-        for update in updates:
-            (resolved if update[0] is not None else unresolved).append(update)
+        unresolved: list[tuple[int | None, int]] = []
+        resolved: list[tuple[str, int]] = []
+        for path, rowid in updates:
+            if path is None:
+                unresolved.append((None, rowid))
+            else:
+                resolved.append((path, rowid))
         unresolved.sort(key=itemgetter(1))
-        resolved.sort()  # (path, rowid) pairs in their own order: no key to build for each
-        self.db.executemany("UPDATE links SET resolved = ?1 WHERE rowid = ?2 AND resolved IS NOT ?1",
-                            unresolved + resolved)
+        ids = self.path_ids(path for path, _ in resolved)
+        numbered = sorted((ids[path], rowid) for path, rowid in resolved)  # the order of ``links_resolved``
+        self.db.executemany("UPDATE links SET resolved_id = ?1 WHERE rowid = ?2 AND resolved_id IS NOT ?1",
+                            unresolved + numbered)
 
     # -- inbox ledger ------------------------------------------------------
 
@@ -838,7 +981,7 @@ class Index:
 
     def clear(self) -> None:
         with self.transaction():
-            for table in ("notes", "links", "tags"):
+            for table in ("notes", "links", "tags", "paths"):
                 self.db.execute(f"DELETE FROM {table}")
             self.clear_search()
 
@@ -880,7 +1023,8 @@ def _note_values(note: NoteRow) -> tuple[object, ...]:
     return (note.path, note.size, note.mtime_ns, note.hash, note.identity, note.signature)
 
 
-_LINK_COLUMNS = 'source, kind, embed, raw, target, target_name, subpath, alias, start, "end", line, key, resolved'
+_LINK_COLUMNS = ('source_id, kind, embed, raw, target, target_name, subpath, alias, start, "end", line, key, '
+                 'resolved_id')
 _START, _END, _RESOLVED = 8, 9, 12  # positions in a row of ``_LINK_COLUMNS`` (and of ``_link_values``)
 
 
@@ -910,7 +1054,10 @@ def _diff_links(old: list[tuple[Any, ...]], new: list[tuple[object, ...]]) -> tu
     return moved, retargeted, other, gone, list(new[len(old):])
 
 
-_RESOLVING = "rowid, source, kind, target, resolved"  # what re-resolving a link needs, and what it held
+# The links with the paths their numbers stand for (the note they are in, ``s``; the file they resolve to, ``r``).
+_JOINED = "links l JOIN paths s ON s.id = l.source_id LEFT JOIN paths r ON r.id = l.resolved_id"
+_FOLDED = "lower(ltrim(l.target, '/'))"  # a target as ``links_name_target`` holds it
+_RESOLVING = "l.rowid, s.path, l.kind, l.target, r.path"  # what re-resolving a link needs, and what it held
 
 
 def _by_name(name: str, target: str) -> tuple[str, str]:
@@ -920,7 +1067,7 @@ def _by_name(name: str, target: str) -> tuple[str, str]:
     return name, target.lower()
 
 
-def _link_values(source: str, link: Link, resolved: str | None) -> tuple[object, ...]:
+def _link_values(source: int, link: Link, resolved: int | None) -> tuple[object, ...]:
     return (source, link.kind, int(link.embed), link.raw, link.target, target_name(link.target), link.subpath,
             link.alias, link.start, link.end, link.line, link.key, resolved)
 

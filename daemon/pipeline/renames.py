@@ -185,9 +185,9 @@ def _repair(ctx: Context, moves: dict[str, str]) -> MoveReport:
         unread |= _write_chunk(ctx, plan, snapshots, moves, inverse, known, relinked, moved)
         rewritten.extend(plan)
         if len(known) >= INDEX_BATCH:
-            ctx.graph.put_written(known, after)
+            ctx.graph.put_written(known, after, inverse)
             known.clear()
-    ctx.graph.put_written(known, after)
+    ctx.graph.put_written(known, after, inverse)
     ctx.graph.apply_moves(moves, rewritten, moved)  # re-reads the other moved files that changed
     ctx.graph.sync(unread - set(moves.values()))
     ctx.graph.sync(follow_card_names(ctx, moves))  # a card's name, and its daily page, follow a user's rename

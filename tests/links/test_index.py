@@ -12,6 +12,11 @@ from daemon.links.fulltext import SearchDoc
 from daemon.links.index import MIGRATIONS, Index, NoteRow, NoteStatus, target_name
 from daemon.links.scan import scan
 
+# The links with their paths, as the table held them before migration 0008 (no rowid: it differs
+# between an index kept up to date and a rebuild).
+LINK_PATHS = ('SELECT source, kind, embed, raw, target, target_name, subpath, alias, start, "end", line, key, '
+              "resolved FROM link_paths")
+
 
 def test_migrations_are_recorded_once(tmp_path: Path) -> None:
     path = tmp_path / "state" / "index.sqlite3"
@@ -74,32 +79,51 @@ def _fill(index: Index) -> None:
             index.put_tags(path, [(t, "property") for t in tags])
 
 
+def _fill_by_path(index: Index) -> None:
+    """``_fill`` as an index from before migration 0008 held it: links naming paths, not numbers."""
+    with index.transaction():
+        for path, tags, text in [("b/x.md", ["plans", "todo"], "[[nowhere]] [[a]]"),
+                                 ("a.md", ["plans"], "[[b/x]] [[gone#h]]\n[[lost]]"), ("é.md", [], "[[zz]]")]:
+            index.db.execute("INSERT INTO notes VALUES (?, 1, 1, ?, NULL, '')", (path, path))
+            index.db.executemany("INSERT INTO links VALUES (?,?,?,?,?,?,?,?,?,?,?,?,?)",
+                                 [(path, l.kind, int(l.embed), l.raw, l.target, target_name(l.target), l.subpath,
+                                   l.alias, l.start, l.end, l.line, l.key, "a.md" if l.target == "a" else None)
+                                  for l in scan(text)])
+            index.db.executemany("INSERT INTO tags VALUES (?, ?, 'property')", [(path, t) for t in tags])
+
+
+@pytest.mark.parametrize("since", ["0006", "0008"])
 def test_an_index_from_before_the_read_command_indexes_is_migrated_and_answers_alike(
-        tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+        tmp_path: Path, monkeypatch: pytest.MonkeyPatch, since: str) -> None:
     path = tmp_path / "index.sqlite3"
-    old = [(name, fn) for name, fn in MIGRATIONS if name < "0006"]
+    old = [(name, fn) for name, fn in MIGRATIONS if name < since]
     monkeypatch.setattr("daemon.links.index.MIGRATIONS", old)
     index = Index(path)
-    _fill(index)
-    before = (index.tag_counts(), index.tagged("plans"), index.broken(), index.backlinks("a.md"))
+    _fill_by_path(index)
     index.close()
     monkeypatch.setattr("daemon.links.index.MIGRATIONS", MIGRATIONS)
+    fresh = Index(":memory:")
+    _fill(fresh)
+    before = (fresh.tag_counts(), fresh.tagged("plans"), fresh.broken(), fresh.backlinks("a.md"),
+              fresh.links_from("a.md"))
     index = Index(path)
     indexes = {r[0] for r in index.db.execute("SELECT name FROM sqlite_master WHERE type = 'index'")}
     assert {"tags_tag_path", "links_broken", "links_resolved"} <= indexes and "tags_tag" not in indexes
-    assert (index.tag_counts(), index.tagged("plans"), index.broken(), index.backlinks("a.md")) == before
+    assert (index.tag_counts(), index.tagged("plans"), index.broken(), index.backlinks("a.md"),
+            index.links_from("a.md")) == before
     assert before[0] == [("plans", 2), ("todo", 1)] and before[1] == ["a.md", "b/x.md"]
     assert [r.source for r in before[3]] == ["b/x.md"]
+    assert _link_rows(index) == _link_rows(fresh)
 
     def plan(sql: str, *args: object) -> str:
         return " ".join(r[3] for r in index.db.execute("EXPLAIN QUERY PLAN " + sql, args))
 
-    # Neither count nor list reads the tables, and the unresolved links need no sort.
+    # Neither count nor list reads the tables; the unresolved links are read from their own index.
     assert "COVERING INDEX tags_tag_path" in plan("SELECT tag, COUNT(DISTINCT path) FROM tags GROUP BY tag")
-    broken = plan('SELECT source, kind, embed, raw, target, subpath, alias, start, "end", line, key, resolved '
-                  "FROM links WHERE resolved IS NULL ORDER BY source, start")
+    broken = plan('SELECT source_id, kind, embed, raw, target, subpath, alias, start, "end", line, key, resolved_id '
+                  "FROM links WHERE resolved_id IS NULL ORDER BY source_id, start")
     assert "COVERING INDEX links_broken" in broken and "TEMP B-TREE" not in broken
-    assert "INDEX links_resolved" in plan("SELECT source FROM links WHERE resolved = ?", "a.md")
+    assert "INDEX links_resolved" in plan("SELECT source_id FROM links WHERE resolved_id = ?", 1)
     index.close()
 
 
@@ -107,18 +131,18 @@ def test_broken_links_come_in_source_and_offset_order() -> None:
     index = Index(":memory:")
     _fill(index)
     in_sql = [(r[0], r[1]) for r in index.db.execute(
-        "SELECT source, raw FROM links WHERE resolved IS NULL ORDER BY source, start")]
+        "SELECT source, raw FROM link_paths WHERE resolved IS NULL ORDER BY source, start")]
     assert [(r.source, r.raw) for r in index.broken()] == in_sql
     assert in_sql == [("a.md", "[[b/x]]"), ("a.md", "[[gone#h]]"), ("a.md", "[[lost]]"),
                       ("b/x.md", "[[nowhere]]"), ("é.md", "[[zz]]")]
 
 
 def _link_rows(index: Index) -> list[tuple[object, ...]]:
-    return sorted(index.db.execute("SELECT * FROM links").fetchall(), key=repr)
+    return sorted(index.db.execute(LINK_PATHS).fetchall(), key=repr)
 
 
 def _first_rowid(index: Index) -> int:
-    return index.db.execute("SELECT rowid FROM links WHERE source = 'a.md' AND start = 0").fetchone()[0]
+    return index.db.execute("SELECT id FROM link_paths WHERE source = 'a.md' AND start = 0").fetchone()[0]
 
 
 @pytest.mark.parametrize("new_text", [
@@ -220,8 +244,8 @@ def test_putting_many_notes_at_once_equals_putting_them_one_by_one() -> None:
             one.put_note(row, links)
     with many.transaction():
         many.put_notes(puts)
-    for query in ["SELECT rowid, * FROM notes", f"SELECT rowid, * FROM links WHERE rowid <= {kept}",
-                  "SELECT * FROM links"]:
+    for query in ["SELECT rowid, * FROM notes", f"SELECT * FROM link_paths WHERE id <= {kept}",
+                  LINK_PATHS]:
         assert sorted(one.db.execute(query).fetchall(), key=repr) == sorted(many.db.execute(query).fetchall(), key=repr)
     assert many.note("p.md") == puts[2][0] and many.note("img.png") == puts[-1][0]
     assert [r.raw for r in many.links_from("p.md")] == ["[[t]]", "[[t]]", "[[x|y]]", "![[c]]"]
@@ -240,7 +264,7 @@ def test_statuses_at_are_the_rows_without_their_signatures() -> None:
 def test_a_resolution_set_to_the_value_it_holds_writes_no_row() -> None:
     index = Index(":memory:")
     _fill(index)
-    rows = index.db.execute("SELECT rowid, resolved FROM links").fetchall()
+    rows = index.db.execute("SELECT id, resolved FROM link_paths").fetchall()
     before = index.db.total_changes
     with index.transaction():
         index.set_resolved([(resolved, rowid) for rowid, resolved in rows])
@@ -265,7 +289,7 @@ def test_resolutions_are_written_unresolved_first_by_rowid_then_by_the_path_they
     written = [s for s in statements if s.startswith("UPDATE links")]
     assert [int(s.split("rowid = ")[1].split()[0]) for s in written] == [
         rowids[1], rowids[3], rowids[2], rowids[4], rowids[0]]
-    resolved = dict(index.db.execute("SELECT rowid, resolved FROM links"))
+    resolved = dict(index.db.execute("SELECT id, resolved FROM link_paths"))
     assert [resolved[rowid] for rowid in rowids[:5]] == ["z.md", None, "b/x.md", None, "b/x.md"]
 
 
@@ -283,7 +307,7 @@ def test_renaming_many_notes_at_once_equals_renaming_them_one_by_one() -> None:
             one.rename_note(old, new)
     with many.transaction():
         many.rename_notes(moves)
-    queries = ["SELECT * FROM notes", "SELECT * FROM links", "SELECT * FROM tags", "SELECT * FROM search_docs",
+    queries = ["SELECT * FROM notes", LINK_PATHS, "SELECT * FROM tags", "SELECT * FROM search_docs",
                "SELECT * FROM search"]
     for query in queries:
         assert sorted(one.db.execute(query).fetchall(), key=repr) == sorted(many.db.execute(query).fetchall(), key=repr)
@@ -363,3 +387,31 @@ def test_tags_and_search_rows_of_many_notes_at_once_equal_them_one_by_one() -> N
     assert many.db.execute("SELECT rowid FROM tags WHERE path = 'b/x.md' ORDER BY rowid").fetchall() == kept
     assert many.tagged("fresh") == ["new.md"] and many.tagged("todo") == ["b/x.md"]
     assert sorted(many.searchable(docs)) == ["a.md", "é.md"]
+
+
+def test_renaming_notes_writes_no_link_row_and_their_links_follow() -> None:
+    """A move renames the notes' numbers: the links from and to them keep their rows as they are."""
+    index = Index(":memory:")
+    _fill(index)
+    before = _link_rows(index)
+    statements: list[str] = []
+    index.db.set_trace_callback(statements.append)
+    with index.transaction():
+        index.rename_notes({"a.md": "n/a.md", "b/x.md": "n/x.md"})
+    index.db.set_trace_callback(None)
+    assert not [s for s in statements if "UPDATE links" in s or "INTO links" in s or "FROM links" in s]
+    renamed = {"a.md": "n/a.md", "b/x.md": "n/x.md"}
+    assert _link_rows(index) == sorted([(renamed.get(row[0], row[0]), *row[1:-1], renamed.get(row[-1], row[-1]))
+                                        for row in before], key=repr)
+    assert [r.source for r in index.backlinks("n/a.md")] == ["n/x.md"] and index.backlinks("a.md") == []
+
+
+def test_a_removed_note_keeps_its_number_only_while_a_link_resolves_to_it() -> None:
+    index = Index(":memory:")
+    _fill(index)
+    with index.transaction():
+        index.remove_notes(["a.md", "é.md"])
+    numbered = {row[0] for row in index.db.execute("SELECT path FROM paths")}
+    assert numbered == {"b/x.md", "a.md"}  # b/x.md's [[a]] still resolves to a.md until resolved again
+    assert [r.source for r in index.backlinks("a.md")] == ["b/x.md"]
+    assert [row[4] for row in index.links_resolved_to_any(["a.md"])] == ["a.md"]
