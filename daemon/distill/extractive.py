@@ -776,6 +776,8 @@ def _trim(sentence: str, names: frozenset[str]) -> str:
         return f"{told.group(1)} to {sentence[told.end():]}"
     parts = _CLAUSE_SEP.split(sentence)
     clauses, seps = parts[0::2], parts[1::2]
+    if sum(len(c.split()) <= 2 for c in clauses) >= 4:
+        return sentence  # a list, every item of it: "an, auf, hinter, in, neben, über" keeps its "in"
     # (A clause naming an option by a letter or deciding is content: "we'll go with B")
     keep = [bool(_tokens(c) - names) and not _FEELING_ZH.fullmatch(c.strip(" 。！!…~～"))
             and not _FEELING_EN.fullmatch(c.strip(" .!…"))

@@ -4443,3 +4443,9 @@ def test_no_apologies_said_alone_is_the_roll_call_not_a_decision() -> None:
     for said in ("No apologies", "no apologies, a miracle.", "All six of us here, no apologies."):
         assert _is_filler(said, frozenset(), True), said
     assert not _is_filler("No wine this time, we're at the library.", frozenset(), True)
+
+
+def test_a_list_keeps_every_item_even_a_little_word() -> None:
+    from daemon.distill.extractive import _trim
+    said = "These are the two-way prepositions: an, auf, hinter, in, neben, über, unter, vor, zwischen."
+    assert _trim(said, frozenset()) == said
