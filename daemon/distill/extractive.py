@@ -572,8 +572,11 @@ def _list_line(m: re.Match[str]) -> str:
     """Short list items as one line under their heading: "**Dough**" / "- 325 g bread flour" / "- 35 g caster sugar"
     → "Dough: 325 g bread flour, 35 g caster sugar." (A list of sentences stays a list.)"""
     items = [re.sub(r"^[ \t]*[-*+][ \t]+", "", line).strip() for line in m.group(2).strip("\n").split("\n")]
-    short = all((len(_CJK_RE.findall(i)) <= 12 if _CJK_RE.search(i) else len(i.split()) <= _LIST_WORDS)
-                and not re.search(r"[.!?:;]\s|[.!?;]$|[。！？；，]|^\[[ xX]\]", i)
+    # (What an item says in brackets is an aside: "租房合同(有的营业厅用来核对装机地址)" is a short item.)
+    bare = [re.sub(r"\s*[(（][^)）]*[)）]", "", i) for i in items]
+    short = all((len(_CJK_RE.findall(b)) <= 12 if _CJK_RE.search(b) else len(b.split()) <= _LIST_WORDS)
+                for b in bare) and all(
+                not re.search(r"[.!?:;]\s|[.!?;]$|[。！？；，]|^\[[ xX]\]", i)
                 and not _LABEL.match(i) for i in items)  # ("**Latest Version:** 1.5.0" is a labelled fact)
     if not short or len(items) < (2 if m.group(1) else 3):
         return m.group(0)

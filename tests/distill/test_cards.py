@@ -4449,3 +4449,11 @@ def test_a_list_keeps_every_item_even_a_little_word() -> None:
     from daemon.distill.extractive import _trim
     said = "These are the two-way prepositions: an, auf, hinter, in, neben, über, unter, vor, zwischen."
     assert _trim(said, frozenset()) == said
+
+
+def test_a_short_list_with_asides_in_brackets_stays_under_its_lead() -> None:
+    from daemon.distill.extractive import _sentences
+    said = "一般带这些:\n- 身份证原件\n- 手机(要收验证码)\n- 租房合同(有的营业厅用来核对装机地址)\n"
+    assert _sentences(said) == ["一般带这些：身份证原件、手机(要收验证码)、租房合同(有的营业厅用来核对装机地址)。"]
+    long = "Steps:\n- Open the settings app and go to the network page first\n- Restart the router and wait\n"
+    assert len(_sentences(long)) > 1  # (a list of sentences stays a list)
