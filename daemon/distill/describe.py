@@ -228,6 +228,8 @@ def name_from_title(title: str, lang: str, texts: list[str]) -> str:
     words = title.split()
     if lang == "en" and len(words) > 6 and re.match(r"[\w.+#-]{1,20}: ", title):
         words = words[1:]  # "React: Maximum update depth exceeded in PlantTable": the part after the topic's label
+    elif lang == "en" and len(words) > 6 and (said := re.match(r"([^:]+?):\s", title)) and 3 <= len(said.group(1).split()) <= 5:
+        words = said.group(1).split()  # "Postgres manifest query slow: Seq Scan on bookings": the problem, then its detail
     if lang == "en" and len(words) > 6 and not re.search(r"[.?!]$", title) and (
             head := re.split(r"(?i),\s+|\s+(?:in|for|with|on|after|when|from|using|via|during|while)\s+",
                              " ".join(words))[0]) \

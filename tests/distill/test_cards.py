@@ -4457,3 +4457,13 @@ def test_a_short_list_with_asides_in_brackets_stays_under_its_lead() -> None:
     assert _sentences(said) == ["一般带这些：身份证原件、手机(要收验证码)、租房合同(有的营业厅用来核对装机地址)。"]
     long = "Steps:\n- Open the settings app and go to the network page first\n- Restart the router and wait\n"
     assert len(_sentences(long)) > 1  # (a list of sentences stays a list)
+
+
+def test_a_long_title_names_the_card_by_the_problem_before_its_colon() -> None:
+    from daemon.distill.describe import name_from_title
+    texts = ["the postgres manifest query is slow, a seq scan on bookings"]
+    assert name_from_title("Postgres manifest query slow: Seq Scan on bookings", "en", texts) == \
+        "postgres-manifest-query-slow"
+    # (a two-word topic label before the colon names nothing by itself)
+    assert name_from_title("Discord bot: naive vs aware datetime TypeError in reminders", "en",
+                           ["discord bot naive aware datetime"]) != "discord-bot"
