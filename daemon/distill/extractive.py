@@ -176,6 +176,14 @@ _TOPIC_SAID = re.compile(r"(?i)\W*(?:ok|okay|so|right)\W+((?!(?:i|you|we|it|this
                          r"[a-z]+\s+(?:meeting|chat|call|catch-up|update|time))\b)[a-z][a-z'’-]+(?:\s+(?!(?:is|are|was|were|be|have|"
                          r"has|do|does|did|will|can|just|still|not|time|first|now|then|me|you|it)\b)[a-z][a-z'’-]+){0,2})"
                          r"\s*[.!:]+")
+# ("Morning everyone, quick one before we open. Christmas pre-orders. Last year…": two or three words, no verb)
+_TOPIC_BARE = re.compile(r"\W*((?!(?:big|good|bad|quick|small|some|more|great|sad|exciting|random|hi|hello|hey|hiya|"
+                         r"evening|morning|afternoon|right|ok|okay|so|it['’]?s|yo|happy|welcome|thanks|dear|all|"
+                         r"everyone|guys|team|folks|let['’]?s|long|miss|missed|sorry|guess|oh|wow|omg)\b)[A-Za-z][a-z'’-]+"
+                         r"(?:\s+(?!(?:is|are|was|were|be|have|has|do|does|did|will|can|just|still|not|now|then|first|"
+                         r"me|you|it|we|i|please|again|time|news|update|question|one|today|tonight|been|get|got|go|"
+                         r"going|started|start|begin|done|back|here|there|all|forever|ages|stranger)\b)[a-z][a-z'’-]+){1,2})"
+                         r"\s*[.!:]+")
 _SUMMARY_LEAD = re.compile(r"(?i)(?:\*\*|#+\s*)?(?:summary|in summary|in short|bottom line|tl;?dr|to sum up|the upshot|"
                            r"net result|where that leaves you)(?:\*\*)?\s*[:：]\s*(?:\*\*)?$")
 _NEXT_STEPS = re.compile(r"(?i)\b(?:next steps?|to-?dos?|action items|what'?s next|what to do next|before you buy|"
@@ -2919,7 +2927,8 @@ def _new_card(chosen: list[_Stmt], picked: list[_Stmt], request_: tuple[str, str
     opening = _sentences(opener)[:3]
     if len(opening) > 1 and re.fullmatch(r"(?i)\W*(?:ok|okay|so|right)\W*", opening[0]):
         opening[:2] = [f"{opening[0]} {opening[1]}"]  # ("right. burns night. we said last year…": burns-night-plans)
-    topic = next((m.group(1) for sentence in opening if (m := _TOPIC_SAID.fullmatch(sentence.strip()))
+    topic = next((m.group(1) for k, sentence in enumerate(opening) if (m := _TOPIC_SAID.fullmatch(sentence.strip())
+                                                                         or k and _TOPIC_BARE.fullmatch(sentence.strip()))
                   and not _is_small_talk(sentence) and m.group(1).lower() not in speakers), "")
     named_by = "" if occasion else topic.lower() if topic.isupper() else topic  # (what the talk was about, when it
     occasion = occasion or (f"{topic} plans" if topic and " " not in topic else topic).lower()  # names the card)

@@ -4467,3 +4467,16 @@ def test_a_long_title_names_the_card_by_the_problem_before_its_colon() -> None:
     # (a two-word topic label before the colon names nothing by itself)
     assert name_from_title("Discord bot: naive vs aware datetime TypeError in reminders", "en",
                            ["discord bot naive aware datetime"]) != "discord-bot"
+
+
+def test_a_meeting_named_in_a_few_words_after_the_hellos_is_named_by_them() -> None:
+    chat = [say("Morning everyone, quick one before we open. Christmas pre-orders. Last year we sold out of stollen by "
+                "the 15th.", "Ingrid"),
+            say("With one oven, 180 max, if I start at 5 on the 21st.", "Bao"),
+            say("Price?", "Ingrid"), say("£14. Butter is up 30%.", "Carmen"), say("£14 it is. No gluten-free.", "Ingrid"),
+            say("I'll put the price notes on the shop page by Thursday.", "Femi")]
+    result = card(chat)
+    assert result.name == "christmas-pre-orders", result.name
+    greeting = [say("It's been forever! Hello stranger. How are you?", "Maya"),
+                say("I got the job at Northwind Solar!!", "Ben")]
+    assert card(greeting).name not in ("its-been-forever", "hello-stranger")
