@@ -1769,7 +1769,8 @@ def _corrected(candidates: list[_Stmt], turns: list[_Turn]) -> tuple[list[_Stmt]
         if first and (actual := _ACTUALLY.search(told)) and (wrong := _WAS_WRONG.search(told)):
             fixes.append((wrong.group("old"), actual.group("cur")))
         for old, cur in fixes:
-            number, unit = re.match(r"([£$€]?[\d,.]*\d)(.*)", old).groups() if re.match(r"[£$€]?\d", old) else (old, "")
+            number, unit = united.groups() if (united := re.fullmatch(r"([£$€]?[\d,.]*\d)\s*(%|％|元|块|万|分钟|人)", old)) \
+                else (old, "")  # ("10%": the number in its unit; "7lb 10oz" as said)
             said = re.compile(r"(?<![\d.,])" + re.escape(number.lstrip("£$€")) + r"(?![\d]|[.,]\d)"
                               + (rf"(?=\s*{re.escape(unit)})" if unit else ""))
             fixed.append((said, cur.lstrip("£$€")))

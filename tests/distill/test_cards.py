@@ -4198,6 +4198,7 @@ def test_wait_no_puts_right_the_figure_just_said() -> None:
         say("wait no, 7lb 1oz. 7lb 10 was Marco's guess in the sweepstake", "Maya", when=day),
         say("aww congrats auntie!", "Ben", when=day)])
     assert "Rosie Grace. 7lb 1oz" in result.body and "7lb 10oz" not in result.body, result.body
+    assert "ozlb" not in result.body and not re.search(r"7lb 1oz[a-z]", result.body), result.body  # (put right whole)
 
 
 def test_she_is_the_one_named_at_the_head_of_a_sentence_not_a_bare_answer() -> None:
