@@ -345,6 +345,13 @@ def news_name(point: Point, told: list[Point] | None = None) -> str:
     if _big_news(point, True) and point.who and (moved := _MOVED_TO_PLACE.match(text)) and \
             moved.group("place").lower() not in ("the", "a", "my", "our", "with"):
         return slugify(f"{point.who} move to {moved.group('place')}")  # ("Moved into the new flat in glasgow")
+    born = re.match(r"(?i)(?:my|our)\s+(sister|brother|cousin|daughter|son|best friend)\s+(?:[A-Z][a-z]+\s+)?(?:just\s+)?had\s+"
+                    r"(?:a|her|their)\s+(?:little\s+|baby\s+)?(girl|boy|baby)\b", text)
+    if born and point.who:  # ("My sister Leah had a little girl": maya-new-niece)
+        kin, child = born.group(1).lower(), born.group(2).lower()
+        thing = ("niece" if child == "girl" else "nephew" if child == "boy" else "baby") \
+            if kin in ("sister", "brother") else "grandchild" if kin in ("daughter", "son") else "baby"
+        return slugify(f"{point.who} new {thing}")
     if not (_big_news(point, True) and point.who and (m := _NEWS_VERB.match(text))):
         return ""
     thing = _STATE_NEWS[m.group("state").lower()] if m.group("state") else \
@@ -534,12 +541,15 @@ def _big_news(point: Point, people: bool) -> bool:
 
 
 # Big news of the life-changing kind comes before the rest ("I got the job!" before "I bought a van!").
-_MAJOR = re.compile(r"(?i)^[^.!?]*\b(?:job|postdoc|phd|promot\w*|engaged|married|wedding|pregnant|expecting|baby|"
+_MAJOR = re.compile(r"(?i)^[^.!?]*\b(?:had (?:a|her|their) (?:little |baby )?(?:girl|boy)|job|postdoc|phd|promot\w*|"
+                    r"engaged|married|wedding|pregnant|expecting|baby|"
                     r"graduat\w*|degree|offer|moving|moved|house|flat|retir\w*|twins|born|msc|masters|university|"
                     r"marathon|contracts|head of|kidneys?|donor|transplant|surgery|diagnos\w*|cancer|foster\w*|adopt\w*|"
                     r"driving test)\b")
 # Told calmly, the life change follows its verb closely: "I got the job with…", "we got engaged", "I got promoted".
-_CALM_MAJOR = re.compile(r"(?i)(?:[a-z]+ and i|me and [a-z]+|i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|officially\s+|"
+_CALM_MAJOR = re.compile(r"(?i)(?:my|our)\s+(?:sister|brother|cousin|daughter|son|best friend)\s+(?:[A-Z][a-z]+\s+)?"
+                         r"(?:just\s+)?had\s+(?:a|her|their)\s+(?:little\s+|baby\s+)?(?:girl|boy|baby)\b|"
+                         r"(?:[a-z]+ and i|me and [a-z]+|i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|officially\s+|"
                          r"actually\s+)?(?:got|passed|bought|became|am|'m|are|'re)\s+(?:(?:the|a|an|my|our|new|first|dream)\s+){0,3}"
                          r"(?:job|postdoc|phd|place|offer|promotion|promoted|engaged|married|pregnant|house|flat|keys|"
                          r"contracts|approved as (?:foster|adopt)\w*)\b"
@@ -550,7 +560,9 @@ _CALM_MAJOR = re.compile(r"(?i)(?:[a-z]+ and i|me and [a-z]+|i|we)(?:'ve| have)?
                          r"|(?i:(?:i'?m|i am)\s+(?:giving|donating)\b[^.!?]{0,40}\b(?:kidneys?|liver|bone marrow|organ)\b)"
                          r"|(?i:(?:i|we)\s+(?:just\s+|finally\s+)?got into\s+(?:the\s+|my\s+)?(?:msc|ma|mba|phd|masters|"
                          r"master's|uni|university|college|course|programme|program|school)\b)")
-_LIFE_EVENT = re.compile(r"(?i)(?:just\s+|finally\s+)?moved\s+(?:in(?:to)?|to)\s+(?:the\s+|a\s+|my\s+|our\s+)?(?:new\s+)?"
+_LIFE_EVENT = re.compile(r"(?i)(?:my|our)\s+(?:sister|brother|cousin|daughter|son|best friend)\s+(?:[A-Z][a-z]+\s+)?"
+                         r"(?:just\s+)?had\s+(?:a|her|their)\s+(?:little\s+|baby\s+)?(?:girl|boy|baby)\b|"  # a niece born
+                         r"(?:just\s+|finally\s+)?moved\s+(?:in(?:to)?|to)\s+(?:the\s+|a\s+|my\s+|our\s+)?(?:new\s+)?"
                          r"(?:flat|house|place|home|apartment)\b|"  # ("Moved into the new flat in glasgow on the 14th")
                          r"(?:[a-z]+ and i|me and [a-z]+)\s+are\s+(?:moving|engaged|getting married|expecting)\b|"
                          r"(?:(?:[a-z]+ and i|me and [a-z]+)(?=\s+(?:just\s+|finally\s+|officially\s+)?got\b)|i|we)"

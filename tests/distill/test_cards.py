@@ -4481,3 +4481,14 @@ def test_a_meeting_named_in_a_few_words_after_the_hellos_is_named_by_them() -> N
     greeting = [say("It's been forever! Hello stranger. How are you?", "Maya"),
                 say("I got the job at Northwind Solar!!", "Ben")]
     assert card(greeting).name not in ("its-been-forever", "hello-stranger")
+
+
+def test_a_niece_born_is_big_news_that_names_the_catch_up() -> None:
+    chat = [say("hello stranger!! how are you?", "Maya"), say("good! you first", "Ben"),
+            say("my sister Leah had a little girl on the 19th. Rosie Grace. 7lb 1oz", "Maya"),
+            say("aww congrats auntie!", "Ben"),
+            say("and i got my first V3 at the climbing wall last week!!", "Maya"),
+            say("nice. i handed my notice in, joining Northwind Solar in january", "Ben")]
+    result = card(chat)
+    assert result.name == "maya-new-niece", result.name
+    assert result.description.startswith("Maya's sister Leah had a little girl"), result.description

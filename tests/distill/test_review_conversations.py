@@ -628,7 +628,6 @@ KNOWN_GAPS = {
         "bouldering",
         "egg sandwich",
         "leaving do",
-        "niece",
         "the shark",
         "£41k",
     },
