@@ -2268,7 +2268,7 @@ _BARE_REPLY = re.compile(r"(?i)\W*(?:you \*?can\*?,? but i wouldn'?t|i wouldn'?t
                          r"probably not|definitely(?: not)?|absolutely(?: not)?|only if|you could|you can|better not)\b"
                          r"[\s,:;.!-]")
 _SHOUTED = (r"(?:SO|NOT|NO|YES|VERY|REALLY|SUCH|TOO|ALL|EVER|NEVER|ALWAYS|MUCH|MORE|MOST|LOVE|HATE|OMG|LOL|LMAO|"
-            r"WOW|OK|OKAY|AND|BUT|OR|THE|IT|IS|WAS|ARE|SOOO+|HUGE|TINY|BEST|WORST|GREAT|AMAZING|ONE|WHAT|WHY|HOW|"
+            r"WOW|OK|OKAY|HA+|(?:HA)+|HEHE|AND|BUT|OR|THE|IT|IS|WAS|ARE|SOOO+|HUGE|TINY|BEST|WORST|GREAT|AMAZING|ONE|WHAT|WHY|HOW|"
             r"ME|MY|YOU|HE|SHE|WE|THEY|DID|DO|DOES|CAN|WILL|JUST|STILL|AGAIN|NOW|HERE|THERE|COLD|HOT|FREEZING|WINDY)")
 
 
@@ -2276,7 +2276,9 @@ def _chit_chat(turns: list[_Turn]) -> bool:
     """Short lines both ways, no name, and the only questions asked of the assistant are about itself
     ("do you like rain?"): weather and coffee, nothing to remember."""
     for turn in turns:
-        text = _own_numbers(turn.text)
+        # (A film or a book enjoyed on the sofa is the afternoon's, not a name to remember: "i just watched Some Like
+        # It Hot for the first time")
+        text = _WATCHED.sub(" it ", _own_numbers(turn.text))
         names = [w for w in re.findall(r"(?<=[a-z,;] )[A-Z][a-z]+", text) if w.lower() not in _CALENDAR]
         # (Hellos and thanks are no length of talk: "just wanted to say hi and thanks, you've been nice company")
         # (Nor is the weather, however long: "it's been bright and absolutely freezing here, proper blue sky, …")
@@ -2284,7 +2286,7 @@ def _chit_chat(turns: list[_Turn]) -> bool:
                         and not _is_filler(s, frozenset()) and not _IDLE_TOPIC.search(s))
         # (A day ahead is a plan: "the boiler engineer comes on monday (7 December 2026)")
         dated = turn.role == "user" and _DAY_AHEAD.search(turn.text)
-        if len(said.split()) > (20 if turn.role == "user" else 30) or names or dated or _NUMBER.search(text) or \
+        if len(said.split()) > (24 if turn.role == "user" else 30) or names or dated or _NUMBER.search(text) or \
                 re.search(r"\b(?!" + _SHOUTED + r"\b)[A-Z]{2,}\b|\w[_.]\w|`", text):  # a name, a number, an acronym or
             # code: talk of things ("it's SO windy", "NOT impressed": a word said louder is no acronym)
             return False
@@ -2296,6 +2298,10 @@ def _chit_chat(turns: list[_Turn]) -> bool:
 
 _DAY_AHEAD = re.compile(r"(?i)\b(?:tomorrow|tmrw|next (?:week|\w+day)|(?:on|this|coming) (?:mon|tues|wednes|thurs|fri|satur|"
                         r"sun)day)\s*[(（][^)）]*\d{4}")
+
+
+_WATCHED = re.compile(r"\b(?:watched|watching|rewatched|read|reading|finished|binged|listened to)\s+"
+                      r"(?:(?:[A-Z][\w'’]*|of|the|a|an|in|on|it|and)\s*){1,7}(?=\s|[.,!?]|$)")
 
 
 def _answered(turns: list[_Turn], i: int) -> bool:

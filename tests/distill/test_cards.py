@@ -4492,3 +4492,18 @@ def test_a_niece_born_is_big_news_that_names_the_catch_up() -> None:
     result = card(chat)
     assert result.name == "maya-new-niece", result.name
     assert result.description.startswith("Maya's sister Leah had a little girl"), result.description
+
+
+def test_a_film_watched_on_a_rainy_sofa_is_small_talk_and_ha_is_laughter() -> None:
+    chat = [say("afternoon ☔ it has not stopped raining ALL day here"),
+            say("Afternoon! Have you managed to make it cosy at least?", role="assistant"),
+            say("yeah, sofa, big mug of tea, and i just watched Some Like It Hot for the first time. how did i never "
+                "see it before"),
+            say("Great choice for a rainy afternoon.", role="assistant"),
+            say("HA the ending!! i laughed out loud on my own like a weirdo 😂"),
+            say("Not weird at all. Sounds like a lovely lazy Sunday.", role="assistant"),
+            say("it really is. anyway that's all, just wanted to share. thanks for the chat!"),
+            say("Thanks for sharing! Enjoy the rest of your Sunday and stay dry.", role="assistant")]
+    assert isinstance(distill(chat), Skip)
+    planned = chat[:2] + [say("we're seeing Some Like It Hot at the Curzon on thursday with Priya, 7pm")] + chat[3:]
+    assert "Curzon" in text_of(card(planned))

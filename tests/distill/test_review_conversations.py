@@ -657,10 +657,6 @@ KNOWN_GAPS = {
         "£36.60",
         "£48",
     },
-    "review32_smalltalk_rainy_sunday_film_claude.json": {
-        # "i just watched Some Like It Hot for the first time": a film named, kept as the user's own news
-        "card",
-    },
     # --- review 33 (written 2026-12-02 by a reviewer before any card was produced; 37 of 384 checks failed on the
     # first run; the general causes were fixed, these remain) ---
     "review33_agent_allergen_bitmask_claude_code.jsonl": {"AssertionError"},  # the failing test's message: the run's
