@@ -938,6 +938,12 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     steps = True  # the list after "Next steps:" is what is next, item by item
                 # ("Summary:" and the list after it: what the answer comes to, item by item)
                 summed = summed or turn.role == "assistant" and not turn.speaker and bool(_SUMMARY_LEAD.match(raw.strip()))
+                if out and out[-1].msg == i and not out[-1].code and _BY_WHEN.match(sentence) and len(sentence.split()) <= 8:
+                    # "I'll order the scripts. 14 copies at £6.50, so £91. Done by the 11th.": when, of what came before
+                    before = [out.pop()]
+                    while out and out[-1].msg == i and not out[-1].code and len(before) < 3:
+                        before.insert(0, out.pop())  # (the whole of it: the scripts, their cost, when)
+                    sentence = " ".join([b.text.rstrip() for b in before] + [sentence])
                 if last and _PRONOUN_START.match(sentence) and out and out[-1].msg == i and out[-1].text == last \
                         and len(_tokens(sentence) - names) >= 2 and not _is_filler(sentence, names, bool(turn.speaker) or _user_plan(turn, sentence)) \
                         and not _JUDGED.match(sentence):
@@ -3019,6 +3025,7 @@ _SUM = re.compile(r"[£$€]\s?\d[\d,.]*k?")
 _VISIT = re.compile(r"(?i)\b((?:her|him|mum|mom|dad) and (?:dad|mum|mom)|mum|mom|dad|parents|folks|in-laws|nan|nana|"
                     r"grandma|grandad)\b(?:['’]s)?[^.!?]{0,20}\b(?:wants? to come|(?:are|is) coming|(?:to )?come (?:down|up|"
                     r"over|to stay)|to visit|to stay with us)\b")
+_BY_WHEN = re.compile(r"(?i)\W*(?:done|ready|finished|sorted|delivered|sent|booked|there|back|home)\s+by\s+")
 _PUT_OFF = re.compile(r"(?i)\b(?:deferred|postponed|held over|put off)\b")
 _ZH_TRIP = re.compile(r"(?:去|到)([\u4e00-\u9fff]{2,3}?)(?:的事|玩|旅游|旅行|过年|度假|出差|看看)")
 

@@ -4507,3 +4507,12 @@ def test_a_film_watched_on_a_rainy_sofa_is_small_talk_and_ha_is_laughter() -> No
     assert isinstance(distill(chat), Skip)
     planned = chat[:2] + [say("we're seeing Some Like It Hot at the Curzon on thursday with Priya, 7pm")] + chat[3:]
     assert "Curzon" in text_of(card(planned))
+
+
+def test_done_by_a_day_says_when_of_what_its_message_said_before() -> None:
+    chat = [say("Actions. I'll book the studio for auditions on Tuesday 12th.", "Delphine"),
+            say("I'll order the scripts. 14 copies at £6.50, so £91. Done by the 11th.", "Cormac"),
+            say("great", "Delphine")]
+    body = card(chat).body
+    assert "I'll order the scripts. 14 copies at £6.50, so £91. Done by the 11th" in body, body
+    assert not re.search(r"(?m)^- Cormac: Done by", body), body
