@@ -823,7 +823,9 @@ def _as_note(point: Point, lang: str, named: bool, other: str = "", after: str =
         return third_person(f"{point.who} {verb}{text[lead.end():]}", point.who)
     if not point.who or not _FIRST_PERSON.search(text):
         # Between people, whose news it is after the other's: "Elif: The whole family is going to Izmir" (not Ronan's)
-        return f"{point.who}: {text}" if after and after != point.who and not text.startswith(point.who) else text
+        # (A meeting's result is the meeting's, not the minute-taker's: "Decision: launch moves…", "Carried (5–0): …")
+        return f"{point.who}: {text}" if after and after != point.who and not text.startswith(point.who) \
+            and not re.match(r"(?:Decision|Decided|Carried|Agreed|Amendment carried)\b", text) else text
     if not re.match(r"(?i)^(?:i\b|i'|my\b|me\b)", text) and re.match(r"(?i)^(?:gonna|just|going|been|got|"
                                                                      r"finally|also|still|so)\b", text):
         return f"{point.who}: {third_person(text, 'they')}"  # no subject of its own: say who

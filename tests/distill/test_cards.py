@@ -4516,3 +4516,11 @@ def test_done_by_a_day_says_when_of_what_its_message_said_before() -> None:
     body = card(chat).body
     assert "I'll order the scripts. 14 copies at £6.50, so £91. Done by the 11th" in body, body
     assert not re.search(r"(?m)^- Cormac: Done by", body), body
+
+
+def test_a_meetings_result_in_the_description_is_not_put_in_a_speakers_mouth() -> None:
+    from daemon.distill.describe import Point, _as_note
+    result = Point("Ayesha", "Decision: launch moves from March 12 to March 26.", "decision")
+    assert _as_note(result, "en", True, after="Diego") == "Decision: launch moves from March 12 to March 26."
+    news = Point("Elif", "The whole family is going to Izmir.", "fact")
+    assert _as_note(news, "en", True, after="Ronan") == "Elif: The whole family is going to Izmir."
