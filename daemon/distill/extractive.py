@@ -2360,8 +2360,12 @@ def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt], turns: list[_T
         if (m := _HOW_IS.fullmatch(q.strip())) and (name := m.group(1) or m.group(2) or m.group(3).capitalize())
         not in s.text and name.lower() not in s.text.lower()}
     about = set(asked_of)
+    # ("I need the webhook endpoint, /payments/webhook…" — "I'll have it on staging by Wednesday": what "it" is, said
+    # just before in the same message)
+    object_of = {s.pos for s in chosen if s.speaker and not s.code and s.pos and candidates[s.pos - 1].msg == s.msg
+                 and re.match(r"(?i)i(?:'ll| will)\s+\w+\s+(?:it|them)\b", s.text)}
     for stmt in [s for s in chosen if not s.code and (_PRONOUN_START.match(s.text) or s.pos in we or s.pos in told
-                                                       or s.pos in about)]:
+                                                       or s.pos in about or s.pos in object_of)]:
         for before in reversed(candidates[:stmt.pos]):
             if before.code or before.msg < stmt.msg - 2:
                 break

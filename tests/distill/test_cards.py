@@ -4524,3 +4524,12 @@ def test_a_meetings_result_in_the_description_is_not_put_in_a_speakers_mouth() -
     assert _as_note(result, "en", True, after="Diego") == "Decision: launch moves from March 12 to March 26."
     news = Point("Elif", "The whole family is going to Izmir.", "fact")
     assert _as_note(news, "en", True, after="Ronan") == "Elif: The whole family is going to Izmir."
+
+
+def test_ill_have_it_brings_what_it_is_from_the_sentence_before() -> None:
+    chat = [say("Okay, decision: sprint goal is wallet payments via Stripe Payment Sheet.", "Nadia"),
+            say("I need the webhook endpoint, /payments/webhook, for payment_intent.succeeded. I'll have it on staging "
+                "by Wednesday.", "Owen"),
+            say("Designs by Thursday so Rafa can start Friday.", "Leah")]
+    body = card(chat).body
+    assert "/payments/webhook" in next(line for line in body.splitlines() if "on staging" in line), body
