@@ -345,10 +345,9 @@ def news_name(point: Point, told: list[Point] | None = None) -> str:
     if _big_news(point, True) and point.who and (moved := _MOVED_TO_PLACE.match(text)) and \
             moved.group("place").lower() not in ("the", "a", "my", "our", "with"):
         return slugify(f"{point.who} move to {moved.group('place')}")  # ("Moved into the new flat in glasgow")
-    born = re.match(r"(?i)(?:my|our)\s+(sister|brother|cousin|daughter|son|best friend)\s+(?:[A-Z][a-z]+\s+)?(?:just\s+)?had\s+"
-                    r"(?:a|her|their)\s+(?:little\s+|baby\s+)?(girl|boy|baby)\b", text)
+    born = _CHILD_BORN.match(text)
     if born and point.who:  # ("My sister Leah had a little girl": maya-new-niece)
-        kin, child = born.group(1).lower(), born.group(2).lower()
+        kin, child = born.group("kin").lower(), born.group("child").lower()
         thing = ("niece" if child == "girl" else "nephew" if child == "boy" else "baby") \
             if kin in ("sister", "brother") else "grandchild" if kin in ("daughter", "son") else "baby"
         return slugify(f"{point.who} new {thing}")
@@ -434,7 +433,7 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
         own = [p for p in fit if p.kind == "decision" or _FIRST_PERSON.match(p.text) or _OWN_NEWS.search(p.text)
                or _DROPPED_I.match(p.text) or re.match(r"(?i)we\b", p.text) or p in off or _big_news(p, True)]
         # A plan with its date ("Viewing is tomorrow (10 July 2026) at 17:30") is news whoever's it is.
-        dated = [p for p in fit if (p.kind == "state" or _BOOKED_NEWS.search(p.text)) and _DATED.search(p.text)
+        dated = [p for p in fit if (p.kind == "state" and _DATED.search(p.text) or _booked_for_a_day(p))
                  and not _PROMISE.search(p.text)]
         # (News about "it" says what only beside the sentence that names it: "I first watched it 3 years ago".)
         # (A promise with its day is news too: "I'll pick up the van the day after tomorrow (20 November 2026)".)
@@ -463,7 +462,7 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
                                  bool(_PROMISE.search(p.text)),
                                  # (what is booked for a day, "Mum's booked them on the 11:20 tomorrow (11 December)",
                                  # before an aside, "took 3 hours and i found my old skateboard")
-                                 not (_DATED.search(p.text) and _BOOKED_NEWS.search(p.text)),
+                                 not _booked_for_a_day(p),
                                  bool(re.search(r"\b(?:him|her|them|he|she|it)\b", p.text)), not _NAMED.search(p.text),
                                  -min(dwelt.get(p.text, 0), 3)))
         # ("Frozen it is", of raspberries said before it, is settled, but heads nothing: it needs its question. "Mine it
@@ -473,7 +472,7 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
         # (Away from what it refers to, "I first watched it around 3 years ago" says nothing: a glance needs its thing.)
         # (One that names its thing first, "finished my first full screenplay and printed it", is fine.)
         named = [p for p in fit if p.kind == "decision" or not _UNNAMED_IT.match(p.text)
-                 or _DATED.search(p.text) and _BOOKED_NEWS.search(p.text)]  # ("Mum's booked them on the 11:20 tomorrow")
+                 or _booked_for_a_day(p)]  # ("Mum's booked them on the 11:20 tomorrow")
         fit = named or fit
         # (One piece each, but an undated promise, "We'll leave at 8 then", takes no one's turn.)
         spread = [p for i, p in enumerate(fit) if p.kind == "decision" or p.who not in {q.who for q in fit[:i]}
@@ -483,6 +482,11 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
 
 
 _BOOKED_NEWS = re.compile(r"(?i)\b(?:booked|confirmed|sorted|bought|got (?:the )?tickets|reserved)\b")
+
+
+def _booked_for_a_day(point: Point) -> bool:
+    """What is booked for a day: "Mum's booked them on the 11:20 tomorrow (11 December 2026)"."""
+    return bool(_DATED.search(point.text) and _BOOKED_NEWS.search(point.text))
 _BARE_CHOICE = re.compile(r"(?i)\W*(?!(?:mon|tues|wednes|thurs|fri|satur|sun)day\b|tomorrow\b|tonight\b)[a-z]+(?:\s[a-z]+)?"
                           r"\s+it\s+is\W*$")
 # The safety net every answer of its kind gives, "Red flags, stop and act straight away: if you smell gas…": true,
@@ -546,9 +550,12 @@ _MAJOR = re.compile(r"(?i)^[^.!?]*\b(?:had (?:a|her|their) (?:little |baby )?(?:
                     r"graduat\w*|degree|offer|moving|moved|house|flat|retir\w*|twins|born|msc|masters|university|"
                     r"marathon|contracts|head of|kidneys?|donor|transplant|surgery|diagnos\w*|cancer|foster\w*|adopt\w*|"
                     r"driving test)\b")
+# A child born to one's kin: "My sister Leah had a little girl" (a niece), "our son had a baby boy".
+_BORN = (r"(?:my|our)\s+(?P<kin>sister|brother|cousin|daughter|son|best friend)\s+(?:[A-Z][a-z]+\s+)?(?:just\s+)?had\s+"
+         r"(?:a|her|their)\s+(?:little\s+|baby\s+)?(?P<child>girl|boy|baby)\b")
+_CHILD_BORN = re.compile(r"(?i)" + _BORN)
 # Told calmly, the life change follows its verb closely: "I got the job with…", "we got engaged", "I got promoted".
-_CALM_MAJOR = re.compile(r"(?i)(?:my|our)\s+(?:sister|brother|cousin|daughter|son|best friend)\s+(?:[A-Z][a-z]+\s+)?"
-                         r"(?:just\s+)?had\s+(?:a|her|their)\s+(?:little\s+|baby\s+)?(?:girl|boy|baby)\b|"
+_CALM_MAJOR = re.compile(r"(?i)" + _BORN + r"|"
                          r"(?:[a-z]+ and i|me and [a-z]+|i|we)(?:'ve| have)?\s+(?:just\s+|finally\s+|officially\s+|"
                          r"actually\s+)?(?:got|passed|bought|became|am|'m|are|'re)\s+(?:(?:the|a|an|my|our|new|first|dream)\s+){0,3}"
                          r"(?:job|postdoc|phd|place|offer|promotion|promoted|engaged|married|pregnant|house|flat|keys|"
@@ -560,8 +567,7 @@ _CALM_MAJOR = re.compile(r"(?i)(?:my|our)\s+(?:sister|brother|cousin|daughter|so
                          r"|(?i:(?:i'?m|i am)\s+(?:giving|donating)\b[^.!?]{0,40}\b(?:kidneys?|liver|bone marrow|organ)\b)"
                          r"|(?i:(?:i|we)\s+(?:just\s+|finally\s+)?got into\s+(?:the\s+|my\s+)?(?:msc|ma|mba|phd|masters|"
                          r"master's|uni|university|college|course|programme|program|school)\b)")
-_LIFE_EVENT = re.compile(r"(?i)(?:my|our)\s+(?:sister|brother|cousin|daughter|son|best friend)\s+(?:[A-Z][a-z]+\s+)?"
-                         r"(?:just\s+)?had\s+(?:a|her|their)\s+(?:little\s+|baby\s+)?(?:girl|boy|baby)\b|"  # a niece born
+_LIFE_EVENT = re.compile(r"(?i)" + _BORN + r"|"  # a niece born
                          r"(?:just\s+|finally\s+)?moved\s+(?:in(?:to)?|to)\s+(?:the\s+|a\s+|my\s+|our\s+)?(?:new\s+)?"
                          r"(?:flat|house|place|home|apartment)\b|"  # ("Moved into the new flat in glasgow on the 14th")
                          r"(?:[a-z]+ and i|me and [a-z]+)\s+are\s+(?:moving|engaged|getting married|expecting)\b|"

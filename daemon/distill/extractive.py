@@ -216,7 +216,8 @@ _STILL_TO_DO = re.compile(r"(?i)\b(?:next|tomorrow|tonight|todo|to-do|going to|g
                           r"deadline|remaining|still (?:need|to|has|have)|waiting|pending|left to|before you|until|"
                           r"blocked)\b|[(（]\d{1,2} [A-Z][a-z]+ \d{4}[)）]|明天|下周|接下来|下一步|之前|还要|还没|待办")
 _ROLL_CALL = re.compile(r"(?i)(?:minutes going\W*)?(?:(?:all|everyone)(?: \w+)?(?: of us)? (?:here|present)[,;]?\s*)?"
-                        r"(?:no apologies|apologies:? (?:none|nil)|no absences|nobody missing|full house)")
+                        r"(?:no apologies|apologies:? (?:none|nil)|no absences|nobody missing|full house)"
+                        r"(?:,?\s+(?:a miracle|for once|amazing|wow)\W*)?")  # ("no apologies, a miracle")
 # Leaving the chat for the moment: "Off to do the bedtime story now, she's picked the longest book again".
 _OFF_NOW = re.compile(r"(?i)^(?:(?:right|ok(?:ay)?|anyway|well)[,!.]?\s+)*(?:i'?m\s+|we'?re\s+)?off to\b[^.!?]{0,40}?"
                       r"\b(?:now|then|for the night|for the day)\b")
@@ -682,7 +683,7 @@ def _is_filler(sentence: str, names: frozenset[str], people: bool = False) -> bo
 
     Between ``people`` (named speakers), "I'll write the test plan" is a commitment, not narration.
     """
-    if _ROLL_CALL.fullmatch(re.sub(r"(?i),?\s+(?:a miracle|for once|amazing|wow)\W*$", "", sentence.strip(" .!"))):
+    if _ROLL_CALL.fullmatch(sentence.strip(" .!")):
         return True  # "All six of us here, no apologies", "No apologies": who came to the meeting
     if _SETTLED.match(sentence):
         return False  # "Melitta it is!": decided
@@ -1007,7 +1008,7 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                         or sentence.endswith((":", "：")) or not turn.speaker and _day_again(sentence, days_said):
                     continue  # the request is in the description; a lead-in without its list says nothing; nor an
                     # answer's "next Wednesday is 25 March" (下周三是3月25日)
-                voted = bool(turn.speaker and re.match(r"(?i)\W*(?:" + _VOTES + r")", sentence))  # ("all six for.")
+                voted = bool(turn.speaker and _VOTE_SAID.match(sentence))  # ("all six for.")
                 if questions and _is_question(sentence) and len(words - names) >= 2 and not _is_filler(sentence, names):
                     out.append(_Stmt(len(out), i, turn.speaker, sentence, "question", words, "", reply, turn.role))
                 elif questions:
@@ -1160,6 +1161,7 @@ _VOTE_SIGNS = re.compile(r"\W*(?:👍|👎|✋|🙋)")
 _MOTION = re.compile(r"(?i)^(?:(?:so|ok(?:ay)?|right|now|and now),?\s+)?(?:the\s+)?(?:(?:amended|revised|new)\s+)?(?:proposal|motion|version)"
                      r"(?:\s+as amended)?(?:\s+is)?\s*:\s*")
 _TALLY = re.compile(r"(?i)\b" + _VOTES + r"\b|\bunanimous(?:ly)?\b|\bcarried\b")
+_VOTE_SAID = re.compile(r"(?i)\W*(?:" + _VOTES + r")")  # a count said first: "all six for. carried"
 
 
 _CONSENT = re.compile(r"(?i)(?:\b(?:every(?:one|body)|all|you all|y'?all) (?:ok|okay|happy|good|fine|agreed?|agrees|on board)\b[^?]*"
@@ -1756,7 +1758,7 @@ def _corrected(candidates: list[_Stmt], turns: list[_Turn]) -> tuple[list[_Stmt]
         # (what the whole message says is read once, with its first statement)
         first = later is next(c for c in candidates if c.msg == later.msg)
         # (with the unit the wrong figure was said in: "是5%，不是10%" puts right 10%, not "10分钟" or "10人桌")
-        fixes = [(f.group("old") + (u.group(1) if (u := _UNIT_AFTER.match(f.string, f.end("old"))) else ""), f.group("cur"))
+        fixes = [(f.group("old"), f.group("cur"), u.group(1) if (u := _UNIT_AFTER.match(f.string, f.end("old"))) else "")
                  for f in [*_CORRECTION.finditer(later.text), *(
                      [*_CORRECTION_ZH.finditer(told), *_MISREAD_ZH.finditer(told)] if first else [])]]
         if first and later.speaker and (no := _WAIT_NO.match(told)):
@@ -1764,20 +1766,18 @@ def _corrected(candidates: list[_Stmt], turns: list[_Turn]) -> tuple[list[_Stmt]
             shape = re.compile(re.sub(r"\d+", lambda _: r"\d+", re.escape(no.group("cur"))))
             before = [m.group(0) for c in candidates if c.speaker == later.speaker and later.msg - 3 <= c.msg < later.msg
                       for m in shape.finditer(c.text) if m.group(0) != no.group("cur")]
-            fixes += [(before[-1], no.group("cur"))] if before else []
+            fixes += [(before[-1], no.group("cur"), "")] if before else []
         if first and (typo := _TYPO.search(told)):
             # "sorry, typo, £1,780. I always swap those": the figure the speaker said before with the same digits
             digits = sorted(re.sub(r"\D", "", typo.group("cur")))
             said_before = [n for c in candidates if c.msg < later.msg and c.speaker == later.speaker
                            for n in re.findall(r"[£$€]?\d[\d,.]*\d", c.text)
                            if sorted(re.sub(r"\D", "", n)) == digits and n.strip("£$€") != typo.group("cur").strip("£$€")]
-            fixes += [(said_before[-1], typo.group("cur"))] if said_before else []
+            fixes += [(said_before[-1], typo.group("cur"), "")] if said_before else []
         if first and (actual := _ACTUALLY.search(told)) and (wrong := _WAS_WRONG.search(told)):
-            fixes.append((wrong.group("old"), actual.group("cur")))
-        for old, cur in fixes:
-            number, unit = united.groups() if (united := re.fullmatch(r"([£$€]?[\d,.]*\d)\s*(%|％|元|块|万|分钟|人)", old)) \
-                else (old, "")  # ("10%": the number in its unit; "7lb 10oz" as said)
-            said = re.compile(r"(?<![\d.,])" + re.escape(number.lstrip("£$€")) + r"(?![\d]|[.,]\d)"
+            fixes.append((wrong.group("old"), actual.group("cur"), ""))
+        for old, cur, unit in fixes:  # ("10%": the number in its unit; "7lb 10oz" as said)
+            said = re.compile(r"(?<![\d.,])" + re.escape(old.lstrip("£$€")) + r"(?![\d]|[.,]\d)"
                               + (rf"(?=\s*{re.escape(unit)})" if unit else ""))
             fixed.append((said, cur.lstrip("£$€")))
             hit = set()
@@ -2357,8 +2357,8 @@ def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt], turns: list[_T
     # "How's Gerald?" — "Asleep till March. He's in the hibernation fridge": whom the answer is about.
     asked_of = {s.pos: name for s in chosen if s.speaker and s.reply and not s.code and (
         s.pos == 0 or candidates[s.pos - 1].msg != s.msg) for q in _sentences(turns[s.msg - 1].text)[-2:]
-        if (m := _HOW_IS.fullmatch(q.strip())) and (name := m.group(1) or m.group(2) or m.group(3).capitalize())
-        not in s.text and name.lower() not in s.text.lower()}
+        if (m := _HOW_IS.fullmatch(q.strip())) and (name := m.group(1) or m.group(2) or m.group(3).capitalize()).lower()
+        not in s.text.lower()}
     about = set(asked_of)
     # ("I need the webhook endpoint, /payments/webhook…" — "I'll have it on staging by Wednesday": what "it" is, said
     # just before in the same message)
