@@ -401,7 +401,7 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
     points = converted
     fit = [p for p in points if (_substantial(p) or _outcome(p) or _big_news(p, people))
            and (p.kind != "procedure" or _advice(p) and "`" in p.text)
-           and not p.text.startswith("`")
+           and not p.text.startswith(("`", "Also considered: ", "也考虑过："))  # (nor options not taken)
            and not p.text.rstrip().endswith(("?", "？"))  # a question is not what happened
            and not re.search(r"\\(?:int|frac|sum|\(|\[)|\$\$", p.text)  # nor is a formula, in one line of prose
            and not _SHOWING.match(p.text)  # nor a photo shown ("Check out this photo of…")
@@ -781,12 +781,20 @@ def _as_note(point: Point, lang: str, named: bool, other: str = "", after: str =
     if other and lang == "en":
         text = _YOU.sub(lambda m: other + ("'s" if m.group(0).lower() in ("your", "yours") else ""), text)
     if lang == "zh":
+        if point.kind == "decision" and point.role == "user" and (
+                chose := re.fullmatch(r"[^（）]{1,16}（(?:[A-D1-9]：)?((?:[^（）]|（[^（）]*）){4,})）[。！!]*", text)):
+            return f"决定：{chose.group(1)}"  # ("就换铅酸的吧（换新的铅酸电池,…）": the option said, not the nod to it)
         if point.who == "用户" and not named:  # "我报名了…" → "用户报名了…"; "我哥" → "用户的哥哥"
             text = re.sub(r"^(?:对|嗯|好|好的|是的|行)[,，。!！]\s*(?=\S)", "", text)  # ("对,我们也倾向…")
             text = re.sub(r"^(?:你好[，,！!]?\s*)?(?:我)?想请教(?:一下|你)?[，,：:]?\s*", "", text)  # ("想请教一下 儿子…")
             text = re.sub(r"^(儿子|女儿|老公|老婆)", r"用户的\1", text)  # ("儿子乐乐9岁": the user's son)
             return re.sub(r"我(?!们)", "用户", _ZH_KIN.sub(lambda m: "用户的" + _ZH_KIN_WORDS[m.group(1)], text))
         return f"{point.who}：{text}" if point.who and named else text
+    if point.kind == "decision" and point.role == "user" and (chose := re.fullmatch(
+            r"(?i)((?:ok(?:ay)?,? |right,? |so,? )?(?:(?:i'?m |we'?re )?going with|(?:let'?s|we'?ll|i'?ll) go with)\b"
+            r"[^()]{1,40}?|[^()]{1,40}? \([A-D1-9]:) \(?((?:[^()]|\([^()]*\)){4,})\)[.!]*", text)) \
+            and len(chose.group(1).split()) <= 8:
+        return f"Decided: {chose.group(2)}"  # ("Going with the battery then (a new battery…)": the option said)
     if point.who and re.match(r"(?:Trying|Looking|Planning|Thinking|Going|Hoping|Wondering|Working) (?:to|for|with|"
                               r"at|about|on|into)\b|Booking (?:the|it|us|for|on)\b", text):
         # "Going for the Yaris." → "The user is going for…"; "Booking the 5th" → "Esme is booking the 5th"

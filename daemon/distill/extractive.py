@@ -138,6 +138,9 @@ _NUMBER = re.compile(r"\d")
 # The hour in passing, not a number to remember: "dark since like 4", "it's only half 5", "home by 6".
 _IDLE_HOUR = re.compile(r"(?i)\b(?:since|till|until|by|around|about|half|past|gone)\s+(?:like\s+|about\s+)?\d{1,2}"
                         r"(?:ish)?\b(?![:.]?\d|\s*(?:%|£|\$|€|kg|km|k\b|miles?|years?|months?|weeks?|days?|hours?|mins?|minutes?))")
+# A while spent in passing: "sat in the garden with a cuppa for about 20 mins before it clouded over"
+_IDLE_WHILE = re.compile(r"(?i)\bfor\s+(?:about\s+|around\s+|like\s+|nearly\s+|almost\s+|a good\s+)?\d{1,2}\s*"
+                         r"(?:mins?|minutes|secs?|seconds|hours?|hrs?)\b")
 # A taste for the season or the weather is talk of the day: "I hate december", "I love the rain".
 _IDLE_TASTE = re.compile(r"(?i)\b(?:i|we)\s+(?:really\s+|just\s+)?(?:love|like|hate|adore|can'?t stand|don'?t like|"
                          r"dislike)\s+(?:the\s+|these\s+|this\s+)?(?:dark\s+|cold\s+|long\s+)?(?:january|february|march|"
@@ -332,7 +335,8 @@ class ExtractiveDistiller:
         candidates = _candidates(turns, names, skip=ask[1], agent=bool(calls))
         if existing is None and not calls and (_idle(turns, candidates) or _idle_talk(turns, candidates)):
             return Skip(SKIP_REASON)
-        candidates = _with_amended(_with_deferred(_with_chain(_with_either(_with_options(candidates), turns), turns)))
+        candidates = _with_named_choice(_with_options(candidates), turns)
+        candidates = _with_amended(_with_deferred(_with_chain(_with_either(candidates, turns), turns)))
         candidates = _with_turned_down(candidates, turns) if len(names) > 1 else candidates
         candidates, wrong, fixes = _corrected(candidates, turns)  # "it's 36.75 not 36.50": the first figure and sums
         for said, right in fixes:  # made of it; the ask's context in its corrected words too
@@ -1015,6 +1019,7 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     continue
                 elif (len(words - names) >= 2 or named_answer or _SETTLED.match(sentence) or _SECRET.search(sentence)
                       or turn.role == "user" and words and _OUTCOME.search(sentence)  # ("no errors at all.")
+                      or turn.role == "user" and words - names and _GOING_WITH.match(sentence)  # ("going with the battery")
                       or voted
                       or turn.speaker and _MORE_NEWS.fullmatch(sentence)  # ("wait there's more" — "it's twins")
                       or re.search(r"[£$€]\d", sentence) and not _is_question(sentence)  # ("so it's £156 each")
@@ -1531,6 +1536,113 @@ def _with_options(candidates: list[_Stmt]) -> list[_Stmt]:
         text = re.sub(r"([。！!.]*)$", lambda m: note + m.group(1), stmt.text.rstrip(), count=1)
         out[k] = replace(stmt, text=text, tokens=stmt.tokens | _tokens(what))
     return out
+
+
+_LIST_ITEM = re.compile(r"(?m)^[ \t]*(?:\d{1,2}[.)、．]|[-*•]|\(?[A-Da-d][).:：、])[ \t]*(\S.*)$")
+# What a list of options is introduced by: "three options, which is better:", "给了三个方案,帮我看看哪个划算"
+_OPTIONS_CUE = re.compile(r"(?i)\b(?:options?|choices?|which (?:one|is|would|should)|either|deciding between|"
+                          r"torn between)\b|方案|选项|选择|哪个|哪家|哪种|哪款|犹豫")
+_SHORT_CHOICE_WORDS = 8
+_TURNED_AWAY = re.compile(r"(?i)\b(?:drop(?:ped|ping)?|scrap(?:ped)?|not|no|n't|never|reject(?:ed)?|rule[sd]? out|instead of|"
+                          r"against|rather than|skip(?:ped)?|cancel\w*)\b|不|别|没|算了|放弃|取消")
+_GOING_WITH = re.compile(r"(?i)\W*(?:ok(?:ay)?,?\s+|right,?\s+|so,?\s+)?(?:(?:i'?m|we'?re)\s+)?(?:going|(?:i'?ll|we'?ll|let'?s)\s+go)"
+                         r"\s+with\b(?!\s+(?:you|him|her|them|us|my|our|[A-Z][a-z]+\s+to)\b)")
+# A nod that settles on something named: "ok the battery then.", "好吧 先修的吧。"
+_NOD_CHOICE = re.compile(r"(?i)\W*(?:ok(?:ay)?|right|fine|alright|so|好吧|好的|好|行|嗯)[,，.。!！\s]*(?:那)?(?:就|先)?"
+                         r"(?:the\s+)?\S.{0,28}?(?:\s+(?:then|please)|吧)\W*$")
+
+
+def _option_lists(text: str) -> list[list[str]]:
+    """The lists of two or more options a message sets out after a line that asks to choose."""
+    items = list(_LIST_ITEM.finditer(text))
+    lead = text[:items[0].start()].strip().rsplit("\n", 1)[-1] if items else ""  # (the line just before the list)
+    if len(items) < 2 or not _OPTIONS_CUE.search(lead):
+        return []
+    lists: list[list[str]] = [[items[0].group(1)]]
+    for before, item in zip(items, items[1:]):
+        if text[before.end():item.start()].count("\n") > 2:  # (a paragraph between: another list)
+            lists.append([])
+        lists[-1].append(item.group(1))
+    return [found for found in lists if len(found) > 1]
+
+
+def _with_named_choice(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
+    """A short choice that names one option of a list by a word of it carries that option, and the options not
+    taken are facts, neither planned nor decided: "行 就换铅酸的吧" after "1. 换新的铅酸电池,天能的,…实付480 /
+    2. 换锂电池… / 3. 直接换新车,…活动到下周二" is "就换铅酸的吧（换新的铅酸电池,天能的,…实付480）", and the new car's offer
+    until next Tuesday is no next step."""
+    out = list(candidates)
+    for k, stmt in enumerate(out):
+        if stmt.code or _CHOSEN_LABEL.search(stmt.text) or not (
+                stmt.kind == "decision" or stmt.role == "user" and _NOD_CHOICE.match(stmt.text)):
+            continue
+        if len(re.findall(r"[A-Za-z0-9]+", stmt.text)) + len(_CJK_RE.findall(stmt.text)) // 2 > _SHORT_CHOICE_WORDS \
+                or _TURNED_AWAY.search(stmt.text):
+            continue  # (long enough to say what it is; or what goes, "Agreed: drop the hangar", is no option taken)
+        for j in range(stmt.msg - 1, max(-1, stmt.msg - 7), -1):
+            found = next((chosen for options in _option_lists(turns[j].text)
+                          if (chosen := _named_option(stmt.text, options)) is not None), None)
+            if found is None:
+                continue
+            chosen, options = found
+            zh = bool(_CJK_RE.search(chosen))
+            what = chosen.rstrip("，,;；。. ")
+            limit = 45 if zh else 90
+            whole = len(what) <= limit
+            if not whole:
+                cut = max(what.rfind(c, 0, limit) for c in "，,;；")
+                what = what[:cut] if cut > 10 else what[:limit]
+            note = f"（{what}）" if zh else f" ({what})"
+            text = re.sub(r"([。！!.]*)$", lambda m: note + m.group(1), stmt.text.rstrip(), count=1)
+            out[k] = replace(stmt, text=text, kind="decision", tokens=stmt.tokens | _tokens(what))
+            # (An item's line may carry its list's lead: "Options from the shop, which one: a refurbished X1…")
+            passed = {n: o for n, c in enumerate(out) if c.msg == j and not c.code and c.kind != "sentiment"
+                      for o in options if o is not chosen and (_norm(c.text) in _norm(o) or _norm(o) in _norm(c.text))}
+            for n, c in enumerate(out):
+                if c.msg == j and not c.code and whole and _norm(c.text) in _norm(chosen):
+                    out[n] = replace(c, kind="sentiment")  # (said again inside the choice)
+            if passed:  # the options not taken, on one line (without their list's lead): no plan, no news
+                at = min(passed)
+                line = ("也考虑过：" if zh else "Also considered: ") + ("；" if zh else "; ").join(
+                    dict.fromkeys(_gist(o, 24 if zh else 60) for o in passed.values())) + ("。" if zh else ".")
+                out[at] = replace(out[at], text=line, kind="fact", speaker="", reply=False,
+                                  tokens=frozenset().union(*(out[n].tokens for n in passed)))
+                for n in passed:
+                    out[n] = out[n] if n == at else replace(out[n], kind="sentiment")
+            break
+    return out
+
+
+def _gist(option: str, limit: int) -> str:
+    """An option's first clauses, as many as fit: "直接换新车,雅迪新国标的,2999" of "…,以旧换新补贴500,活动到下周二"."""
+    clauses = re.split(r"(?<=[，,;；:：])\s*", option.rstrip("，,;；。. "))
+    kept = clauses[0]
+    for clause in clauses[1:]:
+        if len(kept) + len(clause) > limit:
+            break
+        kept += clause if _CJK_RE.search(option) else " " + clause
+    return kept.rstrip("，,;；:： ")
+
+
+def _named_option(choice: str, options: list[str]) -> tuple[str, list[str]] | None:
+    """The one option whose own words the choice says, and none of the others'; None when that is not one.
+    (In Chinese a word of one character counts: "先修的吧" names "修一下，换个温控器".)"""
+    said = _tokens(choice)
+    if _CJK_RE.search(choice):
+        bare = re.sub(r"^(?:[\W_]|好吧|好的|好|行|嗯|那|就|先|选|定|要|还是)*|(?:的吧|吧|了|的)?\W*$", "", choice)
+        runs = "".join(" " if ch in _ZH_STOP_CHARS or not _CJK_RE.match(ch) else ch for ch in bare).split()
+        said = _tokens(bare) | {r[i:i + 2] for r in runs for i in range(max(1, len(r) - 1))}
+        words = [frozenset(u for u in said if u in o.casefold()) for o in options]
+    else:
+        words = [_tokens(o) & said for o in options]
+    own = [w - frozenset().union(*(x for n, x in enumerate(words) if n != i)) for i, w in enumerate(words)]
+    hits = [i for i, w in enumerate(own) if w]
+    if len(hits) == 1 and any(re.search(r"[A-Z0-9]", u) for u in re.findall(r"[A-Za-z0-9][\w-]*", choice)
+                              if u.casefold() in options[hits[0]].casefold() and len(u) > 1):
+        return None  # (it names the option by its name, "白色宋Pro": nothing to add)
+    if len(hits) != 1 or len(_tokens(options[hits[0]]) & said) * 2 > len(_tokens(options[hits[0]])):
+        return None  # (none, several, or the choice says the option over: it needs no note)
+    return options[hits[0]], options
 
 
 def _with_deferred(candidates: list[_Stmt]) -> list[_Stmt]:
@@ -2237,7 +2349,7 @@ def _idle(turns: list[_Turn], candidates: list[_Stmt]) -> bool:
 def _own_numbers(text: str) -> str:
     """A message without the numbers it holds in passing: the dates grounding added ("How are you today (8 May
     2023)?") and the hour of the day ("it's only half 5")."""
-    return _IDLE_HOUR.sub(" ", _DATE_NOTE.sub("", text))
+    return _IDLE_WHILE.sub(" ", _IDLE_HOUR.sub(" ", _DATE_NOTE.sub("", text)))
 
 
 def _idle_talk(turns: list[_Turn], candidates: list[_Stmt]) -> bool:
@@ -2285,7 +2397,8 @@ def _chit_chat(turns: list[_Turn]) -> bool:
         # (A film or a book enjoyed on the sofa is the afternoon's, not a name to remember: "i just watched Some Like
         # It Hot for the first time")
         text = _WATCHED.sub(" it ", _own_numbers(turn.text))
-        names = [w for w in re.findall(r"(?<=[a-z,;] )[A-Z][a-z]+", text) if w.lower() not in _CALENDAR]
+        names = [w for w in re.findall(r"(?<=[a-z,;] )[A-Z][a-z]+", text)
+                 if w.lower() not in _CALENDAR and w.lower()[:-1] not in _CALENDAR]  # ("Lazy Sundays are the best")
         # (Hellos and thanks are no length of talk: "just wanted to say hi and thanks, you've been nice company")
         # (Nor is the weather, however long: "it's been bright and absolutely freezing here, proper blue sky, …")
         said = " ".join(s for s in _sentences(_EMOJI.sub("", _speech(text))) if not _is_small_talk(s)
@@ -2335,6 +2448,10 @@ def _framing(question: str, turns: list[_Turn], i: int) -> bool:
     return answered and brief and not echoed and (bool(_DATE_NOTE.search(question)) or named)
 
 
+_HEADLESS = re.compile(r"[A-Z][a-z]+(?: [a-z]+){0,2} (?:on|at|in|last|yesterday|this|that|the day|over)\b")
+_HAS_VERB = re.compile(r"(?i)\b(?:i|we|you|he|she|they|it|is|was|were|are|am|be|been|has|had|have|did|does|do|got|went|will|"
+                       r"would|can|could|'s|'re|"
+                       r"'ve|'ll|'d)\b|\b\w+ed\b")
 _NAMED_HEAD = re.compile(r"(?:^|[:;,.!?]\s+)(?!(?:She|He|They|It|This|That|There|These|Those|We|You|His|Her|Their|Its|"
                          r"The|And|But|So|Then)\b)([A-Z][a-z]{2,})(?:'s| is| was| has| had| went| got| ate| started| turned|"
                          r" finally)\b")
@@ -2364,8 +2481,12 @@ def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt], turns: list[_T
     # just before in the same message)
     object_of = {s.pos for s in chosen if s.speaker and not s.code and s.pos and candidates[s.pos - 1].msg == s.msg
                  and re.match(r"(?i)i(?:'ll| will)\s+\w+\s+(?:it|them)\b", s.text)}
+    # ("Bad news too: Biscuit had surgery. She ate a whole corn cob…" — "Emergency surgery on the Tuesday before last":
+    # a few words with no verb say when of what the message said before)
+    headless = {s.pos for s in chosen if s.speaker and not s.code and s.pos and candidates[s.pos - 1].msg == s.msg
+                and _HEADLESS.match(s.text) and not _HAS_VERB.search(re.split(r"[.!?]\s", s.text)[0])}
     for stmt in [s for s in chosen if not s.code and (_PRONOUN_START.match(s.text) or s.pos in we or s.pos in told
-                                                       or s.pos in about or s.pos in object_of)]:
+                                                       or s.pos in about or s.pos in object_of or s.pos in headless)]:
         for before in reversed(candidates[:stmt.pos]):
             if before.code or before.msg < stmt.msg - 2:
                 break

@@ -45,6 +45,10 @@ _ASKED_WEEKEND = 7
 _COUNTED_AFTER = 8  # and the day a "the Friday after" counted to, which the same phrase said again means
 _PLANNED_WEEKEND = 9  # and the Saturday of the last weekend to come the chat named
 _NAMED_DAY = 10  # and the last day to come the chat named by its month in another month ("the 14th of january")
+# and, at 100 + N, the day N to come the message before named with its month ("Saturday December 19th"); at 200 + N,
+# the one before that named: a later bare "the 19th" means it for two messages
+_DAY_OF_MONTH = 100
+_DAY_OF_MONTH_BEFORE = 200
 
 
 @dataclass(frozen=True)
@@ -134,6 +138,11 @@ def ground(text: str, time: datetime | None, timezone: tzinfo | None = None, sai
     if day is None:
         return text
     asked = said.pop(_ASKED_WEEKEND, None) if said is not None else None
+    if said is not None:  # (a day of the month named two messages ago is forgotten, one named just before ages)
+        for key in [k for k in said if k >= _DAY_OF_MONTH]:
+            when = said.pop(key)
+            if key < _DAY_OF_MONTH_BEFORE:
+                said[key - _DAY_OF_MONTH + _DAY_OF_MONTH_BEFORE] = when
     weekend = {5: asked, 6: asked + timedelta(days=1)} if asked else {}
     grounded = resolve_relative(text, day, {**said, **weekend} if said is not None else None)
     if said is not None:
@@ -157,6 +166,11 @@ def ground(text: str, time: datetime | None, timezone: tzinfo | None = None, sai
                 when = None
             if when and when > day and (when.year, when.month) != (day.year, day.month):
                 said[_NAMED_DAY] = when
+            if when and when > day:
+                said[_DAY_OF_MONTH + when.day] = when
+        for noted in _NOTE_ANY.finditer(grounded):  # ("tuesday 29th (2026-12-29)")
+            if (when := _written_day(noted.group(1))) and when > day:
+                said[_DAY_OF_MONTH + when.day] = when
     return grounded
 
 
@@ -406,12 +420,31 @@ def _en_on_weekday(m: re.Match[str], anchor: date, said: Said) -> str | None:
     """"on <weekday>" (see ``_en_weekday``); past tense said elsewhere in the sentence, "just rang them, table for
     8 at 9:45 on saturday", is not the table's: a day the chat gave this coming week is that day."""
     target = _EN_WEEKDAYS.index(m.group(2).lower())
+    if re.match(r"(?i)\s+(?:nights|mornings|evenings|afternoons|lunchtimes)\b", m.string[m.end():m.end() + 14]):
+        return None  # ("i've got swimming at 10 on saturday mornings": every Saturday)
+    before, past = m.string[max(0, m.start() - 200):m.start()], _past_tense(m)
+    sentences = re.split(r"[.!?]\s", before)
+    if not past and (_HABIT.search(_sentence_around(m)) or len(sentences) > 1 and _HABIT.search(sentences[-2])):
+        return None  # ("Saturday market…, I've been doing it four weeks now. I bake about 60 loaves on Friday night")
+    # ("sunday 24th (24 January) it is then. earlier though, everyone's got work on monday": the day after)
+    near = [d for n in _NOTE_ANY.finditer(before[-160:]) if (d := _written_day(n.group(1)))] + [
+        date.fromisoformat(d) for n in _WEEKDAY_ORDINAL.finditer(m.string, max(0, m.start() - 160), m.start())
+        if (d := _en_weekday_ordinal(n, anchor))]
+    if near and (target - near[-1].weekday()) % 7 == 1 and (near[-1] - anchor).days >= 7 and not past:
+        return _day(near[-1] + timedelta(days=1))
     clause = _clause_around(m).replace(m.group(0), " ")
     found = said.get(target)
     if found and 0 < (found - anchor).days <= 7 and _past_tense(m) and len(clause.split()) >= 3 \
             and not _past_cue(clause):
         return _day(found)
     return _en_weekday(m, anchor)
+
+
+# What is done every week, not on one day: "every Friday", "usually", "the Saturday market", "four weeks now"
+_HABIT = re.compile(r"(?i)\b(?:every|each)\s+(?:week|weekend|day|morning|evening|night|" + "|".join(_EN_WEEKDAYS) +
+                    r")\b|\b(?:weekly|usually|normally|typically|always)\b|\b(?:" + "|".join(_EN_WEEKDAYS) +
+                    r")s\b|\b(?:" + "|".join(_EN_WEEKDAYS) + r")\s+(?:market|club|class|league|shift|session|lesson|"
+                    r"practice|rota)s?\b|\bbeen doing (?:it|this|that)\b")
 
 
 def _month_day(anchor: date, month: int, day: int, past: bool) -> date | None:
@@ -469,6 +502,14 @@ def _en_ordinal(m: re.Match[str], anchor: date, said: Said | None = None) -> str
     before = re.split(r"[.!?]\s", m.string[max(0, m.start() - 200):m.start()])
     earlier = {_month_index(w) for w in re.findall(_MONTH_SAID, before[-2] if len(before) > 1 else "")} - {None}
     known = [d for k, d in (said or {}).items() if k < 7 and d.day == day and -7 <= (d - anchor).days <= _SAID_DAYS]
+    # ("handed out on Saturday December 19th (2026)" … "For the 19th we'll need more hands": that 19th)
+    # (Only where the sentence takes it up as its subject, "For the 19th…", "The 19th is…": "next meeting on the 14th"
+    # is a day of its own)
+    month_named = (said or {}).get(_DAY_OF_MONTH + day) or (said or {}).get(_DAY_OF_MONTH_BEFORE + day)
+    opening = re.split(r"[.!?]\s", m.string[max(0, m.start() - 200):m.start()])[-1]
+    if not known and month_named and 0 < (month_named - anchor).days <= _NAMED_DAYS and not past and \
+            len(opening.split()) <= 2:
+        known = [month_named]
     gone_by = past and not re.search(r"(?i)\b(?:is|are|'s|'re)\s+(?:\w+ly\s+)?\w+ed\b", _clause_around(m))
     known = [d for d in known if not gone_by or d <= anchor]  # ("The jar got £87 on the 14th": gone by; "the
     # sessions on the 5th are cancelled" says what the 5th now is)
@@ -520,6 +561,16 @@ def _en_ordinal(m: re.Match[str], anchor: date, said: Said | None = None) -> str
             return None
     if ambiguous and (found.year, found.month) != (near.year, near.month):
         return None  # (that month's, or the coming one's: as written)
+    # ("tuesday 29th (29 December)" … "29th i'm at my in-laws till the 30th": the month of a day just beside it that
+    # the message takes up from the one before, when the coming month gave none)
+    beside = [d for k, d in (said or {}).items() if k > _DAY_OF_MONTH and 0 < (d - anchor).days <= _NAMED_DAYS
+              and 0 < abs(d.day - day) <= 3 and re.search(rf"\b{d.day}(?:st|nd|rd|th)\b", m.string[:m.start()])]
+    if not past and beside and all((d.year, d.month) != (found.year, found.month) for d in beside):
+        last = max(beside)
+        try:
+            return _day(date(last.year, last.month, day))
+        except ValueError:
+            return None
     return _day(found)
 
 
@@ -580,6 +631,9 @@ def _en_bare_weekday(m: re.Match[str], anchor: date, said: Said) -> str | None:
         if (d := said.get(_EN_WEEKDAYS.index(w.group(1).lower()))) and 0 <= (d - anchor).days <= _SAID_DAYS]
     if near and 0 < (target - near[-1].weekday()) % 7 <= 3 and not past:
         return _day(near[-1] + timedelta(days=(target - near[-1].weekday()) % 7))
+    # ("sat 27th (27 February) and sun 28th. i'll get him from Hannah's friday night": the eve of the first)
+    if (eve := [d for d in near if (d.weekday() - target) % 7 == 1 and d > anchor + timedelta(days=1)]) and not past:
+        return _day(eve[0] - timedelta(days=1))
     found = said.get(target)
     # ("friday 8th (8 January) to sunday 10th january" … "i'll book it for 7:30 on the saturday": the Saturday between
     # the days the chat last gave, not an older one)
@@ -631,6 +685,7 @@ _AGREED_DAY = re.compile(r"(?i)(?:\s+(?:morning|afternoon|evening|night))?\s+(?:
 _MOVED_TO = re.compile(r"(?i)\b(?:moved?|moving|changed?|pushed?|switch(?:ed)?|postponed?|brought forward|bump(?:ed)?)"
                        r"(?: it)? to\s+$")
 _SAID_DAYS = 31
+_NAMED_DAYS = 92  # how far ahead a day the chat named with its month still names a bare "the 19th"
 _NOTE_ANY = re.compile(r"[(（](\d{4}-\d{2}-\d{2})[)）]")
 _WEEKDAY_UNNOTED = re.compile(r"(?i)\b(" + "|".join(_EN_WEEKDAYS) + r")\b(?!\s*[(（])")  # a weekday with no date yet
 _NOTE_BEFORE = re.compile(r"[(（](\d{4}-\d{2}-\d{2})[)）][,\s]*[(（]?$")  # ("tomorrow (2026-11-26) (thursday)")
@@ -655,6 +710,11 @@ def _after_said(m: re.Match[str], anchor: date, said: Said) -> str | None:
     No day given: after what is anyone's guess, as written."""
     later = set(weekdays_said(m.string[m.end():], weekends=True).values())  # ("the weekend after. Saturday the 19th?")
     target = None if m.group(1).lower() == "weekend" else _EN_WEEKDAYS.index(m.group(1).lower())
+    # ("i'll take the weekend after then, sat 27th and sun 28th": the days it says next are that weekend)
+    named = [d for n in _NOTE_ANY.finditer(m.string, m.end(), m.end() + 40)
+             if (d := _written_day(n.group(1))) and d.weekday() >= 5]
+    if target is None and named:
+        return _weekend(named[0] - timedelta(days=named[0].weekday() - 5))
     # (Said again, "so the Friday after, two nights", it is the Friday the chat already counted, not one more.)
     if target is not None and (again := said.get(_COUNTED_AFTER)) and again.weekday() == target and \
             0 <= (again - anchor).days <= _SAID_DAYS:
@@ -696,10 +756,27 @@ def _en_month_day(m: re.Match[str], anchor: date) -> str | None:
             except ValueError:
                 return None
         return None
+    # ("the four Direct Debits (15 December, 15 January, 15 February, 15 March)": a list of days goes forward from
+    # its first, when that one is close ahead)
+    listed = _LISTED_DAYS.search(m.string, max(0, m.start() - 120), m.start())
+    if listed and (days := [(mo, int(d)) for d, mo in _LISTED_DAY.findall(listed.group(0))]) and \
+            all(_month_index(mo) for mo, _ in days):
+        found = _month_day(anchor, _month_index(days[0][0]), days[0][1], False)
+        if found and (found - anchor).days <= 45:
+            for mo, d in [*days[1:], (m.group("month"), day)]:
+                step = _month_day(found, _month_index(mo), d, False) if found else None
+                found = step if step and (step - found).days <= 120 else None
+            if found:
+                return f"{found.year}"
     past = _past_tense(m)
     clause = _clause_around(m)
     if past and len(clause.split()) >= 6 and not _past_cue(clause.replace(m.group(0), " ")):
         past = False  # "… over the limit, so it would have to wait for the AGM on 9 December, and Cyclehoop told us…"
+    # ("the 1 dec payment was the last one, nothing on 1 jan, and no admin fee": a clause with no verb of its own
+    # takes no tense from the others; the one close ahead)
+    if past and not _VERB.search(clause.replace(m.group(0), " ")) and len(clause.replace(m.group(0), " ").split()) >= 2 and \
+            (ahead := _month_day(anchor, month, day, False)) and (ahead - anchor).days <= _SAID_DAYS:
+        past = False
     # A date named as a thing, not when something happened ("Joe's 19–26 Dec was saved as 19–25 Dec", said on 2
     # December): the one close ahead, whatever the verb's tense.
     named = not re.search(r"(?i)\b(?:on|in|since|from|by|until|till|at|during|before|after|last|of|was|were)\s+(?:the\s+)?"
@@ -709,6 +786,13 @@ def _en_month_day(m: re.Match[str], anchor: date) -> str | None:
     past = past or _just_past(m, anchor, month, day)
     found = _month_day(anchor, month, day, past)
     return f"{found.year}" if found else None  # the speaker said the day: only the year is missing
+
+
+_VERB = re.compile(r"(?i)\b(?!(?:no|some|any|every)?thing\b|(?:morn|even|dur|spr|k|r|s|ceil|wedd|build|meet|book|"
+                   r"end|sett|feel|be|kn|st|br|wing|ceiling)ing\b|(?:b|r|n|sh|he|se|spe|fe|hundr|wick|shr)ed\b)"
+                   r"\w+(?:ed|ing)\b|\b(?:is|are|am|was|were|be|been|has|have|had|do|does|did|will|would|can|could|"
+                   r"goes|went|got|get|gets|paid|pay|pays|took|take|takes|said|says|came|come|comes|left|leave|leaves|"
+                   r"'s|'re|'ve|'d|'ll)\b")
 
 
 def _just_past(m: re.Match[str], anchor: date, month: int, day: int) -> bool:
@@ -740,6 +824,13 @@ def _en_week_end(m: re.Match[str], anchor: date) -> str | None:
     if not m.group(1) and anchor.weekday() >= 5:
         return None  # (said on a Saturday: this week's Friday is past, next week's is not what it says)
     return _day(_monday(anchor) + timedelta(days=4 + (7 if m.group(1) else 0)))
+
+
+def _en_month_end(m: re.Match[str], anchor: date) -> str | None:
+    if _past_tense(m):
+        return None  # ("we'd paid by the end of the month": which month is anyone's guess)
+    index = anchor.year * 12 + anchor.month + (1 if m.group(1) else 0)  # (the first of the month after, less a day)
+    return _day(date(index // 12, index % 12 + 1, 1) - timedelta(days=1))
 
 
 def _en_the_weekend(m: re.Match[str], anchor: date) -> str | None:
@@ -936,6 +1027,8 @@ _MONTH_SAID = ("(?:" + _MONTH_NAMES + r"|\b(?:january|february|april|june|july|a
 # A day written with its month and the year the grounding noted: "the 14th of january (2027)", "March 3 (2027)".
 _MONTH_DAY_NOTED = re.compile(r"(?i)\b(?:(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?(" + _MONTH_SAID + r")|(?:the\s+)?"
                               r"(?P<m>" + _MONTH_SAID + r")\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)?)\s*[(（](\d{4})[)）]")
+_LISTED_DAY = re.compile(r"(?i)\b(\d{1,2})\s+(" + _MONTH_SAID + r")\b")
+_LISTED_DAYS = re.compile(r"(?i)(?:\b\d{1,2}\s+(?:" + _MONTH_SAID + r")\b(?:,\s*|\s+and\s+|\s+then\s+))+$")
 
 
 class _Named:
@@ -958,6 +1051,12 @@ _EN_DAY_EVENT = ("(" + "|".join(_EN_WEEKDAYS) + r")['’]s\s+(?:release|launch|m
                  r"test|show|gig|service|appointment|rehearsal|concert|flight|trip|event|sprint|board|retro)s?\b(?!\s*[(（][^)）]*\d)")
 _ZH_N = r"(?P<n>\d{1,3}|[一二两三四五六七八九]?十[一二三四五六七八九]?|[一二两三四五六七八九]|几|好几|数)"
 _ZH_TRIGGERS = ("天", "周", "星期", "礼拜", "月", "年", "晚", "日")
+
+_WEEKDAY_ORDINAL = re.compile(r"(?<!next )(?<!last )\b(" + "|".join(_EN_WEEKDAYS) + r"|(?:mon|tue|tues|wed|thu|thur|"
+                              r"thurs|fri|sat|sun)\.?)(?!['’]?s\b),?\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b"
+                              r"(?!\s+(?:of|century|floor)\b)"
+                              r"(?!\s+" + _MONTH_SAID + r")"  # ("Friday 4th December": the month names its day; "fri 11th")
+                              r"(?!\s*[（(]\d{4})", re.I)
 
 RULES: tuple[Rule, ...] = (
     Rule("a week on <weekday>, a week tomorrow / today", "a week after the coming one (today excluded); a week "
@@ -1027,10 +1126,7 @@ RULES: tuple[Rule, ...] = (
     Rule("<weekday> (the) <ordinal>",
          "the nearest day of that number that falls on that weekday: this month or the next (past tense: this "
          "month or the last); none does: as written",
-         re.compile(r"(?<!next )(?<!last )\b(" + "|".join(_EN_WEEKDAYS) + r"|(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|"
-                    r"sun)\.?)(?!['’]?s\b),?\s+(?:the\s+)?(\d{1,2})(?:st|nd|rd|th)\b(?!\s+(?:of|century|floor)\b)"
-                    r"(?!\s+" + _MONTH_SAID + r")"  # ("Friday 4th December": the month names its day; "fri 11th")
-                    r"(?!\s*[（(]\d{4})", re.I), lambda m, a: _en_weekday_ordinal(m, a),
+         _WEEKDAY_ORDINAL, lambda m, a: _en_weekday_ordinal(m, a),
          examples=("Saturday 25th", "Thursday the 23rd", "this Thursday, the 26th", "on Friday the 13th", "Sat 6th"),
          triggers=("st", "nd", "rd", "th")),
     Rule("the <ordinal> (a day of the month)",
@@ -1051,6 +1147,10 @@ RULES: tuple[Rule, ...] = (
          "“the end of the week” stays as written",
          re.compile(r"\bend\s+of\s+(?:the\s+|this\s+|(next)\s+)?week\b(?![-\w])(?!\s*[(（])", re.I), _en_week_end,
          examples=("by the end of the week", "by end of next week"), triggers=("end of",)),
+    Rule("the end of the month / of this month / of next month", "the last day of this / next month (past tense: as "
+         "written)",
+         re.compile(r"\bend\s+of\s+(?:the\s+|this\s+|(next)\s+)month\b(?![-\w])(?!,?\s+the\s+\d)(?!\s*[(（])", re.I),
+         _en_month_end, examples=("by the end of the month", "at the end of next month"), triggers=("end of",)),
     Rule("last / this / next week, weekend, month, year",
          "the calendar week (named by its Monday), weekend (by its Saturday), month or year",
          re.compile(r"\b(last|this|next)\s+(weekend|week|month|year)\b(?:['’]s)?", re.I), _en_period,

@@ -4533,3 +4533,46 @@ def test_ill_have_it_brings_what_it_is_from_the_sentence_before() -> None:
             say("Designs by Thursday so Rafa can start Friday.", "Leah")]
     body = card(chat).body
     assert "/payments/webhook" in next(line for line in body.splitlines() if "on staging" in line), body
+
+
+def test_a_choice_named_by_a_word_of_one_option_carries_it_and_the_others_are_not_plans() -> None:
+    result = card([
+        say("家里的热水器坏了，师傅给了两个方案，哪个好：\n"
+            "1. 修一下，换个温控器，280元，明天就能修\n"
+            "2. 换新的燃气热水器，3200元，双十二活动到下周三"),
+        say("热水器用了九年了，修了也可能再坏；不过温控器是常见故障，修好一般还能用两三年。", role="assistant"),
+        say("好吧 先修的吧。"),
+    ])
+    assert "修一下，换个温控器，280元" in _section(result.body, "决定"), result.body
+    assert result.description.startswith("决定：修一下，换个温控器，280元"), result.description
+    assert "3200元" not in result.description and "3200元" not in _section(result.body, "现状与下一步")
+    english = card([
+        say("My laptop battery is dying. Options from the repair shop, which one:\n"
+            "- a new battery for the ThinkPad, £89, fitted tomorrow\n"
+            "- a refurbished X1 Carbon for £420, offer ends next Friday"),
+        say("The ThinkPad is otherwise fine; a battery is the cheaper fix.", role="assistant"),
+        say("going with the battery then."),
+    ])
+    assert "the battery then (a new battery for the ThinkPad, £89, fitted tomorrow" in _section(english.body, "Decisions"), \
+        english.body
+    assert "£420" not in english.description
+    # A choice that names no option, or more than one, carries none.
+    both = card([
+        say("Options from the repair shop, which one:\n- a new battery for the ThinkPad, £89\n"
+            "- a refurbished ThinkPad X1 for £420"),
+        say("going with the ThinkPad then."),
+    ])
+    assert "then (" not in both.body, both.body
+
+
+def test_a_while_in_the_sun_and_lazy_sundays_are_small_talk() -> None:
+    chat = [say("hiya, lazy sunday here"), say("Hi! Lazy Sundays are the best kind. How's it going?", role="assistant"),
+            say("sat in the garden with a cuppa for about 20 mins before it clouded over lol"),
+            say("Twenty sunny minutes with a cuppa still counts as a win!", role="assistant"),
+            say("tell me a joke"), say("I'm reading a book about anti-gravity. It's impossible to put down.",
+                                       role="assistant"),
+            say("groan. right, off to put the kettle on, thanks!"), say("Enjoy your tea!", role="assistant")]
+    assert isinstance(distill(chat), Skip)
+    # A number of the user's own that is no while in passing still makes a card.
+    planned = chat[:2] + [say("the plumber comes at 2 and wants £80 cash for the leak under the sink")]
+    assert isinstance(distill(planned), Card)

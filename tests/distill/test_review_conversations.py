@@ -202,7 +202,8 @@ KNOWN_GAPS = {
         "12:30", "2026-11-24", "January", "York", "head of physics", "loss adjuster",  # a dense
         # catch-up with four pieces of news: details cut by the budget
     },
-    "review14_meeting_community_cinema_messages.json": {"Harbour Lights"},  # the cinema's name: budget
+    # the screening's day at St Aidan's: budget (a knife edge: "by the end of the month", now dated, took its room)
+    "review14_meeting_community_cinema_messages.json": {"2026-12-19"},
     "review14_numbers_ev_tariff_sharegpt.json": {
         "ugh",  # the check matches "roughly", which the card rightly says
     },
@@ -227,9 +228,10 @@ KNOWN_GAPS = {
         "tortoise",  # Gerald is named, the card does not say what he is: budget
     },
     "review15_meeting_football_floodlights_messages.json": {
-        # "Move training to Saturday mornings on the Rec" is one of the three options as Helen listed them
-        "(?mi)^(?=[^\\n]*saturday)(?=[^\\n]*\\btrain(ing)?\\b)(?![^\\n]*(not\\b|n't|\\bno\\b|reject|ruled out|off the table|league|match|instead|\\bout\\b|clash|option|dropped))[^\\n]*$",
-        "2026-11-24", "Ferndale", "20 kids",  # a deadline, the club's name, the indoor sessions' size: budget
+        # the third option (Saturday mornings, which clash with league matches) and the pitch's total for the winter: budget
+        # (a knife edge: Helen's "I'll write to Cllr Patel by the end of the month", now dated, took their room)
+        "league match", "£1,584",
+        "2026-11-24", "Ferndale",  # a deadline and the club's name: budget
     },
     "review15_personal_plans_gig_leeds_messages.json": {
         # The plan to drive was dropped when the clutch went, a change said without a date or a cancelled name
@@ -315,9 +317,9 @@ KNOWN_GAPS = {
     # --- review 19 (written 2026-12-01 by a reviewer before any card was produced; 18 of 229 checks failed on the
     # first run, 92.1 %, against 19 for the distiller this session started from) ---
     "review19_chinese_elderly_care_claude.json": {
-        # the carer's price, the monthly total, the care-insurance errand and the start day: a Chinese card is half as
-        # long, and the choice, the split and the rest days took the room
-        "7300", "6500", "长护险", "12月11",
+        # the monthly total, the care-insurance errand and the start day: a Chinese card is half as long, and the
+        # choice (with the carer's price), the split and the rest days took the room
+        "7300", "长护险", "12月11",
     },
     "review19_help_washing_machine_e18_chatgpt.json": {"unplug"},  # the safety step before draining: budget
     "review19_numbers_portuguese_lessons_sharegpt.json": {"£18"},  # the tutor's hourly price: one of many figures
@@ -496,9 +498,9 @@ KNOWN_GAPS = {
     },
     "review27_help_gym_contract_claude.json": {"2026-12-03"},  # the day the letter went: budget
     "review27_long_catch_up_new_zealand_locomo.json": {
-        # the visit's and the new job's days, Gore, the driving test ("passed my test"), three asides kept as told, and
-        # Lewis, who moves with Freya, as a tag
-        "2027-02-20", "2027-03-15", "Gerry", "Gore", "Werther", "driving test", "stay over", "wheelie bin", "lewis",
+        # the new job's day, Gore, the driving test ("passed my test"), three asides kept as told, and Lewis, who moves
+        # with Freya, as a tag
+        "2027-03-15", "Gerry", "Gore", "Werther", "driving test", "stay over", "wheelie bin", "lewis",
     },
     "review27_meeting_charity_run_messages.json": {
         "2027-01-12", "£2,000", "banana",  # the quiz night's new day and the first target: budget; a joke kept
