@@ -256,14 +256,15 @@ def name(focus: list[str], texts: list[str], names: frozenset[str], kinds: Count
     found = [p for p in ranked(counted, 6) if not p[:1].isdigit() and p.lower() not in _NO_SUBJECT
              and not _deed(p) and not _FEEL_GOOD.search(p.lower())
              and not set(p.lower().split()) <= _NO_SUBJECT | _NOT_A_TAIL  # ("anyone yet")
-             and not re.fullmatch(r"[a-z]{3,}ed", p)][:4]  # ("enjoyed": a verb)
+             and not re.fullmatch(r"[a-z]{3,}ed", p)  # ("enjoyed": a verb)
+             and not _WHEN_WORD.search(p)][:4]  # ("leeds fri 26th": when, not what)
     if any(focus) and lang == "en":  # Chinese phrases need recurrence to be words: the whole conversation
         recurrence = Counter({word: n for word, n in counted[0].items() if " " not in word})
         asked = [p for p in topics(focus, names, k=8) if not p[:1].isdigit()  # "120M tokens" is an amount
                  and p.lower() not in _NO_SUBJECT  # ("back to work": no subject)
                  and not re.fullmatch(r"(?i)(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?|she'll|he'll|they'll|"
                                       r"agreed|decided|decision|done|booked|carried|drives|works", p)
-                 and not _deed(p)]  # ("leaving Kielder": a deed)
+                 and not _deed(p) and not _WHEN_WORD.search(p)]  # ("leaving Kielder": a deed; "leeds fri 26th": when)
         said = " ".join(focus).lower()  # on a tie, what the ask names first ("dog saliva is anti bacterial")
         asked.sort(key=lambda p: said.find(p.lower()) % (len(said) + 1))
         if asked:
@@ -276,7 +277,7 @@ def name(focus: list[str], texts: list[str], names: frozenset[str], kinds: Count
         top = words[0].lower()
         phrases = [p for p in counts if " " in p and counts[p] > 1 and not p[:1].isdigit()
                    and not _VAGUE.search(p) and p.split()[0] not in _NOT_A_HEAD
-                   and not _deed(counted[1][p])]
+                   and not _deed(counted[1][p]) and not _WHEN_WORD.search(p)]
         # (Holding the recurring word, or said three times: a chosen statement is counted twice.)
         phrases = [p for p in phrases if top in p.split()] or [p for p in phrases if counts[p] > 2]
         if phrases:
@@ -304,6 +305,8 @@ def name(focus: list[str], texts: list[str], names: frozenset[str], kinds: Count
     return slug
 
 
+_WHEN_WORD = re.compile(r"(?i)\b(?:\d{1,2}(?:st|nd|rd|th)|(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?)$|"
+                        r"\b\d{1,2}(?:st|nd|rd|th)\b")
 GENERIC_NAMES = ("conversation-notes", "对话记录")  # when nothing in a conversation names it
 
 

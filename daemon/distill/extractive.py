@@ -335,7 +335,7 @@ class ExtractiveDistiller:
         candidates = _candidates(turns, names, skip=ask[1], agent=bool(calls))
         if existing is None and not calls and (_idle(turns, candidates) or _idle_talk(turns, candidates)):
             return Skip(SKIP_REASON)
-        candidates = _with_named_choice(_with_options(candidates), turns)
+        candidates = _with_moved_time(_with_named_choice(_with_options(candidates), turns))
         candidates = _with_amended(_with_deferred(_with_chain(_with_either(candidates, turns), turns)))
         candidates = _with_turned_down(candidates, turns) if len(names) > 1 else candidates
         candidates, wrong, fixes = _corrected(candidates, turns)  # "it's 36.75 not 36.50": the first figure and sums
@@ -1645,6 +1645,32 @@ def _named_option(choice: str, options: list[str]) -> tuple[str, list[str]] | No
     return options[hits[0]], options
 
 
+_MOVED_TIME = re.compile(r"(?i)\b(?:moved|changed|pushed|put back|brought forward|switched)\s+(?:it\s+|us\s+)?to\s+"
+                         r"(\d{1,2}[:.]\d{2}(?:\s?[ap]m)?|\d{1,2}\s?[ap]m)\b(?![^.!?]*\b(?:on|next|this)\s+\w+day\b)")
+
+
+def _with_moved_time(candidates: list[_Stmt]) -> list[_Stmt]:
+    """A booking whose time is moved later ("booked, 10:15 on saturday 27th" … "just rang them, it's moved to 11:40,
+    same day") says its new time and the old: "booked, 11:40 (moved from 10:15) on saturday 27th"; the move is said."""
+    out = list(candidates)
+    for k, stmt in enumerate(out):
+        moved = _MOVED_TIME.search(stmt.text) if not stmt.code else None
+        if not moved:
+            continue
+        new = moved.group(1)
+        booked = next((n for n in range(k - 1, -1, -1) if out[n].msg >= stmt.msg - 15 and not out[n].code
+                       and out[n].kind != "sentiment" and re.match(r"(?i)\W*(?:booked|confirmed|reserved)\b", out[n].text)
+                       and (clock := _CLOCK.search(out[n].text)) and clock.group(0) != new), None)
+        if booked is None:
+            continue
+        old = out[booked]
+        clock = _CLOCK.search(old.text)
+        text = old.text[:clock.start()] + f"{new} (moved from {clock.group(0)})" + old.text[clock.end():]
+        out[booked] = replace(old, text=text, tokens=old.tokens | stmt.tokens)
+        out[k] = replace(stmt, kind="sentiment")
+    return out
+
+
 def _with_deferred(candidates: list[_Stmt]) -> list[_Stmt]:
     """"Let's defer it to the next meeting" says what after "we can't decide the dip tonight" in the same message:
     "Let's defer the dip to the next meeting"."""
@@ -1854,6 +1880,9 @@ _OUTCOME_ZH = re.compile(r"(?:更新一下[：:，,]?\s*)?(?:装好了|办好了
                          r"约好了|订好了|买好了|退好了|换好了)")
 # "it's actually 9.2 miles via the canal path. 11 was google maps driving": the right figure, then the wrong one
 _ACTUALLY = re.compile(r"(?i)\b(?:it'?s|its|that'?s|it is)\s+actually\s+(?P<cur>[£$€]?\d[\d,]*(?:\.\d+)?)")
+_SCRATCHED = re.compile(r"(?i)\b(?:scratch that|ignore that|strike that|forget that|correction)\W+(?P<old>[£$€]?\d[\d,]*"
+                        r"(?:\.\d+)?)\s+(?:was|is)\b")
+_STANDS = re.compile(r"(?i)\b(?:is|'s|are)\s+(?:actually\s+|really\s+)?(?P<cur>[£$€]?\d[\d,]*(?:\.\d+)?)(?![\d%])")
 _WAS_WRONG = re.compile(r"(?i)(?:^|[.!?]\s+)(?P<old>[£$€]?\d[\d,]*(?:\.\d+)?)\s+(?:was|is)\s+(?:the\s+|just\s+|a\s+)?"
                         r"(?:google|driving|by road|wrong|a typo|typo|my mistake|old|the old|a guess|from memory)\b")
 
@@ -1888,6 +1917,10 @@ def _corrected(candidates: list[_Stmt], turns: list[_Turn]) -> tuple[list[_Stmt]
             fixes += [(said_before[-1], typo.group("cur"), "")] if said_before else []
         if first and (actual := _ACTUALLY.search(told)) and (wrong := _WAS_WRONG.search(told)):
             fixes.append((wrong.group("old"), actual.group("cur"), ""))
+        # "sorry, scratch that. 12,400 was the christmas quarter… latest quarter is 9,800": the figure taken back, then
+        # the one that stands
+        if first and (scratched := _SCRATCHED.search(told)) and (stands := _STANDS.search(told, scratched.end())):
+            fixes.append((scratched.group("old"), stands.group("cur"), ""))
         for old, cur, unit in fixes:  # ("10%": the number in its unit; "7lb 10oz" as said)
             said = re.compile(r"(?<![\d.,])" + re.escape(old.lstrip("£$€")) + r"(?![\d]|[.,]\d)"
                               + (rf"(?=\s*{re.escape(unit)})" if unit else ""))

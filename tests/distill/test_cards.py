@@ -4576,3 +4576,34 @@ def test_a_while_in_the_sun_and_lazy_sundays_are_small_talk() -> None:
     # A number of the user's own that is no while in passing still makes a card.
     planned = chat[:2] + [say("the plumber comes at 2 and wants £80 cash for the leak under the sink")]
     assert isinstance(distill(planned), Card)
+
+
+def test_a_booking_moved_to_another_time_says_both() -> None:
+    body = card([
+        say("the boiler service is due, can someone be in?", "Mum"),
+        say("booked, 10:15 on saturday 27th with Halton Gas. already paid", "Mum"),
+        say("i've got swimming at 10, can it be later?", "Ruth"),
+        say("just rang them, it's moved to 11:40, same day. still paid", "Mum"),
+        say("perfect, i'll be in", "Ruth"),
+    ]).body
+    assert "11:40 (moved from 10:15) on saturday 27th" in body, body
+    assert "moved to 11:40" not in body
+    # A time moved with nothing booked before it stays as said.
+    plain = card([say("the dentist moved my appointment to 11:40 on friday with Dr Shah", "Mum"),
+                  say("ok i'll drive you, leaving at 11 from the house", "Ruth")]).body
+    assert "moved my appointment to 11:40" in plain, plain
+
+
+def test_a_figure_scratched_is_put_right_by_the_one_that_stands() -> None:
+    body = card([
+        say("item 3, listener figures for the sponsor pack", "Gwen"),
+        say("weekly reach for the sponsor pack is 12,400, up from 8,900 a year ago", "Mo"),
+        say("nice", "Dev"),
+        say("sorry, scratch that. 12,400 was the christmas quarter. latest quarter is 9,800. still up on 8,900", "Mo"),
+        say("let's use 9,800 then. sponsors do check", "Gwen"),
+    ]).body
+    assert "12,400, up from" not in body and "12,400" not in body.replace("12,400 was", ""), body
+    # A figure said again without taking it back stands.
+    kept = card([say("weekly reach is 12,400, up from 8,900 a year ago", "Mo"),
+                 say("and 12,400 is our best quarter ever, the carol simulcast did it", "Mo")]).body
+    assert "12,400" in kept, kept

@@ -695,6 +695,41 @@ KNOWN_GAPS = {
         "hendry",  # Hendry's, the butcher, tagged: a shop is a name, not a person
         "microwave",  # last year's microwave haggis: the story the plan opens on
     },
+    # --- review 34 (written 2026-12-02 by a reviewer before any card was produced; 315 of 349 checks passed on the
+    # first run, 90.3 %; the general causes were fixed, these remain) ---
+    "review34_agent_postcode_validation_claude_code.jsonl": {"ffs"},  # the user's swearing kept in the ask
+    "review34_chinese_water_heater_claude.json": {
+        "3,479", "2,599", "45元", "过滤器",  # the total, the electric price, the running costs, the filter: budget
+    },
+    "review34_coding_pillow_rgba_jpeg_chatgpt.json": {
+        "resize.py", "transparen", "2027-02-04",  # the script's name, why RGBA fails, the day it was run again: budget
+    },
+    "review34_long_catch_up_axolotl_tromso_locomo.json": {
+        "axolotl",  # Gus is named, what he is is not: budget
+        "end of April", "Cardiff",  # the notice and the train: budget
+        "Princess Sparkle", "toes",  # jokes kept inside the news they were told with
+    },
+    "review34_meeting_community_radio_messages.json": {
+        "£3,870", "£2,640", "£4,600", "2027-03-06", "6–0", "supervis",  # balances, the new amp, the show's start,
+        # its vote and who supervises: budget of a 40-message meeting
+    },
+    "review34_numbers_window_quotes_sharegpt.json": {
+        "7 windows", "£1,050",  # the corrected count and the grant: budget
+        # "B) Clearview … if we signed on the night": the check reads "signed" as Clearview chosen
+        "(?mi)^(?=[^\\n]*(decided|decision|chose|chosen|choice|going with|picked|\\bpick\\b|winner|booked|signed|hired))"
+        "(?=[^\\n]*(clearview|sash & co|sash and co|option b\\b|option c\\b|\\bB\\)|\\bC\\)))(?![^\\n]*(\\bnot\\b|n't|rather than|"
+        "instead of|\\bover\\b|\\bthan\\b|\\bvs\\.?\\b|versus|reject\\w*|skip\\w*|drop\\w*|ruled out|glazebrook|option a\\b|"
+        "\\bA\\)|no to|decline\\w*|told))[^\\n]*$",
+    },
+    "review34_personal_plans_dog_sitting_rota_messages.json": {
+        "kennel", "swap", "Riverside",  # the kennels' price, the word for the changed plan, the vets' name: budget
+        "madeira cake",  # the closing joke names the card: a phrase said twice
+        # Ruth's "friday evening" pick-up is dated to the Friday the chat named last (5 March), not the 26th
+        "(?mi)^(?=[^\\n]*\\bruth\\b)(?=[^\\n]*(mon(day)?\\s*1(st)?\\b|1(st)?\\s*(–|-|to)\\s*(fri(day)?\\s*)?5(th)?|\\b1\\s*(–|-)"
+        "\\s*5 march|week of 1))(?![^\\n]*(\\bnot\\b|n't|instead|original\\w*|first|initial\\w*|moved|chang\\w*|\\bwas\\b|swap\\w*|"
+        "leeds|conference|rather|→|->|planned|would have|earlier|previous\\w*|dropped))(?![^\\n]*(olly))[^\\n]*$",
+        "biscuit",  # the dog's name as a tag: he is what the chat is about
+    },
 }
 
 
