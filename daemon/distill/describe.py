@@ -307,6 +307,7 @@ def name(focus: list[str], texts: list[str], names: frozenset[str], kinds: Count
 
 _WHEN_WORD = re.compile(r"(?i)\b(?:\d{1,2}(?:st|nd|rd|th)|(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?)$|"
                         r"\b\d{1,2}(?:st|nd|rd|th)\b")
+_RECAP = re.compile(r"\W*\*\*[A-Z][\w ]{2,20}\*\*\s*:")
 GENERIC_NAMES = ("conversation-notes", "对话记录")  # when nothing in a conversation names it
 
 
@@ -428,7 +429,9 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
                                          else 3 if _outcome(p) else 4, bool(re.match(r"(?i)(?:its|it|this|that|these|"
                                                                                      r"those|they|their)\b", p.text))
                                          # ("That did it: INV-2026-041 now comes out at £1,291.36" says what "that" did)
-                                         and not _DID_IT.match(p.text)))
+                                         and not _DID_IT.match(p.text),
+                                         # (a recap's lines in the order they were said: "**Buying**: …" first)
+                                         p.at if p.kind == "decision" and _RECAP.match(p.text) else 0))
     else:
         fit = [p for p in fit if not _PRONOUN_START.match(p.text)]
         # (A plan called off is news whoever's it was: "Work do's cancelled. The Botanist had a kitchen fire…")

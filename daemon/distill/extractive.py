@@ -224,7 +224,8 @@ _ROLL_CALL = re.compile(r"(?i)(?:minutes going\W*)?(?:(?:all|everyone)(?: \w+)?(
 # Leaving the chat for the moment: "Off to do the bedtime story now, she's picked the longest book again".
 _OFF_NOW = re.compile(r"(?i)^(?:(?:right|ok(?:ay)?|anyway|well)[,!.]?\s+)*(?:i'?m\s+|we'?re\s+)?off to\b[^.!?]{0,40}?"
                       r"\b(?:now|then|for the night|for the day)\b")
-_SEND_LOVE = re.compile(r"(?i)^(?:(?:lots of |much )?(?:love|hugs|hi|hello|greetings) to\b|say (?:hi|hello) to\b|"
+_SEND_LOVE = re.compile(r"(?i)^(?:(?:lots of |much )?(?:love|hugs|hi|hello|greetings|woof|meow|miaow|purrs?|pats?|scratches)"
+                        r"(?: right)?(?: back)? to\b|say (?:hi|hello) to\b|"
                         r"\w+ says (?:woof|meow|miaow|hi|hello|hey|thanks|thank you|goodnight|good night|night|bye)\b|give "
                         r"(?:my love to|\w+(?: \w+)? a (?:hug|scratch|kiss|pat|cuddle))\b|kiss \w+ for me\b)")
 _DATE_NOTE = re.compile(r"\s*[(（][^)）]*\d{4}[^)）]*[)）]")
@@ -536,6 +537,7 @@ def _sentences(prose: str) -> list[str]:
         r"\s+(?:那|所以|因此|就|不过|但|可是|而且)", prose[m.end():]) else "。", prose)
     prose = re.sub(r"(?<=[，。])[ \t]+(?=[\u4e00-\u9fff])", "", prose)
     prose = _SHORT_LIST.sub(_list_line, _TABLE.sub(_table_rows, prose))
+    prose = _LABELLED_ITEM.sub(_item_whole, prose)
     if "**" in prose:  # ("**1. Make it safe**" on its own line is a step's heading, not "1." and a sentence)
         prose = _NUMBERED_HEADING.sub(r"\1", prose)
     for piece in _SENT_END.split(prose):
@@ -567,6 +569,24 @@ def _sentences(prose: str) -> list[str]:
         elif piece:
             out.append(piece)
     return out
+
+
+# A list item that names its thing, then says it in short sentences: "3. Harbour Time-Limited: £4,000 per condition,
+# … starts. £120 excess. £21.15/month"
+_LABELLED_ITEM = re.compile(r"(?m)^([ \t]*(?:\d{1,2}[.)]|[-*+])[ \t]+[^:\n.]{2,40}:[ \t]+)([^\n]+)$")
+
+
+def _item_whole(m: re.Match[str]) -> str:
+    """The item's short sentences after its first stay with it ("…starts; £120 excess; £21.15/month"): alone, "£21.15/month"
+    says of what nothing."""
+    parts = re.split(r"(?<=[.!])\s+(?=\S)", m.group(2))
+    out = parts[:1]
+    for part in parts[1:]:
+        if len(part.split()) <= 4 and not re.search(r"[?]", part):
+            out[-1] = out[-1].rstrip(".!") + "; " + part
+        else:
+            out.append(part)
+    return m.group(1) + " ".join(out)
 
 
 _DONE_ZH = re.compile(r"(?:办好了|搞定了|定好了|约好了|买好了|订好了|装好了|修好了|弄好了|签好了|换好了)[！!。]")
@@ -628,7 +648,14 @@ def _settles(sentence: str) -> bool:
     return bool(_SETTLED.match(_DATE_NOTE.sub("", sentence)) or _BOOKED_PLAN.match(sentence))
 
 
+# A recap's label for what the user settled on: "**Buying**: used Concept2 Model D…, **£650**, collecting Saturday."
+_RECAP_CHOICE = re.compile(r"(?i)\W*\*\*(?:buying|booking|booked|ordering|ordered|chosen|your choice|going with|cancell?ing|"
+                           r"switching to|keeping)\*\*\s*:")
+
+
 def _classify(sentence: str, previous: str | None) -> str:
+    if _RECAP_CHOICE.match(sentence):
+        return "decision"
     if _settles(sentence):
         return "decision"  # ("Booked: lockbox, the alchemist's study, saturday 12 december 4:30pm": the plan, settled)
     if _SECRET.search(sentence) or re.match(r"\*\*[^*]{1,24}(?:之前|以前|前)\*\*\s*[：:]", sentence):

@@ -233,6 +233,9 @@ _NARRATION = re.compile(
     r"|^(?:now|next|then|and now)[,:]?\s+(?:the|on to|onto|for the)(?:\s+[\w'’-]+){1,4}[.!]?$"
     # "Tell me the options and roughly how much data you use, and I'll put numbers on them": asks for input
     r"|^(?:just )?(?:tell me|send me|share|paste|give me)\b[^.?!]*\band (?:i'll|i will|i can)\b"
+    # "Paste the quotes (monthly price, …) and tell me a bit about…", "Send me the options you're looking at": asks
+    # for what is still to come
+    r"|^(?:just |please |first,? )?(?:paste|send me|upload|attach)\s+(?:the|your|it|them|a|an|me|over|in)\b"
     # "The green and blue dashed lines represent the mean and median": a figure's legend, read out (with a value,
     # "the red dashed line is the theoretical average of 1/3", it says what the value is)
     r"|^(?![^.!?]*\d)(?:in (?:the|this) (?:plot|graph|chart|figure),?\s+)?(?:the|each)\s+(?:[\w-]+\s+){0,5}(?:lines?|bars?|curves?|"

@@ -416,6 +416,17 @@ def _en_weekday(m: re.Match[str], anchor: date) -> str | None:
     return _day(found) if found else None
 
 
+def _en_last_weekday(m: re.Match[str], anchor: date, said: Said) -> str | None:
+    """"last Thursday": the most recent one; said on a Friday of a Thursday the chat named a week before ("an
+    engineer's coming on thursday (12 November)" … "the engineer came last thursday"), that one, since the day
+    before would be "yesterday"."""
+    target = _EN_WEEKDAYS.index(m.group(2).lower())
+    named = said.get(target)
+    if named and (anchor - named).days == 8 and anchor.weekday() == (target + 1) % 7:
+        return _day(named)
+    return _en_weekday(m, anchor)
+
+
 def _en_on_weekday(m: re.Match[str], anchor: date, said: Said) -> str | None:
     """"on <weekday>" (see ``_en_weekday``); past tense said elsewhere in the sentence, "just rang them, table for
     8 at 9:45 on saturday", is not the table's: a day the chat gave this coming week is that day."""
@@ -1099,9 +1110,10 @@ RULES: tuple[Rule, ...] = (
     Rule("next <weekday>", "that weekday of next week (see the matrix below)",
          re.compile(r"\b(next)\s+" + _EN_DAY, re.I), _en_weekday,
          examples=("next Tuesday", "next Monday", "next Sunday"), triggers=("next",)),
-    Rule("last <weekday>", "the most recent one strictly before the anchor day",
-         re.compile(r"\b(last)\s+" + _EN_DAY, re.I), _en_weekday,
-         examples=("last Friday", "last Monday"), triggers=("last",)),
+    Rule("last <weekday>", "the most recent one strictly before the anchor day; the one the conversation named, "
+         "within two weeks back, when the most recent is yesterday",
+         re.compile(r"\b(last)\s+" + _EN_DAY, re.I), lambda m, a, said: _en_last_weekday(m, a, said),
+         examples=("last Friday", "last Monday"), triggers=("last",), said=True),
     Rule("this <weekday>",
          "the coming one, today included; past tense (and no future word): this week's, if not ahead",
          re.compile(r"\b(this)\s+" + _EN_DAY, re.I), _en_weekday,

@@ -4607,3 +4607,24 @@ def test_a_figure_scratched_is_put_right_by_the_one_that_stands() -> None:
     kept = card([say("weekly reach is 12,400, up from 8,900 a year ago", "Mo"),
                  say("and 12,400 is our best quarter ever, the carol simulcast did it", "Mo")]).body
     assert "12,400" in kept, kept
+
+
+def test_a_recap_labels_what_was_settled_and_an_items_short_sentences_stay_with_it() -> None:
+    result = card([
+        say("I pay £29.99/month for the gym and only use the rower. Compare buying one over 3 years?"),
+        say("Send me the options you're looking at with the price and I'll work it out.", role="assistant"),
+        say("options:\n1. Concept2 RowErg: new. £990. Ships in a week.\n2. Used Model D: marketplace, 2019. £700. "
+            "PM5 monitor.\n3. Rental: £39/mo. No commitment."),
+        say("The used Model D pays for itself in about 24 months against your membership.", role="assistant"),
+        say("got him down to £650, collecting saturday. cancelling the gym."),
+        say("**Buying**: used Concept2 Model D (2019, PM5), £650, collecting Saturday.\n"
+            "**Cancelling**: the gym (£29.99/mo), before the next payment.", role="assistant"),
+    ])
+    assert "**Buying**: used Concept2 Model D" in _section(result.body, "Decisions"), result.body
+    assert "Buying: used Concept2 Model D" in result.description, result.description
+    assert "Send me the options" not in result.body
+    assert "Rental: £39/mo; No commitment" in result.body or "No commitment" not in result.body, result.body
+    assert not re.search(r"(?m)^- (?:£700|PM5 monitor|Ships in a week)\.?$", result.body), result.body
+    from daemon.distill.extractive import _is_filler
+    assert _is_filler("Woof back to Biscuit!", frozenset())
+    assert not _is_filler("Walk back to Biscuit's vet, the one on Mill Lane, by 5pm", frozenset())

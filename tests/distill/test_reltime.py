@@ -932,3 +932,12 @@ def test_the_weekend_after_that_names_its_days_and_the_eve_of_a_day_given() -> N
         "i've got swimming at 10 on saturday mornings"
     assert resolve_relative("i've got swimming at 10 on saturday morning", D(2027, 2, 18)) == \
         "i've got swimming at 10 on saturday (2027-02-20) morning"
+
+
+def test_last_thursday_said_on_a_friday_is_the_thursday_the_chat_named_a_week_before() -> None:
+    friday = datetime(2026, 11, 20, 13, 0, tzinfo=timezone.utc)
+    said = {3: D(2026, 11, 12)}  # "an engineer's coming on thursday (12 November)"
+    assert ground("the engineer came last thursday and swapped the hub", friday, timezone.utc, said) == \
+        "the engineer came last thursday (2026-11-12) and swapped the hub"
+    assert ground("the engineer came last thursday and swapped the hub", friday, timezone.utc, {}) == \
+        "the engineer came last thursday (2026-11-19) and swapped the hub"
