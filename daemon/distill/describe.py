@@ -165,6 +165,7 @@ def _turned_out(point: Point) -> bool:
 
 
 _SETTLED_NOW = re.compile(r"(?i)\b(?:approved|arrived|came through|granted|paid out|went through|(?:they|it|he|she) refunded|"
+                          r"(?:they|he|she)(?:'ve|’ve| have|'s| has)? accepted|"
                           r"refunded (?:me|us|the|my)|(?:got|been) refunded)\b")
 
 
@@ -307,6 +308,10 @@ def name(focus: list[str], texts: list[str], names: frozenset[str], kinds: Count
 
 _WHEN_WORD = re.compile(r"(?i)\b(?:\d{1,2}(?:st|nd|rd|th)|(?:mon|tue|tues|wed|thu|thur|thurs|fri|sat|sun)\.?)$|"
                         r"\b\d{1,2}(?:st|nd|rd|th)\b")
+# A decision that says a choice was made ("Decision made: NightDrive it is!"), before a plan that follows it ("I'll set
+# the car to charge 00:30 to 05:30")
+_CHOICE_MADE = re.compile(r"(?i)\b(?:it is|decision made|decided|going with|went with|chose|picked|settled on|opted for)\b|"
+                          r"^\W*\*\*(?:buying|booking|booked|chosen|going with)\*\*|^\W*(?:final(?: plan)?|summary)\s*:")
 _RECAP = re.compile(r"\W*\*\*[A-Z][\w ]{2,20}\*\*\s*:")
 GENERIC_NAMES = ("conversation-notes", "对话记录")  # when nothing in a conversation names it
 
@@ -421,13 +426,16 @@ def highlights(points: list[Point], count: int, people: bool = False) -> list[Po
         # (Of a chat's decisions, the one that settles it all: "那就这么定：主卧装空调…" over "那就改成下周三上午吧".)
         fit = sorted(fit, key=lambda p: (0 if p.kind == "decision" and _SETTLES.search(p.text) and len(re.sub(
             r"[\W_]|就这么定了?|这么定了?|定了|同意了?|也|都|那就|吧", "", p.text)) >= 8 else
+                                         # (of those, the last made: "Final: college class £295 + italki…")
+                                         0.4 - p.at / 1e6 if p.kind == "decision" and _CHOICE_MADE.search(p.text)
+                                         and not re.search(r"[\"“]", p.text) else  # (not a reply drafted: "Something like: “…”")
                                          0.5 if p.kind == "decision" else 1 if _problem(p) else
                                          1.5 if _VERDICT.match(p.text.lstrip("*")) and not named_fix else
                                          4.5 if _WARNING.search(p.text) else 2 if _advice(p)
                                          and not re.match(r"(?i)\W*(?:if|when|should|in case)\b", p.text)  # (what to do
                                          # one day, "If the car sits for a week or more…", is no summary either)
-                                         else 3 if _outcome(p) else 4, bool(re.match(r"(?i)(?:its|it|this|that|these|"
-                                                                                     r"those|they|their)\b", p.text))
+                                         else 3 if _outcome(p) else 4, bool(re.match(r"(?i)(?:\*\*)?(?:its|it|this|that|these|"
+                                                                                     r"those|they|their|then|and|also)\b", p.text))
                                          # ("That did it: INV-2026-041 now comes out at £1,291.36" says what "that" did)
                                          and not _DID_IT.match(p.text),
                                          # (a recap's lines in the order they were said: "**Buying**: …" first)
@@ -675,7 +683,8 @@ def _outcome(point: Point) -> bool:
         return False  # ("the tagline error is gone but now I get a different one": a new problem)
     if re.match(r"(?=[^:]*(?:[\"“]|[A-Z]\w*\s+(?!I\b)[A-Z]))[\w\s\"'“”&.-]{3,40}:\s", point.text):
         return False  # (an option's specs, 'Lumen Energy "Fix & Go 12": fixed for 12 months…', is no outcome)
-    return point.role == "user" and point.answered and (bool(_OUTCOME.search(point.text)) or bool(
+    return point.role == "user" and point.answered and (any(_OUTCOME.search(said) for said in re.split(
+        r"(?<=[.!?])\s+", point.text)) or bool(
         re.match(r"(?i)i(?:'ll| will|'m \w+ing| am \w+ing)\b", point.text)) and bool(_DATED.search(point.text)))
 
 
@@ -929,7 +938,8 @@ def third_person(text: str, who: str) -> str:
     # "I'm 58 and take lisinopril" → "… is 58 and takes lisinopril": the second verb of a first-person subject
     text = re.sub(r"^(I(?:'m| am) [^,.;!?]{1,60}? and )(" + _COMMON_VERBS + r")\b",
                   lambda m: m.group(1) + (m.group(2) if who == "they" else _third(m.group(2))), text)
-    out = _PRONOUNS.sub(swap, text)
+    # (words quoted are someone's own: "“Do I have to pay it all?” — No: …" keeps its "I")
+    out = "".join(part if part.startswith("“") else _PRONOUNS.sub(swap, part) for part in re.split(r"(“[^”]*”)", text))
     if used[0] and who != "they":  # once the speaker is named, their "we" is "they"
         out = _WE.sub(lambda m: _WE_AS_THEY[m.group(0).lower()] if m.group(0)[0].islower()
                       else _WE_AS_THEY[m.group(0).lower()].capitalize(), out)

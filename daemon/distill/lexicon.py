@@ -386,12 +386,14 @@ _PROBLEM = re.compile(r"(?i)(?:my|our)\b.*\b(?:keeps?|fails?|failing|crash(?:es|
                       r"goes blank|went blank|(?:is|are) blank)\b")
 # How it turned out, in the user's words: "zero errors", "that fixed it", "April is now 18,236.50, matches the till".
 _OUTCOME = re.compile(r"\b(?:i(?:'ve| have)? (?:just |already )?(?:booked|ordered|bought|scheduled)|works? now|(?:that|it|this) (?:worked|works|fixed it|did it|did the trick)|(?:it|that|this) (?:runs|compiles|builds|passes|loads)(?=[!.,;:]|\s*$|\s+(?:but|and)\b)|fixed(?!\s+(?:for|at|rate|term|price|income|deal|\d))|solved|no (?:more )?(?:errors?|exceptions?)|which is (?:right|correct)|(?:went|goes) up by|"
-                      r"zero errors|\bzero\s+(?:\w+\s+)?['\"‘“][^'\"’”]{2,40}\w(?=['\"’”])|"  # ("zero 'database is locked' in the log")
+                      r"zero errors|(?:it'?s |it has |has )?started (?:first time|fine|straight away|every time)|"  # ("It's started
+                      r"every (?:morning|day|time|night) since\b|"  # first time every morning since")
+                      r"\bzero\s+(?:\w+\s+)?['\"‘“][^'\"’”]{2,40}\w(?=['\"’”])|"  # ("zero 'database is locked' in the log")
                       r"\d+\s*(?:s|secs?|seconds|ms|min(?:ute)?s?|%|mb|gb)?\s+instead of\s+~?\d+|"  # ("11 seconds instead of 94")
                       r"\d+ (?:passed|errors?|failed)|(?i:\d[\d,]* rows)(?![^.!?]{0,12}\?)(?!\s+(?:a|an|per|each|every)\s)|no longer|went from|down to|up to|dropped to|(?:is|are) (?:all )?gone|went away|"
                       r"(?<=\b)(?:we|i) (?:took|accepted) the|^accepted (?:it|the|their)|"
                       r"^(?:update\s*:\s*)?(?:they|he|she|the (?:bank|court|council|landlord|school|shop|company|airline|"
-                      r"insurer)) (?:accepted|approved|granted|refunded|agreed to|said yes)|"
+                      r"insurer))(?:'ve|’ve| have|'s| has)? (?:accepted|approved|granted|refunded|agreed to|said yes)|"
                       r"\d[\d,.]*\s*(?:ms|s|sec|seconds|min|minutes|%|mb|gb)?\s*(?:→|->)\s*\d|[×x] faster|times faster|"
                       r"(?:is|are) now|now (?:matches|shows|works)|matches|that confirms|"
                       # ("that's it ✅ `go test ./...` all ok, replayed … they all went through", "they match the bank")

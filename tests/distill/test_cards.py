@@ -4628,3 +4628,31 @@ def test_a_recap_labels_what_was_settled_and_an_items_short_sentences_stay_with_
     from daemon.distill.extractive import _is_filler
     assert _is_filler("Woof back to Biscuit!", frozenset())
     assert not _is_filler("Walk back to Biscuit's vet, the one on Mill Lane, by 5pm", frozenset())
+
+
+def test_the_description_leads_with_the_choice_made_and_how_it_turned_out() -> None:
+    result = card([
+        say("I have a used Kia Niro EV. Three tariffs: Lumen fix 24.5p, Economy 7, or Ohm NightDrive 8.5p at night. "
+            "Which one is actually cheapest for us?"),
+        say("NightDrive: about £1,211 a year; the Lumen fix £1,424; Economy 7 £1,455.", role="assistant"),
+        say("ok decision made: NightDrive it is! I'll set the car to charge 00:30 to 05:30."),
+        say("Summary: switch to Ohm NightDrive (about £1,211 a year), charge only in 00:30–05:30.", role="assistant"),
+    ])
+    assert "Summary: switch to Ohm NightDrive" in result.description, result.description
+    assert "The user will set the car" not in result.description
+    settled = card([
+        say("Northwell say we owe £1,148.60 after a year of estimates. Do I have to pay it all?"),
+        say("No: back-billing rules stop them charging for energy more than 12 months old. Complain in writing.",
+            role="assistant"),
+        say("update!! Dean from their complaints team rang. They've accepted the back-billing rule applies and "
+            "they're knocking off the £517.30 🎉 tom is now claiming he always said we shouldn't pay"),
+    ])
+    assert "They've accepted the back-billing rule applies" in settled.description, settled.description
+    started = card([
+        say("My 2017 Fiesta won't start, just clicking. Flat battery?"),
+        say("Almost certainly. Jump it, then drive for at least 30 minutes, and have the battery tested.",
+            role="assistant"),
+        say("Halfords said it needed an EFB battery, £139 fitted. It's started first time every morning since."),
+    ])
+    assert "It's started first time every morning since" in started.description, started.description
+    assert "Then drive" not in started.description
