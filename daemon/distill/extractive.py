@@ -1047,6 +1047,8 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                 elif (len(words - names) >= 2 or named_answer or _SETTLED.match(sentence) or _SECRET.search(sentence)
                       or turn.role == "user" and words and _OUTCOME.search(sentence)  # ("no errors at all.")
                       or turn.role == "user" and words - names and _GOING_WITH.match(sentence)  # ("going with the battery")
+                      or turn.speaker and _DAY_WORKS.match(sentence) and any(  # ("tomorrow works", of two days offered)
+                          _offered(t.text, _DAY_WORKS.match(sentence).group(1)) for t in turns[max(0, i - 3):i])
                       or voted
                       or turn.speaker and _MORE_NEWS.fullmatch(sentence)  # ("wait there's more" — "it's twins")
                       or re.search(r"[£$€]\d", sentence) and not _is_question(sentence)  # ("so it's £156 each")
@@ -1054,7 +1056,9 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                                                                     _EVENT_RE.search(sentence) or _DROPPED_I.match(
                         sentence) or named_answer or turn.speaker and _EVENT_RE.search(sentence))  # "I'm an auntie!!"
                         and not re.search(r"\b(?:it|that|this|them)\b", sentence, re.I)) \
-                        and (named_answer or voted or not _is_filler(sentence, names, bool(turn.speaker) or _user_plan(turn, sentence))) \
+                        and (named_answer or voted or turn.speaker and _DAY_WORKS.match(sentence) and any(
+                            _offered(t.text, _DAY_WORKS.match(sentence).group(1)) for t in turns[max(0, i - 3):i])
+                            or not _is_filler(sentence, names, bool(turn.speaker) or _user_plan(turn, sentence))) \
                         and not (turn.speaker and _idle_chatter(sentence)) and (
                         not _is_question(sentence) or _framing(sentence, turns, i)) and not (
                         turn.role == "user" and previous != "decision" and (_IMPERATIVE.match(sentence) or re.match(
@@ -1570,6 +1574,14 @@ _LIST_ITEM = re.compile(r"(?m)^[ \t]*(?:\d{1,2}[.)、．]|[-*•]|\(?[A-Da-d][).
 _OPTIONS_CUE = re.compile(r"(?i)\b(?:options?|choices?|which (?:one|is|would|should)|either|deciding between|"
                           r"torn between)\b|方案|选项|选择|哪个|哪家|哪种|哪款|犹豫")
 _SHORT_CHOICE_WORDS = 8
+_DAY_WORKS = re.compile(r"(?i)\W*(?:ok(?:ay)?,?\s+)?(tomorrow|tonight|today|(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
+                        r"(?:\s*[(（][^)）]*[)）])?\s+(?:works|suits)\b")
+
+
+def _offered(text: str, word: str) -> re.Match[str] | None:
+    """Two days offered, the first named by ``word``: "she can do tomorrow at 7pm instead, or Sunday"."""
+    return re.search(r"(?i)\b(?:can|could) (?:do|make)\s+(" + re.escape(word) +
+                     r"\b[^?!.,]*?)(?:\s+instead)?,?\s+or\s+([^.?!,]+)", text)
 _TURNED_AWAY = re.compile(r"(?i)\b(?:drop(?:ped|ping)?|scrap(?:ped)?|not|no|n't|never|reject(?:ed)?|rule[sd]? out|instead of|"
                           r"against|rather than|skip(?:ped)?|cancel\w*)\b|不|别|没|算了|放弃|取消")
 _GOING_WITH = re.compile(r"(?i)\W*(?:ok(?:ay)?,?\s+|right,?\s+|so,?\s+)?(?:(?:i'?m|we'?re)\s+)?(?:going|(?:i'?ll|we'?ll|let'?s)\s+go)"
@@ -1783,13 +1795,16 @@ def _with_either(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
     the train"."""
     out = list(candidates)
     for k, stmt in enumerate(out):
-        settled = re.match(r"(?i)\W*(?:ok(?:ay)?,?\s+|right,?\s+|so\s+)?(\w+)\s+it\s+is\b", stmt.text)
+        settled = re.match(r"(?i)\W*(?:ok(?:ay)?,?\s+|right,?\s+|so\s+)?(\w+)(?:\s*[(（][^)）]*[)）])?\s+(?:it\s+is|works|suits)\b",
+                           stmt.text)
         if not settled or not stmt.speaker:
             continue
         word = settled.group(1).lower()
         for j in range(stmt.msg - 1, max(-1, stmt.msg - 4), -1):
             either = re.search(r"(?i)\b(?:if|whether)\s+(?:we'?re|we are|we|i'?m|i am|i|to)\s+(" + re.escape(word) +
                                r"\b[^?!]*?)\s+or\s+([^.?!,]+)", turns[j].text)
+            # ("she can do tomorrow at 7pm instead, or Sunday" — "tomorrow works": that day, not the other)
+            either = either or _offered(turns[j].text, word)
             if either:
                 out[k] = replace(stmt, text=f"Decided: {either.group(1)}, not {either.group(2).strip()}.",
                                  kind="decision", tokens=stmt.tokens | _tokens(either.group(0)))

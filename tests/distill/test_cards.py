@@ -4656,3 +4656,18 @@ def test_the_description_leads_with_the_choice_made_and_how_it_turned_out() -> N
     ])
     assert "It's started first time every morning since" in started.description, started.description
     assert "Then drive" not in started.description
+
+
+def test_a_day_that_works_of_two_offered_decides_it() -> None:
+    result = card([
+        say("bad news: Joanne can't do Saturday any more, she's away", "Nadia"),
+        say("good: she can do tomorrow at 7pm instead, or Sunday. it's in her mum's garage in Chorlton", "Nadia"),
+        say("tomorrow works. Sunday I'm at my nan's all day", "Tariq"),
+        say("I'll get the cash out tonight, £150", "Nadia"),
+    ])
+    assert "Decided: tomorrow (9 May 2023) at 7pm, not Sunday." in _section(result.body, "Decisions"), result.body
+    # "Friday works" with no two days offered is no decision, nor a line of its own.
+    plain = card([say("can you sign the agreement with Mr Okafor by this Friday?", "Grace"),
+                  say("Friday works. I'll bring the keys for the gym too", "Tobias")])
+    assert "Decided" not in plain.body, plain.body
+    assert not re.search(r"(?m)^- (?:Tobias: )?Friday(?: \([^)]*\))? works\.?$", plain.body), plain.body
