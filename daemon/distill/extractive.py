@@ -611,9 +611,17 @@ def _list_line(m: re.Match[str]) -> str:
                 for b in bare) and all(
                 not re.search(r"[.!?:;]\s|[.!?;]$|[。！？；，]|^\[[ xX]\]", i)
                 and not _LABEL.match(i) for i in items)  # ("**Latest Version:** 1.5.0" is a labelled fact)
-    if not short or len(items) < (2 if m.group(1) else 3):
+    # (A sum worked out under its heading, "**A. Standard variable**" / "- 5,322 × 25.0p = £1,330.50" / "- **Total
+    # £1,527.60**", is one line: its total says nothing without the heading.)
+    worked = bool(m.group(1)) and len(items) <= 6 and all(len(i) <= 80 for i in items) and any(
+        re.match(r"\W*(?:\*\*)?total\b", i, re.I) for i in items) and all(
+        re.search(r"\d", i) and not re.search(r"[.!?]\s+[A-Z]", i) for i in items)
+    if worked:
+        items = [i.replace("**", "") for i in items]
+    elif not short or len(items) < (2 if m.group(1) else 3):
         return m.group(0)
     head = re.sub(r"\*\*|^#+\s*", "", m.group(1) or "").strip().rstrip(":：")
+    head = re.sub(r"^[A-D1-9][.)]\s+", "", head)  # ("A. Standard variable": the option's letter is the list's)
     if _CJK_RE.search(m.group(0)):
         return f"{head + '：' if head else ''}{'、'.join(items)}。\n"
     joined = ('; ' if any(',' in i for i in items) else ', ').join(items)

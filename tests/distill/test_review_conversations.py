@@ -686,7 +686,7 @@ KNOWN_GAPS = {
         # covers' price and the new coaches' names: budget (the next meeting's day and time are kept)
     },
     "review33_numbers_photo_backup_sharegpt.json": {
-        "3-2-1", "off-site", "£399.95", "£640.97",  # the answer's totals and why Cumulus: budget (the choice is kept)
+        "3-2-1", "off-site", "£399.95", "£15.89",  # the answer's totals, the yearly saving and why Cumulus: budget
     },
     "review33_personal_plans_burns_night_messages.json": {
         "Address to a Haggis",  # Ewan's job: budget (the others' jobs are kept)
