@@ -229,6 +229,8 @@ _SEND_LOVE = re.compile(r"(?i)^(?:(?:lots of |much )?(?:love|hugs|hi|hello|greet
                         r"\w+ says (?:woof|meow|miaow|hi|hello|hey|thanks|thank you|goodnight|good night|night|bye)\b|give "
                         r"(?:my love to|\w+(?: \w+)? a (?:hug|scratch|kiss|pat|cuddle))\b|kiss \w+ for me\b)")
 _DATE_NOTE = re.compile(r"\s*[(（][^)）]*\d{4}[^)）]*[)）]")
+_GROAN = re.compile(r"(?i)\W*(?:i'?m|i am) (?:(?:blocking|unfriending|muting|reporting|disowning|leaving|unfollowing) you|"
+                    r"(?:dead|crying|screaming|deceased|done with you)|here all week)\W*")
 # Trailing laughter or an aside: "I'll ask my new boss haha", "Fixing bikes with one hand is not fun, trust me."
 _CATCHING_UP = re.compile(r"(?i)(?:(?:so\s+|well\s+|oh\s+)?(?:a lot|so much|loads)(?:'s| has) (?:been )?happen(?:ing|ed)"
                           r"(?: since we (?:last )?(?:talked|spoke|chatted))?|here'?s something (?:\w+ )?that happened"
@@ -661,9 +663,15 @@ _RECAP_CHOICE = re.compile(r"(?i)\W*\*\*(?:buying|booking|booked|ordering|ordere
                            r"switching to|keeping)\*\*\s*:")
 
 
+# A branch of an answer, labelled by its condition: "**会换**（B 离家近…）：那就报", "**If you'd switch**: apply anyway"
+_BRANCH = re.compile(r"(?i)\W*\*\*(?:如果|假如|若|要是|会|不会|万一|if|when|unless|should you|in case)[^*\n]{0,30}\*\*")
+
+
 def _classify(sentence: str, previous: str | None) -> str:
     if _RECAP_CHOICE.match(sentence):
         return "decision"
+    if _BRANCH.match(sentence):
+        return "fact"  # (what to do if so decides nothing)
     if _settles(sentence):
         return "decision"  # ("Booked: lockbox, the alchemist's study, saturday 12 december 4:30pm": the plan, settled)
     if _SECRET.search(sentence) or re.match(r"\*\*[^*]{1,24}(?:之前|以前|前)\*\*\s*[：:]", sentence):
@@ -738,6 +746,8 @@ def _is_filler(sentence: str, names: frozenset[str], people: bool = False) -> bo
         return True  # "Item 2, covers.", "Agenda: 1) …": the chair's running order; what the description says it was about
     if _SEND_LOVE.match(sentence):
         return True  # "Love to Sam and baby Mila", "Give Biscuit a scratch from me": a sign-off
+    if _GROAN.fullmatch(sentence.strip()):
+        return True  # "I'm blocking you", "I'm here all week": a pun groaned at, and its teller's bow
     if _LETTER_FORMULA.fullmatch(sentence):
         return True  # "Dear Sir or Madam,", "Yours faithfully,": a drafted letter's formulas
     if _TIMEBOX.match(sentence):
@@ -2439,7 +2449,7 @@ def _idle_talk(turns: list[_Turn], candidates: list[_Stmt]) -> bool:
     """People saying good night over a joke: nobody tells news, decides, prefers, asks something of substance or
     names a thing, a number or a day of their own."""
     if len({t.speaker for t in turns if t.speaker}) < 2 or len(turns) > _IDLE_TURNS or any(
-            _news(s) or s.kind in ("decision", "preference") or s.code or _specific(text := _DATE_NOTE.sub("", s.text))
+            _news(s) or s.kind in ("decision", "preference") or s.code or _specific(text := _own_numbers(s.text))
             and not (len(text.split()) <= 3 and not _CLAUSE.search(text))  # ("Very Sherlock Holmes": a quip)
             for s in candidates if s.kind != "sentiment"):
         return False
@@ -2552,8 +2562,10 @@ def _with_referents(chosen: list[_Stmt], candidates: list[_Stmt], turns: list[_T
     we = {s.pos for s in chosen if s.reply and not s.code and re.match(r"(?i)we\b", s.text)
           and (s.pos == 0 or candidates[s.pos - 1].msg != s.msg)}
     # ("Rescue greyhound, 4 years old. Picked him up from Greyhound Rescue Hamburg": news told of "him")
-    told = {s.pos for s in chosen if s.speaker and re.match(r"(?i)(?:just |finally )?\w+ (?:him|her|them)\b", s.text)
-            and _DROPPED_I.match(s.text)}
+    told = {s.pos for s in chosen if s.speaker and (re.match(r"(?i)(?:just |finally )?\w+ (?:him|her|them)\b", s.text)
+                                                    and _DROPPED_I.match(s.text) or re.match(
+        r"(?i)(?:we|i)\s+(?:just\s+|finally\s+)?(?:picked|got|brought|took|adopted|rescued|collected)\s+(?:him|her|them)\b",
+        s.text) and s.pos and candidates[s.pos - 1].msg == s.msg)}  # ("hens! … we picked them up two weeks ago")
     # "How's Gerald?" — "Asleep till March. He's in the hibernation fridge": whom the answer is about.
     asked_of = {s.pos: name for s in chosen if s.speaker and s.reply and not s.code and (
         s.pos == 0 or candidates[s.pos - 1].msg != s.msg) for q in _sentences(turns[s.msg - 1].text)[-2:]

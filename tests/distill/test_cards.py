@@ -4671,3 +4671,28 @@ def test_a_day_that_works_of_two_offered_decides_it() -> None:
                   say("Friday works. I'll bring the keys for the gym too", "Tobias")])
     assert "Decided" not in plain.body, plain.body
     assert not re.search(r"(?m)^- (?:Tobias: )?Friday(?: \([^)]*\))? works\.?$", plain.body), plain.body
+
+
+def test_a_pun_groaned_at_between_friends_is_small_talk_and_hens_picked_up_bring_what_they_are() -> None:
+    puns = [say("afternoon, how's your day", "Ines"), say("slow. it just hailed. for about 90 seconds", "Dara"),
+            say("british spring: four seasons before lunch", "Ines"),
+            say("what do you call a fake noodle", "Dara"), say("don't", "Ines"), say("an impasta", "Dara"),
+            say("i'm blocking you", "Ines"), say("i'm here all week", "Dara"), say("laters", "Ines")]
+    assert isinstance(distill(puns), Skip)
+    from daemon.distill.extractive import _is_filler
+    assert _is_filler("I'm blocking you", frozenset()) and not _is_filler("I'm blocking the drive with the van "
+                                                                          "until 6pm on Friday", frozenset())
+    news = card([say("how's the new flat??", "Tamsin"),
+                 say("great. and we have residents in the garden", "Ravi"),
+                 say("if you say rats i'm hanging up", "Tamsin"),
+                 say("hens! ex-battery hens from the rescue. we picked them up two weeks ago", "Ravi"),
+                 say("STOP. how many?", "Tamsin"), say("three. Dolly laid the first egg on tuesday", "Ravi")]).body
+    if "picked them up" in news:
+        assert re.search(r"hens from the rescue\. We picked them up", news), news
+
+
+def test_a_branch_of_an_answer_decides_nothing() -> None:
+    from daemon.distill.extractive import _classify
+    assert _classify("**会换**（差价对你们很重要）：那就报，一年省约4,650元。", None) != "decision"
+    assert _classify("**If you'd switch anyway**: go with the lottery, it saves £400.", None) != "decision"
+    assert _classify("**Buying**: the used Model D, £650, collecting Saturday.", None) == "decision"

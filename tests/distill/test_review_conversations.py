@@ -728,6 +728,43 @@ KNOWN_GAPS = {
         "leeds|conference|rather|→|->|planned|would have|earlier|previous\\w*|dropped))(?![^\\n]*(olly))[^\\n]*$",
         "biscuit",  # the dog's name as a tag: he is what the chat is about
     },
+    # --- review 35 (written 2026-12-02 by a reviewer before any card was produced; 300 of 337 checks passed on the
+    # first run, 89.0 %; the general causes were fixed, these remain) ---
+    "review35_agent_leave_prorata_claude_code.jsonl": {
+        "17.0",  # Sam's new figure: one of three staff who change, budget
+        "float noise like",  # the agent's aside kept in its explanation
+        # "`months = 12 - start.month` gives 8 …, so Mia gets 28 × 8/12 = **18.67**": the bug explained, which the
+        # check reads as the figure stated as right
+        "(?mi)^(?=[^\\n]*\\bmia\\b)(?=[^\\n]*18\\.67)(?![^\\n]*(\\b21\\b|\\bwas\\b|wrong|instead|bug|\\bold\\b|showed|shows|said|says|incorrect|\u2192|->|\\bnot\\b|from|before|should|gave|given))[^\\n]*$",
+        "mia",  # the new starter the session is about, as a tag
+    },
+    "review35_chinese_kindergarten_choice_chatgpt.json": {
+        "启航", "300", "9月1", "不报",  # the third school, the after-school fee, the start day, skipping the lottery: budget
+        "安抚玩偶",  # a packing tip kept in the answer's list
+    },
+    "review35_coding_apps_script_email_quota_claude.json": {
+        "Utilities.formatDate",  # the fix's call is in the code block the card keeps, not in the prose the check reads
+        "WhatsApp", "Wimbledon", "selected for",  # a follow-up and asides: budget
+    },
+    "review35_long_catch_up_hens_motorbike_locomo.json": {
+        # a catch-up with seven pieces of news keeps the headline of each; the flat's place, the first egg and its day,
+        # the housewarming, the spare room, the corn, the parents' evening and the film are cut by the budget
+        "Headingley", "egg", "2027-04-13", "housewarming", "2027-05-22", "spare room", "corn", "parents' evening", "Noor",
+        "flapjack",  # a joke about the drive, kept as a plan
+    },
+    "review35_meeting_food_coop_cargo_bike_messages.json": {
+        "£550", "abstain", "9–1", "2027-05-01", "2027-05-13",  # figures, the abstention, the hours and two days: budget
+    },
+    "review35_numbers_wedding_venue_sharegpt.json": {
+        "£24",  # the per-head price: budget
+        # The first table's Friday total (80 guests) stays beside the corrected one: a sum worked out again after a
+        # count was put right is not yet recognised as replacing the first
+        "(?mi)^(?=[^\\n]*10,?843)(?![^\\n]*(\\b80\\b|\\bwas\\b|before|initial\\w*|first|orig\\w*|\u2192|->|10,?700|correct\\w*|\\bnot\\b))[^\\n]*$",
+    },
+    "review35_personal_plans_paddleboarding_messages.json": {
+        "sausage", "drinks",  # who brings what: budget
+        "whistle", "folds himself", "practising my balance",  # jokes kept inside the plans they were told with
+    },
 }
 
 
