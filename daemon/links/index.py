@@ -475,7 +475,7 @@ class Index:
         old: dict[int, list[tuple[Any, ...]]] = {ids[path]: [] for path in linked}
         for row in self._where_in(f"SELECT rowid, {_LINK_COLUMNS} FROM links", "source_id", old):
             old[row[1]].append(row)
-        writes: tuple[list[tuple[object, ...]], ...] = ([], [], [], [], [])
+        writes: tuple[list[tuple[object, ...]], ...] = ([], [], [], [], [], [])
         for path, links in linked.items():
             rows = sorted(old[ids[path]], key=lambda r: (r[_START + 1], r[0]))  # text order (ties: as inserted)
             new = [_link_values(ids[path], link, None if to is None else ids[to]) for link, to in links]
@@ -483,10 +483,14 @@ class Index:
                 into.extend(part)
         self._write_link_diff(*writes)
 
+    def numbers(self, paths: Iterable[str]) -> dict[str, int]:
+        """The number of each of ``paths`` that has one in ``paths`` (the table)."""
+        return {path: id for id, path in self._where_in("SELECT id, path FROM paths", "path", paths)}
+
     def path_ids(self, paths: Iterable[str]) -> dict[str, int]:
         """The number of each of ``paths`` in ``paths`` (the table), numbering the ones it lacks."""
         wanted = set(paths)
-        ids = {path: id for id, path in self._where_in("SELECT id, path FROM paths", "path", wanted)}
+        ids = self.numbers(wanted)
         missing = sorted(wanted.difference(ids))  # most are numbered already: no insert tried for them
         if missing:
             self.db.executemany("INSERT INTO paths (path, name) VALUES (?, ?)",
@@ -495,11 +499,19 @@ class Index:
         return ids
 
     def _write_link_diff(self, moved: list[tuple[object, ...]], retargeted: list[tuple[object, ...]],
-                         other: list[tuple[object, ...]], gone: list[tuple[object, ...]],
-                         added: list[tuple[object, ...]]) -> None:
-        """Write what ``_diff_links`` found (for one note or several)."""
+                         respelt: list[tuple[object, ...]], other: list[tuple[object, ...]],
+                         gone: list[tuple[object, ...]], added: list[tuple[object, ...]]) -> None:
+        """Write what ``_diff_links`` found (for one note or several).
+
+        Each kind of change sets only the columns it changes: SQLite rewrites a row's entry in
+        every index holding a column the statement sets, equal or not, so a link whose target
+        a move re-spelt (same name, same file) leaves ``links_name_resolution`` and
+        ``links_resolved`` alone (100,000 notes: 15,556 rows a folder move rewrites).
+        """
         if moved:
             self.db.executemany('UPDATE links SET start = ?, "end" = ? WHERE rowid = ?', moved)
+        if respelt:
+            self.db.executemany('UPDATE links SET raw = ?, target = ?, start = ?, "end" = ? WHERE rowid = ?', respelt)
         if retargeted:
             self.db.executemany('UPDATE links SET start = ?, "end" = ?, resolved_id = ? WHERE rowid = ?', retargeted)
         if other:
@@ -774,18 +786,31 @@ class Index:
         wanted = frozenset(names)
         if not wanted:
             return []
-        if wanted != self._naming or self.db.in_transaction:
-            self.db.execute("CREATE TEMP TABLE IF NOT EXISTS naming (name TEXT PRIMARY KEY) WITHOUT ROWID")
-            self.db.execute("DELETE FROM temp.naming")
-            self.db.executemany("INSERT INTO temp.naming VALUES (?)", [(name,) for name in wanted])
-            # Kept only outside a transaction: a rollback would undo the table, not this note of it.
-            self._naming = frozenset() if self.db.in_transaction else wanted
+        self._name_table(wanted)
         rows: list[tuple[str, str, str]] = []
         for chunk in iter_chunks(sorted(set(sources))):  # `+`: by source, never every link of every name
             rows.extend(self.db.execute(f"SELECT s.path, l.kind, l.target FROM {_JOINED} WHERE l.source_id IN "
                                         f"(SELECT id FROM paths WHERE path IN ({', '.join('?' * len(chunk))})) "
                                         "AND +l.target_name IN temp.naming", chunk).fetchall())
         return rows
+
+    def links_asking_for(self, names: Iterable[str]) -> sqlite3.Cursor:
+        """(number of the note, kind, target) of every link whose target asks for one of ``names``
+        (as ``links_naming_of``), in one statement, led by the names (``links_name_target``): a
+        folder move's names are asked by about a tenth of the links their notes hold. Read the rows
+        (or close the cursor) before the next statement."""
+        self._name_table(frozenset(names))
+        return self.db.execute("SELECT l.source_id, l.kind, l.target FROM temp.naming n CROSS JOIN links l "
+                               "ON l.target_name = n.name")
+
+    def _name_table(self, wanted: frozenset[str]) -> None:
+        """``temp.naming`` holding ``wanted``, kept for the next call asking for the same names (outside
+        a transaction only: a rollback would undo the table, not this note of it)."""
+        if wanted != self._naming or self.db.in_transaction:
+            self.db.execute("CREATE TEMP TABLE IF NOT EXISTS naming (name TEXT PRIMARY KEY) WITHOUT ROWID")
+            self.db.execute("DELETE FROM temp.naming")
+            self.db.executemany("INSERT INTO temp.naming VALUES (?)", [(name,) for name in wanted])
+            self._naming = frozenset() if self.db.in_transaction else wanted
 
     def links_resolved_to_any(self, paths: Iterable[str]) -> list[tuple[int, str, str, str, str | None]]:
         """(rowid, source, kind, target, resolved) of links that resolve to one of ``paths``."""
@@ -1025,33 +1050,39 @@ def _note_values(note: NoteRow) -> tuple[object, ...]:
 
 _LINK_COLUMNS = ('source_id, kind, embed, raw, target, target_name, subpath, alias, start, "end", line, key, '
                  'resolved_id')
-_START, _END, _RESOLVED = 8, 9, 12  # positions in a row of ``_LINK_COLUMNS`` (and of ``_link_values``)
+_RAW, _NAME, _START, _END, _RESOLVED = 3, 5, 8, 9, 12  # positions in a row of ``_LINK_COLUMNS`` (and of ``_link_values``)
 
 
 def _diff_links(old: list[tuple[Any, ...]], new: list[tuple[object, ...]]) -> tuple[list[tuple[object, ...]], ...]:
     """The writes that turn one note's link rows ``old`` ((rowid, *columns), in text order) into ``new``.
 
-    Returns (start/end changes, start/end/resolved changes, other changes, rowids to delete,
-    rows to insert). The rows are paired in text order: after a link rewrite the pairs are
-    equal (kept as they are), or differ only by offsets (a rewrite earlier in the text
-    shifted them), or also by resolution, or are the rewritten link itself. Unpaired old
-    rows are deleted, unpaired new ones inserted.
+    Returns (start/end changes, start/end/resolved changes, raw/target/start/end changes,
+    other changes, rowids to delete, rows to insert). The rows are paired in text order:
+    after a link rewrite the pairs are equal (kept as they are), or differ only by offsets (a
+    rewrite earlier in the text shifted them), or also by resolution, or are the rewritten
+    link itself (usually only its spelling: a new target of the same name, resolving to the
+    same file). Unpaired old rows are deleted, unpaired new ones inserted.
     """
     moved: list[tuple[object, ...]] = []
     retargeted: list[tuple[object, ...]] = []
+    respelt: list[tuple[object, ...]] = []
     other: list[tuple[object, ...]] = []
     for was, row in zip(old, new):
         if was[1:] == row:
             continue
-        if was[1:_START + 1] == row[:_START] and was[_END + 2:_RESOLVED + 1] == row[_END + 1:_RESOLVED]:
-            if was[_RESOLVED + 1] == row[_RESOLVED]:
+        if was[_END + 2:] == row[_END + 1:]:  # line, key and resolution as they were
+            if was[1:_START + 1] == row[:_START]:
                 moved.append((row[_START], row[_END], was[0]))
-            else:
-                retargeted.append((row[_START], row[_END], row[_RESOLVED], was[0]))
+                continue
+            if was[1:_RAW + 1] == row[:_RAW] and was[_NAME + 1:_START + 1] == row[_NAME:_START]:
+                respelt.append((row[_RAW], row[_RAW + 1], row[_START], row[_END], was[0]))
+                continue
+        if was[1:_START + 1] == row[:_START] and was[_END + 2:_RESOLVED + 1] == row[_END + 1:_RESOLVED]:
+            retargeted.append((row[_START], row[_END], row[_RESOLVED], was[0]))
         else:
             other.append((*row[1:], was[0]))
     gone = [(was[0],) for was in old[len(new):]]
-    return moved, retargeted, other, gone, list(new[len(old):])
+    return moved, retargeted, respelt, other, gone, list(new[len(old):])
 
 
 # The links with the paths their numbers stand for (the note they are in, ``s``; the file they resolve to, ``r``).

@@ -261,6 +261,21 @@ def _relinked(text: str, new_text: str, planned: _Planned) -> list[Link] | None:
     return out
 
 
+def common_verdict(kind: str, target: str, moves: Mapping[str, str], before: PathIndex, after: PathIndex,
+                   memo: Verdicts) -> tuple[str | None, bool] | None:
+    """``_verdict`` of a link of this kind and target when it is the same from every note
+    (``_everywhere``), else None; remembered in ``memo`` as ``_verdict`` remembers it."""
+    key = (kind == MARKDOWN, target)
+    found = memo.get(key)
+    if found is None:
+        found = _everywhere(Link(kind, False, 0, 0, target, 0, 0, "", None, 0), moves, before, after)
+        if found is not None:
+            if len(memo) >= VERDICTS_MAX:
+                memo.clear()
+            memo[key] = found
+    return found
+
+
 def may_change(links: Iterable[tuple[str, str]], source: str, moves: Mapping[str, str], before: PathIndex,
                after: PathIndex, memo: Verdicts | None = None) -> bool:
     """Whether `plan_moves` may rewrite a link of `source`, given its links' (kind, target) as indexed.

@@ -251,6 +251,30 @@ def test_putting_many_notes_at_once_equals_putting_them_one_by_one() -> None:
     assert [r.raw for r in many.links_from("p.md")] == ["[[t]]", "[[t]]", "[[x|y]]", "![[c]]"]
 
 
+def test_a_respelt_link_sets_only_its_spelling_and_offsets() -> None:
+    """A link a move re-spells (a new target of the same name, resolving to the same file) is written
+    with a statement that sets its raw text, target and offsets only: no index holding its name or
+    its resolution is rewritten. The rows equal deleting the note's links and putting them again."""
+    before = "[[x]] then [[b/x|alias]] and [[y]]"
+    after = "[[x]] then [[c/d/x|alias]] and [[y]]"  # re-spelt; [[y]] shifted
+    wanted = {"x": "c/d/x.md", "b/x": "c/d/x.md", "c/d/x": "c/d/x.md", "y": None}
+    fresh, index = Index(":memory:"), Index(":memory:")
+    with index.transaction():
+        index.put_note(NoteRow("a.md", 1, 1, "h", None, ""), [(l, wanted[l.target]) for l in scan(before)])
+    statements: list[str] = []
+    index.db.set_trace_callback(statements.append)
+    with index.transaction():
+        index.put_notes([(NoteRow("a.md", 2, 2, "h2", None, ""), [(l, wanted[l.target]) for l in scan(after)])])
+    index.db.set_trace_callback(None)
+    written = [s for s in statements if "links" in s and not s.startswith("SELECT")]
+    assert [s.split(" WHERE")[0] for s in written] == [
+        'UPDATE links SET start = 31, "end" = 36',
+        "UPDATE links SET raw = '[[c/d/x|alias]]', target = 'c/d/x', start = 11, \"end\" = 26"]
+    with fresh.transaction():
+        fresh.put_note(NoteRow("a.md", 2, 2, "h2", None, ""), [(l, wanted[l.target]) for l in scan(after)])
+    assert index.db.execute(LINK_PATHS).fetchall() == fresh.db.execute(LINK_PATHS).fetchall()
+
+
 def test_statuses_at_are_the_rows_without_their_signatures() -> None:
     index = Index(":memory:")
     with index.transaction():

@@ -265,6 +265,36 @@ def test_a_rewritten_referrer_is_indexed_from_the_text_written(ctx: Context, vau
     assert_index_equals_a_rebuild(ctx)
 
 
+@pytest.mark.parametrize("held", [renames.UNSETTLED_MAX, 0])
+def test_a_move_reads_only_the_referrers_whose_links_may_change(ctx: Context, vault_root: Path,
+                                                              monkeypatch: pytest.MonkeyPatch, held: int) -> None:
+    """The links asking for the moved names are judged once, by name (``_unsettled``), or, beyond
+    UNSETTLED_MAX of them to hold, a chunk of referrers at a time: the same referrers are read and
+    rewritten either way. A unique name that moves stays right from every note (not read); a path
+    changes from every note; a name two files carry is judged from each note (here: still right)."""
+    write(vault_root, "proj/a.md", "a\n")
+    write(vault_root, "proj/twin.md", "inside\n")
+    write(vault_root, "other/twin.md", "outside\n")
+    write(vault_root, "bare.md", "[[a]] and [t](a.md)\n")  # stays from any note
+    write(vault_root, "path.md", "[[proj/a]]\n")  # changes from any note
+    write(vault_root, "proj2/near.md", "[[twin]]\n")  # the shortest path: proj/twin.md, then arch/twin.md, as it was
+    write(vault_root, "other/close.md", "[[twin]]\n")  # its folder's twin, before and after
+    tracker = Tracker(ctx.graph, grace=2.0)
+    reconcile(ctx)
+    (vault_root / "proj").rename(vault_root / "arch")
+    monkeypatch.setattr(renames, "CHUNK", 2)
+    monkeypatch.setattr(renames, "UNSETTLED_MAX", held)
+    read: list[str] = []
+    real = ctx.vault.read
+    monkeypatch.setattr(ctx.vault, "read", lambda rel: (read.append(rel), real(rel))[1])
+    report = renames.on_moves(ctx, dict(tracker.feed([FileEvent(MOVED, "proj", "arch", is_dir=True)], now=1.0).moves))
+    assert sorted(p for p in read if not p.startswith(("arch/", ".obsidian"))) == ["path.md"]
+    assert report.rewritten == ("path.md",)
+    assert (vault_root / "path.md").read_text() == "[[a]]\n"  # the shortest form: one file carries it
+    monkeypatch.undo()
+    assert_index_equals_a_rebuild(ctx)
+
+
 def test_rewritten_moved_notes_beyond_those_held_are_read_back(ctx: Context, vault_root: Path,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     """Up to MOVED_HELD moved notes the move rewrote wait, text and links, for their rows to follow
