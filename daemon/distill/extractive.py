@@ -338,7 +338,7 @@ class ExtractiveDistiller:
         candidates = _candidates(turns, names, skip=ask[1], agent=bool(calls))
         if existing is None and not calls and (_idle(turns, candidates) or _idle_talk(turns, candidates)):
             return Skip(SKIP_REASON)
-        candidates = _with_moved_time(_with_named_choice(_with_options(candidates), turns))
+        candidates = _with_new_share(_with_moved_time(_with_named_choice(_with_options(candidates), turns)), turns)
         candidates = _with_amended(_with_deferred(_with_chain(_with_either(candidates, turns), turns)))
         candidates = _with_turned_down(candidates, turns) if len(names) > 1 else candidates
         candidates, wrong, fixes = _corrected(candidates, turns)  # "it's 36.75 not 36.50": the first figure and sums
@@ -1725,6 +1725,34 @@ def _with_moved_time(candidates: list[_Stmt]) -> list[_Stmt]:
         text = old.text[:clock.start()] + f"{new} (moved from {clock.group(0)})" + old.text[clock.end():]
         out[booked] = replace(old, text=text, tokens=old.tokens | stmt.tokens)
         out[k] = replace(stmt, kind="sentiment")
+    return out
+
+
+_NEW_SHARE = re.compile(r"(?i)\b(?:so\s+)?(?:it'?s|that'?s|now|now it'?s)\s+([£$€]\d[\d,]*(?:\.\d\d)?)\s+each\b")
+_SHARE = re.compile(r"([£$€]\d[\d,]*(?:\.\d\d)?)(\s+each\b)")
+
+
+def _with_new_share(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
+    """What each pays, worked out again from the same total ("we're down to 2 guests and the price stays £312. so it's
+    £156 each"), puts right what each was to pay before ("£312 for the two nights. £104 each" → "£156 each (was
+    £104)")."""
+    out = list(candidates)
+    shares = {s.msg for s in out if not s.code and s.kind != "sentiment" and _NEW_SHARE.search(s.text)}
+    totals = {k: set(re.findall(r"[£$€]\d[\d,]*(?:\.\d\d)?", turns[k].text)) for k in shares}
+    for k, stmt in enumerate(out):
+        new = _NEW_SHARE.search(stmt.text) if not stmt.code and stmt.kind != "sentiment" else None
+        if not new:
+            continue
+        # (the same total named again where the new share is said: "the price stays £312")
+        said = totals[stmt.msg] - {new.group(1)}
+        for n in range(k):
+            old = out[n]
+            if old.code or old.msg >= stmt.msg or not (share := _SHARE.search(old.text)) or share.group(1) == new.group(1) \
+                    or not said & (set(re.findall(r"[£$€]\d[\d,]*(?:\.\d\d)?", turns[old.msg].text)) - {share.group(1)}):
+                continue
+            text = _SHARE.sub(lambda m: f"{new.group(1)}{m.group(2)} (was {m.group(1)})" if m.group(1) == share.group(1)
+                              else m.group(0), old.text)
+            out[n] = replace(old, text=text, tokens=old.tokens | _tokens(new.group(1)))
     return out
 
 

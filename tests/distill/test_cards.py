@@ -4696,3 +4696,20 @@ def test_a_branch_of_an_answer_decides_nothing() -> None:
     assert _classify("**会换**（差价对你们很重要）：那就报，一年省约4,650元。", None) != "decision"
     assert _classify("**If you'd switch anyway**: go with the lottery, it saves £400.", None) != "decision"
     assert _classify("**Buying**: the used Model D, £650, collecting Saturday.", None) == "decision"
+
+
+def test_a_share_worked_out_again_from_the_same_total_puts_the_old_one_right() -> None:
+    body = card([
+        say("found a flat in Leith, £312 for the two nights. so £104 each", "Leila"),
+        say("book it", "Marcus"),
+        say("rota came out and i'm working that whole weekend, i'm out", "Jonah"),
+        say("messaged the host, we're down to 2 guests and the price stays £312. so it's £156 each", "Leila"),
+        say("sending the other £52 tonight", "Marcus"),
+    ]).body
+    assert "£156 each (was £104)" in body, body
+    # Another price "each" (the tees) leaves the share it has nothing to do with.
+    other = card([
+        say("agreed: £1,500 team target, £300 each for the hospice", "Priya"),
+        say("tees from Inkwell are in. so it's £16.50 each, paid by us", "Owen"),
+    ]).body
+    assert "£300 each" in other and "(was £300)" not in other, other
