@@ -1745,12 +1745,15 @@ def _with_new_share(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
             continue
         # (the same total named again where the new share is said: "the price stays £312")
         said = totals[stmt.msg] - {new.group(1)}
+        # (the shares said beside that total before; then each place they were said again: "send me £104 each")
+        was = {share.group(1) for old in out[:k] if not old.code and old.msg < stmt.msg
+               for share in _SHARE.finditer(old.text) if share.group(1) != new.group(1)
+               and said & (set(re.findall(r"[£$€]\d[\d,]*(?:\.\d\d)?", turns[old.msg].text)) - {share.group(1)})}
         for n in range(k):
             old = out[n]
-            if old.code or old.msg >= stmt.msg or not (share := _SHARE.search(old.text)) or share.group(1) == new.group(1) \
-                    or not said & (set(re.findall(r"[£$€]\d[\d,]*(?:\.\d\d)?", turns[old.msg].text)) - {share.group(1)}):
+            if old.code or old.msg >= stmt.msg or not any(m.group(1) in was for m in _SHARE.finditer(old.text)):
                 continue
-            text = _SHARE.sub(lambda m: f"{new.group(1)}{m.group(2)} (was {m.group(1)})" if m.group(1) == share.group(1)
+            text = _SHARE.sub(lambda m: f"{new.group(1)}{m.group(2)} (was {m.group(1)})" if m.group(1) in was
                               else m.group(0), old.text)
             out[n] = replace(old, text=text, tokens=old.tokens | _tokens(new.group(1)))
     return out

@@ -327,12 +327,8 @@ KNOWN_GAPS = {
         "2026-11-06", "form",  # Priya's task (the joining form and the website by Friday): budget
     },
     "review20_personal_plans_edinburgh_messages.json": {
-        # the split after Jonah dropped out ("so it's £156 each, me and Marcus") sits beside the first split (£104)
-        # it replaced; the second day's walk; the name of the colleague off sick (the reviewer wanted it kept out) and
-        # budget and wording
-        "(?mi)^(?=[^\\n]*£104)(?![^\\n]*\\b(was|were|originally|initially|first|before|instead|no longer|now|down|"
-        "refund\\w*|don't|not|three ways|3 ways|then|until|jonah)\\b)[^\\n]*$",
-        "Arthur's Seat", "Dave", "£156",
+        # the second day's walk; the name of the colleague off sick (the reviewer wanted it kept out)
+        "Arthur's Seat", "Dave",
         # Jonah's "will send tomorrow, payday" takes the room Marcus's promise, done since ("Sent the £52"), freed
         "payday",
     },
