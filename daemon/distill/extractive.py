@@ -339,6 +339,7 @@ class ExtractiveDistiller:
         if existing is None and not calls and (_idle(turns, candidates) or _idle_talk(turns, candidates)):
             return Skip(SKIP_REASON)
         candidates = _with_new_share(_with_moved_time(_with_named_choice(_with_options(candidates), turns)), turns)
+        candidates = _with_items_moved(candidates)
         candidates = _with_amended(_with_deferred(_with_chain(_with_either(candidates, turns), turns)))
         candidates = _with_turned_down(candidates, turns) if len(names) > 1 else candidates
         candidates, wrong, fixes = _corrected(candidates, turns)  # "it's 36.75 not 36.50": the first figure and sums
@@ -1757,6 +1758,37 @@ def _with_new_share(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
                               else m.group(0), old.text)
             out[n] = replace(old, text=text, tokens=old.tokens | _tokens(new.group(1)))
     return out
+
+
+_NTH_ITEM = re.compile(r"第[一二三四五六七八九十\d]+(?:针|次|期|轮|剂)|(?i:\b(?:first|second|third|fourth|final|1st|2nd|3rd|4th)\s+"
+                       r"(?:jab|dose|shot|injection|vaccine|vaccination|session|payment|instalment|appointment)\b)")
+_ITEM_DAY = re.compile(r"(\d{1,2})月(\d{1,2})[日号]|(?i:\b(\d{1,2})(?:st|nd|rd|th)?\s+(?:of\s+)?([A-Z][a-z]{2,8})\b)")
+
+
+def _with_items_moved(candidates: list[_Stmt]) -> list[_Stmt]:
+    """A decision that gives a numbered step its day ("那就1月2号打第二针，1月23号打第三针加狂犬") leaves no earlier line
+    giving that step another day ("**2027年1月16日**：第三针猫三联 + 狂犬疫苗"): the plan changed, and the card says it once."""
+    out = list(candidates)
+    for stmt in [s for s in out if s.kind == "decision" and not s.code]:
+        days = {}
+        for part in re.split(r"[，,;；]|\band\b", stmt.text):
+            item, day = _NTH_ITEM.search(part), _ITEM_DAY.search(part)
+            if item and day:
+                days[item.group(0).lower()] = day.group(0)
+        for n, c in enumerate(out):
+            if c.pos >= stmt.pos or c.code or c.kind in ("decision", "sentiment"):
+                continue
+            item, day = _NTH_ITEM.search(c.text), _ITEM_DAY.search(c.text)
+            said = days.get(item.group(0).lower()) if item else None
+            if said and day and _month_day_of(day) != _month_day_of(_ITEM_DAY.search(said)):
+                out[n] = replace(c, kind="sentiment")  # (the day it had before)
+    return out
+
+
+def _month_day_of(m: re.Match[str] | None) -> tuple[str, str]:
+    if m is None:
+        return ("", "")
+    return (m.group(1), m.group(2)) if m.group(1) else (m.group(4)[:3].lower(), m.group(3))
 
 
 def _with_deferred(candidates: list[_Stmt]) -> list[_Stmt]:

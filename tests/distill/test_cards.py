@@ -4713,3 +4713,16 @@ def test_a_share_worked_out_again_from_the_same_total_puts_the_old_one_right() -
         say("tees from Inkwell are in. so it's £16.50 each, paid by us", "Owen"),
     ]).body
     assert "£300 each" in other and "(was £300)" not in other, other
+
+
+def test_a_step_given_another_day_by_a_decision_leaves_no_line_with_its_old_day() -> None:
+    result = card([
+        say("小猫两个月大，疫苗怎么打？"),
+        say("**12月5日**：第一针猫三联\n**12月26日**：第二针猫三联\n**2027年1月16日**：第三针猫三联 + 狂犬疫苗",
+            role="assistant"),
+        say("12月26号我们不在家，那就1月2号打第二针，1月23号打第三针加狂犬。"),
+        say("可以，间隔4周没问题。", role="assistant"),
+    ])
+    assert "1月23号打第三针" in result.body
+    assert "1月16日" not in result.body and "12月26日" not in result.body, result.body
+    assert "12月5日" in result.body  # (the first shot keeps its day)
