@@ -227,8 +227,12 @@ def name_from_title(title: str, lang: str, texts: list[str]) -> str:
     if lang == "en" and len(title.split()) > 6 and (aside := re.fullmatch(r"(.{8,}?)\s+\([^()]{2,40}\)", title)):
         title = aside.group(1)  # "SQLite database is locked (Flask + cron import)": the setting in brackets is an aside
     words = title.split()
-    if lang == "en" and len(words) > 6 and re.match(r"[\w.+#-]{1,20}: ", title):
-        words = words[1:]  # "React: Maximum update depth exceeded in PlantTable": the part after the topic's label
+    if lang == "en" and len(words) > 6 and (label := re.match(r"[\w.+#-]{1,20}(?: [\w.+#-]{1,20})?: ", title)) and not (
+            " " in label.group(0).strip() and re.match(r"(?i)\w+ed\b", title[label.end():])):
+        # ("Scam text: entered card details…": what the label did, said of it, keeps it)
+        # "React: Maximum update depth exceeded in PlantTable", "Terraform for_each: ACM validation records unknown
+        # until apply": the part after the topic's label
+        words = words[len(label.group(0).split()):]
     elif lang == "en" and len(words) > 6 and (said := re.match(r"([^:]+?):\s", title)) and 3 <= len(said.group(1).split()) <= 5:
         words = said.group(1).split()  # "Postgres manifest query slow: Seq Scan on bookings": the problem, then its detail
     if lang == "en" and len(words) > 6 and not re.search(r"[.?!]$", title) and (

@@ -138,14 +138,14 @@ def ground(text: str, time: datetime | None, timezone: tzinfo | None = None, sai
     if day is None:
         return text
     asked = said.pop(_ASKED_WEEKEND, None) if said is not None else None
-    if said is not None:  # (a day of the month named two messages ago is forgotten, one named just before ages)
+    weekend = {5: asked, 6: asked + timedelta(days=1)} if asked else {}
+    grounded = resolve_relative(text, day, {**said, **weekend} if said is not None else None)
+    if said is not None:
+        # (a day of the month named two messages before is forgotten now, one named in the message before ages)
         for key in [k for k in said if k >= _DAY_OF_MONTH]:
             when = said.pop(key)
             if key < _DAY_OF_MONTH_BEFORE:
                 said[key - _DAY_OF_MONTH + _DAY_OF_MONTH_BEFORE] = when
-    weekend = {5: asked, 6: asked + timedelta(days=1)} if asked else {}
-    grounded = resolve_relative(text, day, {**said, **weekend} if said is not None else None)
-    if said is not None:
         # (The answer's "Saturday (5 December)" does not become the chat's Saturday: a later one means the earlier.)
         said.update({k: d for k, d in weekdays_said(grounded).items() if d not in weekend.values()})
         # A weekend the chat plans, "the weekend after next (weekend of 5 December)", is the one a later "Sunday

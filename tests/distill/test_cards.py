@@ -4726,3 +4726,13 @@ def test_a_step_given_another_day_by_a_decision_leaves_no_line_with_its_old_day(
     assert "1月23号打第三针" in result.body
     assert "1月16日" not in result.body and "12月26日" not in result.body, result.body
     assert "12月5日" in result.body  # (the first shot keeps its day)
+
+
+def test_a_title_after_a_two_word_topic_label_names_the_card() -> None:
+    from daemon.distill.describe import name_from_title
+    texts = ["acm validation records are unknown until apply in terraform for_each", "entered card details scam text"]
+    assert name_from_title("Terraform for_each: ACM validation records unknown until apply", "en", texts) == \
+        "acm-validation-records-unknown-until-apply"
+    # What the label did, said after it, keeps the label.
+    assert name_from_title("Scam text: entered card details on fake Royal Mail site", "en", texts) == \
+        "scam-text-entered-card-details"

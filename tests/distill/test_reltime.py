@@ -868,9 +868,15 @@ def test_a_bare_ordinal_means_a_day_just_named_with_its_month_or_beside_one() ->
     ground("Decided: 200 boxes, handed out on Saturday December 19th.", monday, timezone.utc, said)
     assert ground("For the 19th we'll need more hands.", monday, timezone.utc, said) == \
         "For the 19th (2026-12-19) we'll need more hands."
-    # Two messages on, a bare "the 19th" is the coming one again.
+    # One message between, still that 19th; two, and a bare "the 19th" is the coming one again.
+    said = {}
+    ground("Decided: 200 boxes, handed out on Saturday December 19th.", monday, timezone.utc, said)
+    ground("Kenji orders them by December 1st.", monday, timezone.utc, said)
+    assert ground("For the 19th we'll need more hands.", monday, timezone.utc, said) == \
+        "For the 19th (2026-12-19) we'll need more hands."
     ground("Anything else?", monday, timezone.utc, said)
-    assert ground("the quiz is on the 19th", monday, timezone.utc, said) == "the quiz is on the 19th (2026-11-19)"
+    ground("No, that's all.", monday, timezone.utc, said)
+    assert ground("The 19th is the quiz", monday, timezone.utc, said) == "The 19th (2026-11-19) is the quiz"
     wednesday = datetime(2026, 11, 25, 20, 0, tzinfo=timezone.utc)
     said = {}
     ground("two extra rehearsals: tuesday 15th and tuesday 29th", wednesday, timezone.utc, said)  # December's

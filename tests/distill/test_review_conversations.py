@@ -393,9 +393,8 @@ KNOWN_GAPS = {
         "(?m)^(?=[^\\n]*\u5a46\u5a46)(?=[^\\n]*(5\u4e07|5 \u4e07|\u4e94\u4e07|50,000|50000))(?![^\\n]*(\u4e0d\u8981|\u4e0d\u7528|\u4e0d\u6536|\u4e0d\u63a5\u53d7|\u62d2\u7edd|\u5a49\u62d2|\u6ca1\u8981|\u4e0d\u62ff|\u8c22\u7edd|\u4e0d\u9700\u8981|\u4e0d\u60f3|decline|\u5fc3\u610f))[^\\n]*$", "7.3万",
     },
     "review23_coding_python_naive_aware_datetime_claude.json": {
-        # the pasted TypeError and "my fault, the fix I gave you was
-        # wrong"): budget; the working fix and its code are kept
-        "TypeError", "first fix",
+        # "my fault, the fix I gave you was wrong": budget; the working fix and its code are kept
+        "first fix",
     },
     "review23_help_washing_machine_e18_chatgpt.json": {
         # the day the kinked hose was found (the next morning), the January reminder and the cable tie: budget
