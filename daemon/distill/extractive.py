@@ -913,8 +913,12 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
             last = worked = echoed = ""
             # "can't i just do round(x + 0.0001, 2) and call it a day lol" — "You can, but I wouldn't: it's a hack…":
             # a bare yes or no needs what it answers.
+            before = _sentences(turns[i - 1].text) if i else []
+            if len(before) > 1 and not _is_question(before[-1]) and len(before[-1].split()) <= 8 and \
+                    _is_question(before[-2]):
+                before = before[:-1]  # ("Is it worth just replacing the boiler? It's 9 years old": what it asks)
             asked = [" ".join(list(itertools.takewhile(lambda q: _is_question(q) or bool(_ASKED_BARE.match(q)), reversed(
-                _sentences(turns[i - 1].text))))[::-1])] \
+                before)))[::-1])] \
                 if pos == 0 and i and turn.role == "assistant" and not turn.speaker and turns[i - 1].role == "user" \
                 and sentences and _BARE_REPLY.match(sentences[0]) else []
             asked_lead = ""
@@ -2539,6 +2543,7 @@ _ASKED_BARE = re.compile(r"(?i)(?:can'?t|cannot|can|could|couldn'?t|should|shoul
                          r"(?:i|we|it|that|this)\s+(?:just\s+|not\s+|simply\s+)?\w+")
 # An answer that says yes or no before why: "You can, but I wouldn't: …", "I wouldn't: …", "Yes, …", "No: …".
 _BARE_REPLY = re.compile(r"(?i)\W*(?:you \*?can\*?,? but i wouldn'?t|i wouldn'?t|i would(?:n'?t)?|yes|no|nope|not really|"
+                         r"not (?:on|for|with|yet|now|at|in|unless|until)\b[^.!?:]{0,40}?(?=[.!:])|"
                          r"probably not|definitely(?: not)?|absolutely(?: not)?|only if|you could|you can|better not)\b"
                          r"[\s,:;.!-]")
 _SHOUTED = (r"(?:SO|NOT|NO|YES|VERY|REALLY|SUCH|TOO|ALL|EVER|NEVER|ALWAYS|MUCH|MORE|MOST|LOVE|HATE|OMG|LOL|LMAO|"

@@ -4736,3 +4736,16 @@ def test_a_title_after_a_two_word_topic_label_names_the_card() -> None:
     # What the label did, said after it, keeps the label.
     assert name_from_title("Scam text: entered card details on fake Royal Mail site", "en", texts) == \
         "scam-text-entered-card-details"
+
+
+def test_a_bare_not_answers_the_question_asked_before_a_short_aside() -> None:
+    body = card([
+        say("My boiler keeps losing pressure, 0.5 bar every morning. Worcester Greenstar."),
+        say("That points at the expansion vessel; an engineer recharges it for £80–£150.", role="assistant"),
+        say("Hmm. Is it worth just replacing the boiler at this point? It's 9 years old"),
+        say("Not on this fault alone. A vessel recharge is one of the cheapest boiler repairs, and 9 years is about "
+            "mid-life for a combi.", role="assistant"),
+    ]).body
+    assert "“Is it worth just replacing the boiler at this point?” — Not on this fault alone: a vessel recharge" in body, \
+        body
+    assert not re.search(r"(?m)^- Not on this fault alone\.$", body)
