@@ -2958,7 +2958,8 @@ def _select(candidates: list[_Stmt], weights: dict[str, float], budget: int,
 def _cost(stmt: _Stmt) -> int:
     """What a statement takes of the budget: its text and its bullet. A Chinese character counts twice, as it does
     in the conversation's size the budget comes from: it says more than a letter."""
-    # (a question put to the one who answers it gets who asked it, "Tamsin asked", in the card: its room too)
+    # (a question kept before its answer between people gets who asked it, "Tamsin asked", in the card; its room is
+    # counted where the asker matters most, a question put to "you", and the budget lets the others' few words pass)
     asked = 14 if stmt.speaker and stmt.text.startswith("“") and _TO_YOU.search(stmt.text.split("”", 1)[0]) else 0
     return len(stmt.text) + len(_CJK_RE.findall(stmt.text)) + _BULLET_COST + asked
 
@@ -2982,6 +2983,8 @@ def _ended(text: str) -> str:
     return text if re.search(r"[.!?…:;)\]\"'”’`*]$", core) else text + "."
 
 
+
+
 _TO_YOU = re.compile(r"(?i)\b(?:you|your|you'?re|you'?ve|you'?ll)\b")  # a question put to the one who answers it
 
 
@@ -2994,8 +2997,9 @@ def _askers(stmts: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
         asker = next((t.speaker for t in reversed(turns[max(0, stmt.msg - 2):stmt.msg])
                       if quoted and t.speaker and t.speaker != stmt.speaker
                       and _norm(quoted.group(1))[:24] in _norm(t.text)), "") \
-            if quoted and _TO_YOU.search(quoted.group(1)) else ""
-        # (only a question put to the one who answers it reads as their own: "How's Tofu?" does not)
+            if quoted else ""
+        # (a question put to the one who answers it reads as their own, and so does "How did the viva go?" beside
+        # "Idris:": whoever asked is said)
         if asker:
             question = re.sub(rf"(?i)^{re.escape(stmt.speaker)}\W+", "", quoted.group(1))  # ("Euan can you…": him)
             stmt = replace(stmt, text=f"{asker} asked “{question[:1].upper()}{question[1:]}”{quoted.group(2)}")
