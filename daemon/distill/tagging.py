@@ -75,7 +75,7 @@ rationale example examples error errors update updated result results output inp
 important warning tip tips question answer option options approach solution problem issue step
 work done other tools fixed added removed changed check checked gb mb kb tb ghz mhz ms kg km cm mm
 add use run set get see try make open save click press everyone everybody anyone anybody someone somebody
-nobody aob agenda total totals subtotal upfront standing usage ranking""".split())
+nobody aob agenda total totals subtotal upfront standing usage ranking true false send market rows""".split())
 _ZH_STOP = {"我们", "你们", "他们", "这个", "那个", "因为", "所以", "但是", "然后", "已经", "可以", "没有", "就是",
             "什么", "怎么", "用户", "助手", "关键事实", "现状与下一步", "命令与步骤", "偏好", "决定", "建议"}
 

@@ -304,3 +304,12 @@ def test_a_meetings_aob_is_no_tag() -> None:
             "- Kasia: Piranesi by Susanna Clarke for January, over Demon Copperhead.\n")
     tags = ExtractiveTagger().tag(text, 3)
     assert "AOB" not in tags and "aob" not in tags, tags
+
+
+def test_a_bare_label_or_literal_is_no_tag() -> None:
+    text = ("---\nname: sqlalchemy-lazy-load\ndescription: Customer.addresses lazy load.\n---\n"
+            "- Total: £1,527.60. Send it with lazy=False, False by default.\n- SQLAlchemy loads Customer.addresses.\n"
+            "- Market: Total Send False SQLAlchemy\n")
+    tags = ExtractiveTagger().tag(text, 4)
+    assert not {"Total", "Send", "False", "Market"} & set(tags), tags
+    assert "SQLAlchemy" in tags
