@@ -518,7 +518,8 @@ _SETTLES = re.compile(r"这么定|就这么|决定了|最后定|最终")
 
 # "it"/"them" with no thing named before it in the sentence: no determiner and a noun, no name after the first word.
 _UNNAMED_IT = re.compile(r"^[\w'’,-]+\s+(?:(?!(?i:the|a|an|my|our|their|his|her|your|this|that|these|those)\s)"
-                         r"[a-z0-9][\w'’,-]*\s+)*?(?i:it|them)\b(?!['’]s)")
+                         r"[a-z0-9][\w'’,-]*\s+)*?(?i:it|them|him|her(?=\s+(?:in|on|at|for|from|to|last|this|up|back|"
+                         r"home|off|out|yesterday|today)\b|[.,!]|$))\b(?!['’]s)")  # ("I bought her in October": the boat)
 
 
 _CLOCK_AT = re.compile(r"(?i)\b(?:on|at|by)\s+\d{1,2}(?::\d{2})?\s?(?:am|pm)\b")

@@ -4749,3 +4749,16 @@ def test_a_bare_not_answers_the_question_asked_before_a_short_aside() -> None:
     assert "“Is it worth just replacing the boiler at this point?” — Not on this fault alone: a vessel recharge" in body, \
         body
     assert not re.search(r"(?m)^- Not on this fault alone\.$", body)
+
+
+def test_news_told_of_her_heads_no_description() -> None:
+    result = card([
+        say("how's boat life??", "Bastian"),
+        say("Meet Kingfisher! 57 feet, built in 1994.", "Noor"),
+        say("I bought her in October for £38,000 and sold the car. I'm on a winter mooring at Lower Heyford until "
+            "March, £190 a month", "Noor"),
+        say("I ran a half marathon on Sunday!! The Cardiff Bay Winter Half, 1:58:41", "Bastian"),
+    ])
+    assert "bought her" not in result.description, result.description
+    from daemon.distill.describe import _UNNAMED_IT
+    assert _UNNAMED_IT.match("I bought her in October") and not _UNNAMED_IT.match("I bought her car in October")
