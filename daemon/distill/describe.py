@@ -808,6 +808,9 @@ def _as_note(point: Point, lang: str, named: bool, other: str = "", after: str =
             text = re.sub(r"^(?:对|嗯|好|好的|是的|行)[,，。!！]\s*(?=\S)", "", text)  # ("对,我们也倾向…")
             text = re.sub(r"^(?:你好[，,！!]?\s*)?(?:我)?想请教(?:一下|你)?[，,：:]?\s*", "", text)  # ("想请教一下 儿子…")
             text = re.sub(r"^(儿子|女儿|老公|老婆)", r"用户的\1", text)  # ("儿子乐乐9岁": the user's son)
+            text = re.sub(r"我们(家|公司|小区|单位|学校)", r"用户\1", text)  # ("我们家那台朗逸": the user's)
+            text = re.sub(r"我们的?(?=房贷|房子|车|孩子|女儿|儿子|预算|存款)", "用户家", text)  # ("我们房贷还剩82万")
+            text = re.sub(r"我们", "用户他们", text)  # ("我们也倾向住家保姆": the user and theirs)
             return re.sub(r"我(?!们)", "用户", _ZH_KIN.sub(lambda m: "用户的" + _ZH_KIN_WORDS[m.group(1)], text))
         return f"{point.who}：{text}" if point.who and named else text
     if point.kind == "decision" and point.role == "user" and (chose := re.fullmatch(

@@ -2798,7 +2798,7 @@ def test_a_short_chinese_decision_leads_and_a_polite_lead_in_and_a_sons_name_rea
             say("我们决定报围棋了！下个月6号开课。")]
     description = card(chat).description
     assert description.startswith("用户的儿子乐乐9岁"), description
-    assert "我们决定报围棋了" in description and "想请教" not in description and "；。" not in description
+    assert "用户他们决定报围棋了" in description and "我们" not in description and "想请教" not in description and "；。" not in description
 
 
 def test_a_chinese_description_is_clipped_at_a_clause_mark() -> None:
