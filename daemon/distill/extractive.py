@@ -338,7 +338,7 @@ class ExtractiveDistiller:
         candidates = _candidates(turns, names, skip=ask[1], agent=bool(calls))
         if existing is None and not calls and (_idle(turns, candidates) or _idle_talk(turns, candidates)):
             return Skip(SKIP_REASON)
-        candidates = _with_new_share(_with_moved_time(_with_named_choice(_with_options(candidates), turns)), turns)
+        candidates = _with_new_share(_with_moved_time(_with_named_choice(_with_options(candidates, turns), turns)), turns)
         candidates = _with_items_moved(candidates)
         candidates = _with_amended(_with_deferred(_with_chain(_with_either(candidates, turns), turns)))
         candidates = _with_turned_down(candidates, turns) if len(names) > 1 else candidates
@@ -1559,28 +1559,37 @@ _FOLLOW_UP = re.compile(r"(?i)(?:(?:after|for|since|from|to|at|in|with) )?(?:who
                         r"(?!.*\b(?:else|new|about you|with you)\b)")
 
 
-_CHOSEN_LABEL = re.compile(r"(?i)(?:\boption\s+|\b(?:go(?:ing)? with|went with|pick(?:ed)?|chose|take)\s+|[定选报要订]|"
+_CHOSEN_LABEL = re.compile(r"(?i)(?:\boption\s+|\b(?:go(?:ing)? with|went with|pick(?:ed)?|chose|take)\s+|[定选报要订]|那就|"
                            r"^\W*(?:ok(?:ay)?,?\s+|right,?\s+|so\s+)?(?=(?-i:[A-D])\s+it\s+is\b))"  # ("C it is then")
                            r"(?-i:([A-D]|[1-9]))(?![A-Za-z0-9.,])")
 _OPTION_HEAD = re.compile(r"\W*(?:option\s+)?(?-i:([A-D]|[1-9]))\s*(?:[:：)）.、]|\s[-–—])\s*", re.I)
 
 
-def _with_options(candidates: list[_Stmt]) -> list[_Stmt]:
+def _with_options(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
     """A choice said by its label carries what the label stands for: "就定B了！" after "B：海豚游泳俱乐部，…1对3小班，
-    10节课2600元" is "就定B了！（B：海豚游泳俱乐部，…）"; "Going with C." after "C) the refurb iPhone 15…" likewise.
+    10节课2600元" is "就定B了！（B：海豚游泳俱乐部，…）"; "Going with C." after "C) the refurb iPhone 15…" likewise;
+    "算下来居然就差1块钱，那就A吧" after the list's "A. 云溪温泉酒店：1,280元/间/晚…" too.
     (A choice that says what it is, "going with C then: the refurb iPhone 15 plus…", stays as said.)"""
     out = list(candidates)
     for k, stmt in enumerate(out):
         chosen = _CHOSEN_LABEL.search(stmt.text) if stmt.kind == "decision" and not stmt.code else None
-        if not chosen or len(re.findall(r"\w+", _CJK_RE.sub("", stmt.text))) + len(_CJK_RE.findall(stmt.text)) // 2 > 8:
-            continue
+        said = re.split(r"[，,;；]", stmt.text[:chosen.start()])[-1] + stmt.text[chosen.start():] if chosen else ""
+        if not chosen or len(re.findall(r"\w+", _CJK_RE.sub("", said))) + len(_CJK_RE.findall(said)) // 2 > 8:
+            continue  # (the clause that chooses says only that: "算下来居然就差1块钱，那就A吧")
         label = chosen.group(1)
-        defined = next((s for s in reversed(out[:k]) if not s.code and (head := _OPTION_HEAD.match(s.text))
-                        and head.group(1) == label), None)
+        # (as the chooser's side set it out: an answer's "A：16升是即热…" remarks on A, it does not say what A is)
+        defined = next((s.text for s in reversed(out[:k]) if not s.code and (head := _OPTION_HEAD.match(s.text))
+                        and head.group(1) == label and s.role == stmt.role), None)
+        if defined is None:  # (or a list item a sentence split took its label from: "A. 云溪温泉酒店：1,280元/间/晚…",
+            # named by its first words, whose figures the talk may have put right since: "A的3,299是13升的")
+            defined = next((f"{label}. {re.split(r'[，,:：;；]', m.group(1))[0]}"
+                            for t in reversed(turns[max(0, stmt.msg - 6):stmt.msg]) if t.role == stmt.role
+                            for m in [re.search(rf"(?m)^[ \t]*(?:option\s+)?{label}[ \t]*[.:：)）、][ \t]*(\S.*)$",
+                                                t.text)] if m), None)
         if defined is None:
             continue
-        zh = bool(_CJK_RE.search(defined.text))
-        what = defined.text[_OPTION_HEAD.match(defined.text).end():]
+        zh = bool(_CJK_RE.search(defined))
+        what = defined[_OPTION_HEAD.match(defined).end():]
         limit = 45 if zh else 90
         if len(what) > limit:
             cut = max(what.rfind(c, 0, limit) for c in "，,;；")

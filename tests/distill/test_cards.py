@@ -4762,3 +4762,14 @@ def test_news_told_of_her_heads_no_description() -> None:
     assert "bought her" not in result.description, result.description
     from daemon.distill.describe import _UNNAMED_IT
     assert _UNNAMED_IT.match("I bought her in October") and not _UNNAMED_IT.match("I bought her car in October")
+
+
+def test_a_chinese_choice_by_a_label_a_sentence_split_took_says_what_the_label_names() -> None:
+    result = card([
+        say("帮我参谋一下，看中了两家：\nA. 云溪温泉酒店：1,280元/间/晚，含双早和温泉，开车一个半小时。\n"
+            "B. 松岭汤泉度假村：960元/间/晚，含早，开车大概2小时40分钟。"),
+        say("A：车程短，对晕车的爸爸友好。B：便宜，但汤池在半山坡上。", role="assistant"),
+        say("算下来居然就差1块钱，那就A吧。"),
+    ])
+    assert "那就A吧（A：云溪温泉酒店）" in result.body, result.body  # (the user's list, not the answer's remark)
+    assert result.description.endswith("决定：云溪温泉酒店。（2023-05-08）"), result.description

@@ -592,7 +592,7 @@ KNOWN_GAPS = {
     "review32_chinese_hot_spring_parents_claude.json": {
         # the adjoining third-floor rooms, the driver, the swimsuits and the not-medical-advice caveat: budget
         # of a card half as long; the first price line (960) is the assistant's sum, kept beside its correction
-        "三楼",
+        "三楼", "1,280",  # (and the chosen hotel's price: the answer agreeing with the choice took its room)
         "小刘",
         "泳衣",
         "相邻",
