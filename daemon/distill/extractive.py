@@ -913,12 +913,8 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
             last = worked = echoed = ""
             # "can't i just do round(x + 0.0001, 2) and call it a day lol" — "You can, but I wouldn't: it's a hack…":
             # a bare yes or no needs what it answers.
-            before = _sentences(turns[i - 1].text) if i else []
-            if len(before) > 1 and not _is_question(before[-1]) and len(before[-1].split()) <= 8 and \
-                    _is_question(before[-2]):
-                before = before[:-1]  # ("Is it worth just replacing the boiler? It's 9 years old": what it asks)
             asked = [" ".join(list(itertools.takewhile(lambda q: _is_question(q) or bool(_ASKED_BARE.match(q)), reversed(
-                before)))[::-1])] \
+                _asked_before(turns[i - 1].text))))[::-1])] \
                 if pos == 0 and i and turn.role == "assistant" and not turn.speaker and turns[i - 1].role == "user" \
                 and sentences and _BARE_REPLY.match(sentences[0]) else []
             asked_lead = ""
@@ -1139,6 +1135,15 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                                      False, turn.role))
     return _with_votes(_with_topics(_with_fragments(_with_answers(out, turns), turns), turns), turns) \
         if any(t.speaker for t in turns) else _with_short_outcomes(out)
+
+
+def _asked_before(text: str) -> list[str]:
+    """The sentences of a message up to its last question, past a short aside after it ("Is it worth just replacing
+    the boiler at this point? It's 9 years old")."""
+    before = _sentences(text)
+    if len(before) > 1 and not _is_question(before[-1]) and len(before[-1].split()) <= 8 and _is_question(before[-2]):
+        return before[:-1]
+    return before
 
 
 def _with_short_outcomes(stmts: list[_Stmt]) -> list[_Stmt]:
