@@ -121,16 +121,8 @@ def _verdict(link: Link, source: str, moved_to: str, moves: Mapping[str, str], b
     remembered in ``memo`` (shared by a move's chunks): a folder move's referrers ask for the
     same few thousand targets tens of thousands of times (``_everywhere``).
     """
-    key = (link.kind == MARKDOWN, link.target)
-    found = memo.get(key) if memo is not None else None
+    found = _everywhere_remembered(link, moves, before, after, memo)
     if found is not None:
-        return found
-    found = _everywhere(link, moves, before, after)
-    if found is not None:
-        if memo is not None:
-            if len(memo) >= VERDICTS_MAX:
-                memo.clear()
-            memo[key] = found
         return found
     was = before.resolve(link, source)
     return was, was is None or _still_right(link, source, moved_to, was, moves.get(was, was), before, after)
@@ -265,11 +257,17 @@ def common_verdict(kind: str, target: str, moves: Mapping[str, str], before: Pat
                    memo: Verdicts) -> tuple[str | None, bool] | None:
     """``_verdict`` of a link of this kind and target when it is the same from every note
     (``_everywhere``), else None; remembered in ``memo`` as ``_verdict`` remembers it."""
-    key = (kind == MARKDOWN, target)
-    found = memo.get(key)
+    return _everywhere_remembered(Link(kind, False, 0, 0, target, 0, 0, "", None, 0), moves, before, after, memo)
+
+
+def _everywhere_remembered(link: Link, moves: Mapping[str, str], before: PathIndex, after: PathIndex,
+                           memo: Verdicts | None) -> tuple[str | None, bool] | None:
+    """``_everywhere``, remembered in ``memo`` (bounded by VERDICTS_MAX) by the link's kind and target."""
+    key = (link.kind == MARKDOWN, link.target)
+    found = memo.get(key) if memo is not None else None
     if found is None:
-        found = _everywhere(Link(kind, False, 0, 0, target, 0, 0, "", None, 0), moves, before, after)
-        if found is not None:
+        found = _everywhere(link, moves, before, after)
+        if found is not None and memo is not None:
             if len(memo) >= VERDICTS_MAX:
                 memo.clear()
             memo[key] = found
