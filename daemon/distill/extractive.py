@@ -1059,6 +1059,9 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                     continue  # the request is in the description; a lead-in without its list says nothing; nor an
                     # answer's "next Wednesday is 25 March" (下周三是3月25日)
                 voted = bool(turn.speaker and _VOTE_SAID.match(sentence))  # ("all six for.")
+                # ("tomorrow works", of two days another offered: "she can do tomorrow at 7pm instead, or Sunday")
+                chose_day = bool(turn.speaker and (works := _DAY_WORKS.match(sentence)) and any(
+                    _offered(t.text, works.group(1)) for t in turns[max(0, i - 3):i]))
                 if questions and _is_question(sentence) and len(words - names) >= 2 and not _is_filler(sentence, names):
                     out.append(_Stmt(len(out), i, turn.speaker, sentence, "question", words, "", reply, turn.role))
                 elif questions:
@@ -1066,8 +1069,7 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                 elif (len(words - names) >= 2 or named_answer or _SETTLED.match(sentence) or _SECRET.search(sentence)
                       or turn.role == "user" and words and _OUTCOME.search(sentence)  # ("no errors at all.")
                       or turn.role == "user" and words - names and _GOING_WITH.match(sentence)  # ("going with the battery")
-                      or turn.speaker and _DAY_WORKS.match(sentence) and any(  # ("tomorrow works", of two days offered)
-                          _offered(t.text, _DAY_WORKS.match(sentence).group(1)) for t in turns[max(0, i - 3):i])
+                      or chose_day
                       or voted
                       or turn.speaker and _MORE_NEWS.fullmatch(sentence)  # ("wait there's more" — "it's twins")
                       or re.search(r"[£$€]\d", sentence) and not _is_question(sentence)  # ("so it's £156 each")
@@ -1075,9 +1077,7 @@ def _candidates(turns: list[_Turn], names: frozenset[str], skip: str = "", quest
                                                                     _EVENT_RE.search(sentence) or _DROPPED_I.match(
                         sentence) or named_answer or turn.speaker and _EVENT_RE.search(sentence))  # "I'm an auntie!!"
                         and not re.search(r"\b(?:it|that|this|them)\b", sentence, re.I)) \
-                        and (named_answer or voted or turn.speaker and _DAY_WORKS.match(sentence) and any(
-                            _offered(t.text, _DAY_WORKS.match(sentence).group(1)) for t in turns[max(0, i - 3):i])
-                            or not _is_filler(sentence, names, bool(turn.speaker) or _user_plan(turn, sentence))) \
+                        and (named_answer or voted or chose_day or not _is_filler(sentence, names, bool(turn.speaker) or _user_plan(turn, sentence))) \
                         and not (turn.speaker and _idle_chatter(sentence)) and (
                         not _is_question(sentence) or _framing(sentence, turns, i)) and not (
                         turn.role == "user" and previous != "decision" and (_IMPERATIVE.match(sentence) or re.match(
@@ -1567,6 +1567,7 @@ _FOLLOW_UP = re.compile(r"(?i)(?:(?:after|for|since|from|to|at|in|with) )?(?:who
 _CHOSEN_LABEL = re.compile(r"(?i)(?:\boption\s+|\b(?:go(?:ing)? with|went with|pick(?:ed)?|chose|take)\s+|[定选报要订]|那就|"
                            r"^\W*(?:ok(?:ay)?,?\s+|right,?\s+|so\s+)?(?=(?-i:[A-D])\s+it\s+is\b))"  # ("C it is then")
                            r"(?-i:([A-D]|[1-9]))(?![A-Za-z0-9.,])")
+_SHORT_CHOICE_WORDS = 8  # a choice of this many words or fewer says only that it chose (Chinese: two characters a word)
 _OPTION_HEAD = re.compile(r"\W*(?:option\s+)?(?-i:([A-D]|[1-9]))\s*(?:[:：)）.、]|\s[-–—])\s*", re.I)
 
 
@@ -1579,7 +1580,8 @@ def _with_options(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
     for k, stmt in enumerate(out):
         chosen = _CHOSEN_LABEL.search(stmt.text) if stmt.kind == "decision" and not stmt.code else None
         said = re.split(r"[，,;；]", stmt.text[:chosen.start()])[-1] + stmt.text[chosen.start():] if chosen else ""
-        if not chosen or len(re.findall(r"\w+", _CJK_RE.sub("", said))) + len(_CJK_RE.findall(said)) // 2 > 8:
+        if not chosen or len(re.findall(r"\w+", _CJK_RE.sub("", said))) + len(_CJK_RE.findall(said)) // 2 > \
+                _SHORT_CHOICE_WORDS:
             continue  # (the clause that chooses says only that: "算下来居然就差1块钱，那就A吧")
         label = chosen.group(1)
         # (as the chooser's side set it out: an answer's "A：16升是即热…" remarks on A, it does not say what A is)
@@ -1594,23 +1596,30 @@ def _with_options(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
         if defined is None:
             continue
         zh = bool(_CJK_RE.search(defined))
-        what = defined[_OPTION_HEAD.match(defined).end():]
-        limit = 45 if zh else 90
-        if len(what) > limit:
-            cut = max(what.rfind(c, 0, limit) for c in "，,;；")
-            what = what[:cut] if cut > 10 else what[:limit]
-        what = what.rstrip("，,;；。. ")
+        what = _clipped(defined[_OPTION_HEAD.match(defined).end():], zh).rstrip("，,;；。. ")
         note = f"（{label}：{what}）" if zh else f" ({label}: {what})"
-        text = re.sub(r"([。！!.]*)$", lambda m: note + m.group(1), stmt.text.rstrip(), count=1)
-        out[k] = replace(stmt, text=text, tokens=stmt.tokens | _tokens(what))
+        out[k] = replace(stmt, text=_noted(stmt.text, note), tokens=stmt.tokens | _tokens(what))
     return out
+
+
+def _clipped(option: str, zh: bool) -> str:
+    """What an option says, cut at a comma before 45 characters (90 in English): the note a choice carries."""
+    limit = 45 if zh else 90
+    if len(option) <= limit:
+        return option
+    cut = max(option.rfind(c, 0, limit) for c in "，,;；")
+    return option[:cut] if cut > 10 else option[:limit]
+
+
+def _noted(text: str, note: str) -> str:
+    """``text`` with ``note`` before its closing marks: "就定B了" + "（B：…）" + "！"."""
+    return re.sub(r"([。！!.]*)$", lambda m: note + m.group(1), text.rstrip(), count=1)
 
 
 _LIST_ITEM = re.compile(r"(?m)^[ \t]*(?:\d{1,2}[.)、．]|[-*•]|\(?[A-Da-d][).:：、])[ \t]*(\S.*)$")
 # What a list of options is introduced by: "three options, which is better:", "给了三个方案,帮我看看哪个划算"
 _OPTIONS_CUE = re.compile(r"(?i)\b(?:options?|choices?|which (?:one|is|would|should)|either|deciding between|"
                           r"torn between)\b|方案|选项|选择|哪个|哪家|哪种|哪款|犹豫")
-_SHORT_CHOICE_WORDS = 8
 _DAY_WORKS = re.compile(r"(?i)\W*(?:ok(?:ay)?,?\s+)?(tomorrow|tonight|today|(?:mon|tues|wednes|thurs|fri|satur|sun)day)"
                         r"(?:\s*[(（][^)）]*[)）])?\s+(?:works|suits)\b")
 
@@ -1619,6 +1628,8 @@ def _offered(text: str, word: str) -> re.Match[str] | None:
     """Two days offered, the first named by ``word``: "she can do tomorrow at 7pm instead, or Sunday"."""
     return re.search(r"(?i)\b(?:can|could) (?:do|make)\s+(" + re.escape(word) +
                      r"\b[^?!.,]*?)(?:\s+instead)?,?\s+or\s+([^.?!,]+)", text)
+
+
 _TURNED_AWAY = re.compile(r"(?i)\b(?:drop(?:ped|ping)?|scrap(?:ped)?|not|no|n't|never|reject(?:ed)?|rule[sd]? out|instead of|"
                           r"against|rather than|skip(?:ped)?|cancel\w*)\b|不|别|没|算了|放弃|取消")
 _GOING_WITH = re.compile(r"(?i)\W*(?:ok(?:ay)?,?\s+|right,?\s+|so,?\s+)?(?:(?:i'?m|we'?re)\s+)?(?:going|(?:i'?ll|we'?ll|let'?s)\s+go)"
@@ -1662,15 +1673,10 @@ def _with_named_choice(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stm
                 continue
             chosen, options = found
             zh = bool(_CJK_RE.search(chosen))
-            what = chosen.rstrip("，,;；。. ")
-            limit = 45 if zh else 90
-            whole = len(what) <= limit
-            if not whole:
-                cut = max(what.rfind(c, 0, limit) for c in "，,;；")
-                what = what[:cut] if cut > 10 else what[:limit]
+            what = _clipped(chosen.rstrip("，,;；。. "), zh)
+            whole = what == chosen.rstrip("，,;；。. ")
             note = f"（{what}）" if zh else f" ({what})"
-            text = re.sub(r"([。！!.]*)$", lambda m: note + m.group(1), stmt.text.rstrip(), count=1)
-            out[k] = replace(stmt, text=text, kind="decision", tokens=stmt.tokens | _tokens(what))
+            out[k] = replace(stmt, text=_noted(stmt.text, note), kind="decision", tokens=stmt.tokens | _tokens(what))
             # (An item's line may carry its list's lead: "Options from the shop, which one: a refurbished X1…")
             passed = {n: o for n, c in enumerate(out) if c.msg == j and not c.code and c.kind != "sentiment"
                       for o in options if o is not chosen and (_norm(c.text) in _norm(o) or _norm(o) in _norm(c.text))}
@@ -1734,21 +1740,22 @@ def _with_moved_time(candidates: list[_Stmt]) -> list[_Stmt]:
         if not moved:
             continue
         new = moved.group(1)
-        booked = next((n for n in range(k - 1, -1, -1) if out[n].msg >= stmt.msg - 15 and not out[n].code
+        booked = next(((n, clock) for n in range(k - 1, -1, -1) if out[n].msg >= stmt.msg - 15 and not out[n].code
                        and out[n].kind != "sentiment" and re.match(r"(?i)\W*(?:booked|confirmed|reserved)\b", out[n].text)
                        and (clock := _CLOCK.search(out[n].text)) and clock.group(0) != new), None)
         if booked is None:
             continue
-        old = out[booked]
-        clock = _CLOCK.search(old.text)
+        n, clock = booked
+        old = out[n]
         text = old.text[:clock.start()] + f"{new} (moved from {clock.group(0)})" + old.text[clock.end():]
-        out[booked] = replace(old, text=text, tokens=old.tokens | stmt.tokens)
+        out[n] = replace(old, text=text, tokens=old.tokens | stmt.tokens)
         out[k] = replace(stmt, kind="sentiment")
     return out
 
 
-_NEW_SHARE = re.compile(r"(?i)\b(?:so\s+)?(?:it'?s|that'?s|now|now it'?s)\s+([£$€]\d[\d,]*(?:\.\d\d)?)\s+each\b")
-_SHARE = re.compile(r"([£$€]\d[\d,]*(?:\.\d\d)?)(\s+each\b)")
+_MONEY = r"[£$€]\d[\d,]*(?:\.\d\d)?"
+_NEW_SHARE = re.compile(r"(?i)\b(?:so\s+)?(?:it'?s|that'?s|now|now it'?s)\s+(" + _MONEY + r")\s+each\b")
+_SHARE = re.compile(r"(" + _MONEY + r")(\s+each\b)")
 
 
 def _with_new_share(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
@@ -1756,18 +1763,19 @@ def _with_new_share(candidates: list[_Stmt], turns: list[_Turn]) -> list[_Stmt]:
     £156 each"), puts right what each was to pay before ("£312 for the two nights. £104 each" → "£156 each (was
     £104)")."""
     out = list(candidates)
-    shares = {s.msg for s in out if not s.code and s.kind != "sentiment" and _NEW_SHARE.search(s.text)}
-    totals = {k: set(re.findall(r"[£$€]\d[\d,]*(?:\.\d\d)?", turns[k].text)) for k in shares}
+    if not any(not s.code and s.kind != "sentiment" and _NEW_SHARE.search(s.text) for s in out):
+        return out
+    amounts = [set(re.findall(_MONEY, t.text)) for t in turns]  # (each message's sums)
     for k, stmt in enumerate(out):
         new = _NEW_SHARE.search(stmt.text) if not stmt.code and stmt.kind != "sentiment" else None
         if not new:
             continue
         # (the same total named again where the new share is said: "the price stays £312")
-        said = totals[stmt.msg] - {new.group(1)}
+        said = amounts[stmt.msg] - {new.group(1)}
         # (the shares said beside that total before; then each place they were said again: "send me £104 each")
         was = {share.group(1) for old in out[:k] if not old.code and old.msg < stmt.msg
                for share in _SHARE.finditer(old.text) if share.group(1) != new.group(1)
-               and said & (set(re.findall(r"[£$€]\d[\d,]*(?:\.\d\d)?", turns[old.msg].text)) - {share.group(1)})}
+               and said & (amounts[old.msg] - {share.group(1)})}
         for n in range(k):
             old = out[n]
             if old.code or old.msg >= stmt.msg or not any(m.group(1) in was for m in _SHARE.finditer(old.text)):
@@ -1792,20 +1800,19 @@ def _with_items_moved(candidates: list[_Stmt]) -> list[_Stmt]:
         for part in re.split(r"[，,;；]|\band\b", stmt.text):
             item, day = _NTH_ITEM.search(part), _ITEM_DAY.search(part)
             if item and day:
-                days[item.group(0).lower()] = day.group(0)
+                days[item.group(0).lower()] = _month_day_of(day)
         for n, c in enumerate(out):
             if c.pos >= stmt.pos or c.code or c.kind in ("decision", "sentiment"):
                 continue
             item, day = _NTH_ITEM.search(c.text), _ITEM_DAY.search(c.text)
             said = days.get(item.group(0).lower()) if item else None
-            if said and day and _month_day_of(day) != _month_day_of(_ITEM_DAY.search(said)):
+            if said and day and _month_day_of(day) != said:
                 out[n] = replace(c, kind="sentiment")  # (the day it had before)
     return out
 
 
-def _month_day_of(m: re.Match[str] | None) -> tuple[str, str]:
-    if m is None:
-        return ("", "")
+def _month_day_of(m: re.Match[str]) -> tuple[str, str]:
+    """The month and the day an ``_ITEM_DAY`` match says: ("1", "23") of "1月23号", ("jan", "23") of "23rd January"."""
     return (m.group(1), m.group(2)) if m.group(1) else (m.group(4)[:3].lower(), m.group(3))
 
 
@@ -2995,8 +3002,6 @@ def _ended(text: str) -> str:
     """A sentence with its end mark: one the speaker left off gets a full stop before the next sentence."""
     core = re.sub(r"\s*[(（][^()（）]*[)）]$", "", text)  # ("… last week (week of 16 November 2026)" has no end mark)
     return text if re.search(r"[.!?…:;)\]\"'”’`*]$", core) else text + "."
-
-
 
 
 _TO_YOU = re.compile(r"(?i)\b(?:you|your|you'?re|you'?ve|you'?ll)\b")  # a question put to the one who answers it

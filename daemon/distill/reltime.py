@@ -431,7 +431,7 @@ def _en_on_weekday(m: re.Match[str], anchor: date, said: Said) -> str | None:
     """"on <weekday>" (see ``_en_weekday``); past tense said elsewhere in the sentence, "just rang them, table for
     8 at 9:45 on saturday", is not the table's: a day the chat gave this coming week is that day."""
     target = _EN_WEEKDAYS.index(m.group(2).lower())
-    if re.match(r"(?i)\s+(?:nights|mornings|evenings|afternoons|lunchtimes)\b", m.string[m.end():m.end() + 14]):
+    if _EVERY_PART.match(m.string[m.end():m.end() + 14]):
         return None  # ("i've got swimming at 10 on saturday mornings": every Saturday)
     before, past = m.string[max(0, m.start() - 200):m.start()], _past_tense(m)
     sentences = re.split(r"[.!?]\s", before)
@@ -445,12 +445,14 @@ def _en_on_weekday(m: re.Match[str], anchor: date, said: Said) -> str | None:
         return _day(near[-1] + timedelta(days=1))
     clause = _clause_around(m).replace(m.group(0), " ")
     found = said.get(target)
-    if found and 0 < (found - anchor).days <= 7 and _past_tense(m) and len(clause.split()) >= 3 \
+    if found and 0 < (found - anchor).days <= 7 and past and len(clause.split()) >= 3 \
             and not _past_cue(clause):
         return _day(found)
     return _en_weekday(m, anchor)
 
 
+# A weekday's part said in the plural: "Friday nights I don't sleep", "on saturday mornings": every one
+_EVERY_PART = re.compile(r"(?i)\s+(?:nights|mornings|evenings|afternoons|lunchtimes)\b")
 # What is done every week, not on one day: "every Friday", "usually", "the Saturday market", "four weeks now"
 _HABIT = re.compile(r"(?i)\b(?:every|each)\s+(?:week|weekend|day|morning|evening|night|" + "|".join(_EN_WEEKDAYS) +
                     r")\b|\b(?:weekly|usually|normally|typically|always)\b|\b(?:" + "|".join(_EN_WEEKDAYS) +
@@ -517,9 +519,8 @@ def _en_ordinal(m: re.Match[str], anchor: date, said: Said | None = None) -> str
     # (Only where the sentence takes it up as its subject, "For the 19th…", "The 19th is…": "next meeting on the 14th"
     # is a day of its own)
     month_named = (said or {}).get(_DAY_OF_MONTH + day) or (said or {}).get(_DAY_OF_MONTH_BEFORE + day)
-    opening = re.split(r"[.!?]\s", m.string[max(0, m.start() - 200):m.start()])[-1]
     if not known and month_named and 0 < (month_named - anchor).days <= _NAMED_DAYS and not past and \
-            len(opening.split()) <= 2:
+            len(before[-1].split()) <= 2:
         known = [month_named]
     gone_by = past and not re.search(r"(?i)\b(?:is|are|'s|'re)\s+(?:\w+ly\s+)?\w+ed\b", _clause_around(m))
     known = [d for d in known if not gone_by or d <= anchor]  # ("The jar got £87 on the 14th": gone by; "the
@@ -621,7 +622,7 @@ def _en_bare_weekday(m: re.Match[str], anchor: date, said: Said) -> str | None:
     if _NOT_A_DAY_BEFORE.search(m.string, max(0, m.start() - 12), m.start()) and not _MOVED_TO.search(
             m.string, max(0, m.start() - 20), m.start()) and not the:  # ("moved to Saturday" is a day; "Monday to
         return None  # Friday" is not)
-    if re.match(r"(?i)\s+(?:nights|mornings|evenings|afternoons|lunchtimes|before\s+last)\b", m.string[m.end():m.end() + 14]):
+    if _EVERY_PART.match(after := m.string[m.end():m.end() + 14]) or re.match(r"(?i)\s+before\s+last\b", after):
         return None  # ("Friday nights I don't sleep": every Friday; "the Tuesday before last" has its own rule)
     target = _EN_WEEKDAYS.index(m.group(1).lower())
     if (before := _NOTE_BEFORE.search(m.string, max(0, m.start() - 20), m.start())) and \
